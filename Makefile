@@ -1,0 +1,114 @@
+# Axon — a synthesizing superoptimizer for tensor programs.
+#
+#   make          build build/axgen and build/axonc (generated code in build/gen/)
+#   make demo     install what is missing, build, run the main job on an example
+#   make check    install what is missing, build under ASan+UBSan, run every test
+#   make gen      regenerate build/gen/ for reading
+#   make lint     the architecture check: runtime/ names no op or instruction
+#
+# Every target directory under targets/ is generated into build/gen/<name>/
+# and linked into axonc; nothing generated is committed.
+
+CC      ?= cc
+BUILD   ?= build
+SAN     ?=
+OPT     ?= -O1
+CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -g $(OPT)
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDLIBS  := -lz3 -lm
+
+TARGET_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard targets/*/*.ax))))
+TARGET_NAMES := $(notdir $(TARGET_DIRS))
+TOY_DIR := tests/targets/toy
+SPEC_FILES := $(sort $(wildcard specs/*.ax))
+
+GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/emit.c gen/emit_expr.c
+RT_SRCS  := runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c
+GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o
+RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS))
+
+.PHONY: all deps demo check test gen lint clean
+all: $(BUILD)/axgen $(BUILD)/axonc
+
+deps:
+	@sh tools/deps.sh
+
+# ---- axgen ----------------------------------------------------------------
+$(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h: grammar/spec.y
+	@mkdir -p $(BUILD)/gen
+	bison -Wall -Werror -o $(BUILD)/gen/spec.tab.c --header=$(BUILD)/gen/spec.tab.h $<
+$(BUILD)/gen/spec.lex.c: grammar/spec.l
+	@mkdir -p $(BUILD)/gen
+	flex -o $@ $<
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Igen -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h $(BUILD)/gen/spec.tab.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Igen -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/axgen: $(GEN_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# ---- generated targets ------------------------------------------------------
+# target_rules(dir): build/gen/<name>/target.c from specs/ plus that directory
+define target_rules
+$(BUILD)/gen/$(notdir $(1))/target.c: $(BUILD)/axgen $(SPEC_FILES) $(wildcard $(1)/*.ax)
+	@mkdir -p $$(@D)
+	$(BUILD)/axgen -o $$(@D) specs $(1)
+$(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c runtime/axon.h
+	@mkdir -p $$(@D)
+	$(CC) $(CFLAGS) -Wno-unused-parameter -Iruntime -I$(BUILD)/gen/$(notdir $(1)) -c $$< -o $$@
+endef
+$(foreach t,$(TARGET_DIRS) $(TOY_DIR),$(eval $(call target_rules,$(t))))
+
+$(BUILD)/gen/registry.c: $(BUILD)/axgen Makefile
+	$(BUILD)/axgen --registry $@ $(TARGET_NAMES)
+$(BUILD)/gen/registry_toy.c: $(BUILD)/axgen Makefile
+	$(BUILD)/axgen --registry $@ toy
+$(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c runtime/axon.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
+$(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/axon.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
+
+gen: $(foreach n,$(TARGET_NAMES),$(BUILD)/gen/$(n)/target.c)
+
+# ---- axonc -------------------------------------------------------------------
+$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
+$(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# the toy target alone: proves a target directory needs nothing outside itself
+$(BUILD)/toy/axonc: $(BUILD)/obj/rt/axonc.o $(RT_OBJS) $(BUILD)/obj/target_toy.o $(BUILD)/obj/registry_toy.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- tests -------------------------------------------------------------------
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
+$(BUILD)/test/%: tests/unit/%.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+test: all $(BUILD)/toy/axonc $(UNIT_TESTS)
+	@BUILD=$(BUILD) sh tests/run.sh
+
+check: deps
+	$(MAKE) BUILD=build/asan SAN=1 test
+
+lint: $(BUILD)/axgen
+	@BUILD=$(BUILD) sh tests/arch.sh
+
+demo: deps
+	$(MAKE) all
+	$(BUILD)/axonc demo
+
+clean:
+	rm -rf build

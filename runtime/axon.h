@@ -1,0 +1,314 @@
+/*
+ * axon.h — the runtime's one header, with a section per file.
+ *
+ * The engines in runtime/ know no operator, instruction, engine, memory or
+ * output syntax by name: all of that reaches them through the AxTarget tables
+ * that gen/axgen writes from the spec files (build/gen/<target>/).  Runtime
+ * code indexes those tables and asks them for properties; it never names a row.
+ */
+#ifndef AXON_H
+#define AXON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum {
+	AX_MAXR = 8,       /* tensor rank */
+	AX_MAXOPND = 8,    /* operands of one op or instruction */
+	AX_MAXATTR = 8,    /* attributes of one op or instruction */
+	AX_MAXGROUP = 4,   /* ellipsis groups of one op or instruction */
+	AX_MAXSYM = 24,    /* size symbols of one op or instruction */
+};
+
+/* ---- arena.c: region allocation -------------------------------------------- */
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned */
+char *arena_strdup(Arena *a, const char *s);
+void arena_free(Arena *a);                      /* frees everything at once */
+
+void ax_die_(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+#define ax_die(...) ax_die_(__FILE__, __LINE__, __VA_ARGS__)
+
+/* ---- term.c: the term IR the generated encoders build ------------------- */
+
+typedef enum {
+	TS_INT, TS_REAL, TS_BOOL,
+} TermSort;
+
+typedef enum {
+	TK_NUM,     /* rational constant num/den */
+	TK_VAR,     /* free symbolic integer or real (sizes, indices, float attributes) */
+	TK_BVAR,    /* variable bound by a reduction or fold (also a fold's accumulator) */
+	TK_TENSOR,  /* element of an input tensor: id = tensor, args = indices */
+	TK_ADD, TK_SUB, TK_MUL, TK_DIV, TK_MOD, TK_NEG,
+	TK_MAX, TK_MIN,
+	TK_LT, TK_LE, TK_EQ, TK_NE,
+	TK_AND, TK_OR, TK_NOT,
+	TK_ITE,     /* args: cond, then, else */
+	TK_CALL,    /* scalar fn of the spec: id = index in AxTarget.fns */
+	TK_TOREAL,  /* integer used as a real */
+	TK_SUM, TK_RMAX, TK_RMIN,  /* args: bvar, lo, hi, body — visible reductions */
+	TK_FOLD,    /* args: bvar, lo, hi, acc bvar, init, body */
+	TK_NKINDS
+} TermKind;
+
+typedef struct Term Term;
+struct Term {
+	uint8_t kind;      /* TermKind */
+	uint8_t sort;      /* TermSort */
+	uint16_t n;        /* number of args */
+	int32_t id;        /* TK_VAR / TK_BVAR / TK_TENSOR / TK_CALL */
+	int64_t num, den;  /* TK_NUM */
+	uint32_t hash;
+	const char *name;  /* TK_VAR, TK_TENSOR: for printing */
+	Term *next;        /* hash-cons chain */
+	Term *a[];
+};
+
+typedef struct AxTarget AxTarget;
+typedef struct TermCtx TermCtx;
+
+TermCtx *tc_new(const AxTarget *t);
+void tc_free(TermCtx *c);
+Term *t_num(TermCtx *c, int64_t num, int64_t den, TermSort s);
+Term *t_int(TermCtx *c, int64_t v);
+Term *t_var(TermCtx *c, const char *name, TermSort s);   /* same name, same term */
+Term *t_fresh(TermCtx *c, TermSort s);                   /* a new bound variable */
+Term *t_tensor(TermCtx *c, int id, const char *name, int n, Term *const *idx);
+Term *t_bin(TermCtx *c, TermKind k, Term *a, Term *b);   /* arithmetic, compare, and/or */
+Term *t_neg(TermCtx *c, Term *a);
+Term *t_not(TermCtx *c, Term *a);
+Term *t_ite(TermCtx *c, Term *cond, Term *a, Term *b);
+Term *t_call(TermCtx *c, int fn, int n, Term *const *args);
+Term *t_red(TermCtx *c, TermKind k, Term *v, Term *lo, Term *hi, Term *body);
+Term *t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *body);
+Term *t_and_all(TermCtx *c, int n, Term *const *a);
+Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real */
+void t_print(FILE *f, const TermCtx *c, const Term *t);
+char *t_str(TermCtx *c, const Term *t);                  /* in the context's arena */
+
+/* ---- tables written by axgen ------------------------------------------------ */
+
+typedef struct AxConc {      /* a concrete instance: sizes are numbers */
+	int nopnd;
+	int rank[AX_MAXOPND];    /* -1: an optional operand left out (reads its default) */
+	int64_t dim[AX_MAXOPND][AX_MAXR];
+	int grank[AX_MAXGROUP];  /* rank of each ellipsis group in the result */
+	int attr[AX_MAXATTR];    /* enum attributes: index of the chosen item */
+	int64_t size[AX_MAXATTR];/* size attributes */
+	double fval[AX_MAXATTR]; /* float attributes */
+	int engine;              /* instructions: index of the chosen engine */
+} AxConc;
+
+typedef struct AxSym {       /* a symbolic instance: sizes are integer terms */
+	int rank[AX_MAXOPND];
+	Term *dim[AX_MAXOPND][AX_MAXR];
+	int grank[AX_MAXGROUP];
+	int attr[AX_MAXATTR];
+	Term *sattr[AX_MAXATTR]; /* size attributes (int) and float attributes (real) */
+	int engine;              /* instructions: index of the chosen engine */
+	/* the value of operand o at the given indices (pull semantics) */
+	Term *(*access)(TermCtx *c, void *env, int o, Term *const *idx, int n);
+	void *env;
+} AxSym;
+
+typedef struct AxShape {
+	int rank;
+	int64_t d[AX_MAXR];
+} AxShape;
+
+enum { AX_ATTR_ENUM, AX_ATTR_SIZE, AX_ATTR_FLOAT };
+
+typedef struct AxOperand {
+	const char *name;
+	const char *pattern;     /* as written, e.g. "[..., M, K]" */
+	int ndims;               /* entries in the pattern (a group counts once) */
+	int nfixed;              /* named or literal dims */
+	uint32_t groups;         /* bit g: the pattern contains group g */
+	uint32_t mems;           /* bit m: may live in memory m (instructions) */
+	int par;                 /* pattern position of the partition axis, -1 none */
+	int optional;            /* has a default value */
+	double defval;
+	int64_t defnum, defden;   /* the default as an exact fraction */
+	const signed char *pat;  /* per pattern entry: group id, or -1 for a named dim */
+} AxOperand;
+
+typedef struct AxLayout {    /* where each dim of each operand and the result sits */
+	int nopnd;
+	const AxOperand *opnd;
+	int nout;                /* entries in the result pattern */
+	const signed char *out_pat;
+	int ngroups;
+	int broadcast;
+} AxLayout;
+
+typedef struct AxAttr {
+	const char *name;
+	int kind;                /* AX_ATTR_* */
+	int enum_id;             /* AX_ATTR_ENUM: index in AxTarget.enums */
+} AxAttr;
+
+typedef struct AxEnum {
+	const char *name;
+	const char *loc;
+	int nitems;
+	const char *const *items;
+	int is_reduction;        /* items choose a reduction (sum/max/min) */
+	const int *red;          /* per item: TK_SUM / TK_RMAX / TK_RMIN */
+} AxEnum;
+
+typedef struct AxFn {
+	const char *name;
+	const char *loc;
+	int arity;
+	int defined;             /* has a definition the checker may unfold */
+	Term *(*unfold)(TermCtx *c, Term *const *args);  /* definition, or NULL */
+	double (*ref)(const double *args);                /* reference value */
+	const char *def_src;     /* the definition as written, or NULL */
+} AxFn;
+
+typedef struct AxAxiom {
+	const char *loc;
+	const char *src;
+	int nvars;
+	const int *fns;          /* NULL-terminated by -1: fns it mentions */
+	Term *(*inst)(TermCtx *c, Term *const *vars);     /* instance at the given reals */
+} AxAxiom;
+
+typedef struct AxOp {        /* a tensor operator or an instruction */
+	const char *name;
+	const char *loc;         /* "specs/linalg.ax:12" */
+	const char *sig;         /* printable signature */
+	int is_inst;
+	int nopnd;
+	const AxOperand *opnd;
+	int nattr;
+	const AxAttr *attr;
+	int ngroups;
+	const char *const *groups;
+	int broadcast;           /* NumPy broadcasting over the leading group */
+	int nsyms;
+	const char *const *syms; /* size symbols, binding order */
+	uint32_t engines;        /* bit e: may run on engine e */
+	uint32_t out_mems;
+	int out_par;             /* result position of the partition axis, -1 none */
+	const char *const *gran; /* granular operations used (sorted, NULL-terminated) */
+	int layout_only;         /* moves data only: no value computation */
+	const char *emit;        /* emit template, or NULL */
+	const char *where_src;   /* constraints as written, "; "-separated */
+	const char *cost_src;
+	const char *body_src;    /* the element equation as written */
+	const AxLayout *layout;
+	/* checks the instance on concrete sizes; fills the result shape; 0 = ok */
+	int (*check)(const AxConc *c, AxShape *out, char *err, size_t errlen);
+	/* the same conditions as a boolean term over symbolic sizes */
+	Term *(*pre)(TermCtx *tc, const AxSym *s);
+	/* the result shape over symbolic sizes; returns the rank */
+	int (*shape)(TermCtx *tc, const AxSym *s, Term **out);
+	/* the result element at the given output indices */
+	Term *(*enc)(TermCtx *tc, const AxSym *s, Term *const *idx);
+	/* reference kernel on row-major float32 arrays; 0 = ok */
+	int (*ref)(const AxConc *c, const float *const *in, float *out, char *err, size_t errlen);
+	/* cost on the instruction's engine (cycles, or bytes on a DMA engine) */
+	double (*cost)(const AxConc *c, int dtype_bytes);
+} AxOp;
+
+typedef struct AxEngine {
+	const char *name;
+	double clock_hz;         /* 0 if not given */
+	int queues;
+	double bandwidth;        /* bytes/s */
+	double latency_s;
+	int dma;                 /* moves data between memories */
+} AxEngine;
+
+typedef struct AxMemory {
+	const char *name;
+	int partitions;
+	int64_t bytes;           /* per partition */
+	int banks;
+	double bandwidth;
+	int offchip;
+} AxMemory;
+
+typedef struct AxTemplate {
+	const char *name;
+	const char *text;
+} AxTemplate;
+
+struct AxTarget {
+	const char *name;
+	const char *const *files;  /* spec files it was generated from */
+	int nops, ninsts, nfns, naxioms, nenums, nengines, nmems, ntemplates;
+	const AxOp *ops;
+	const AxOp *insts;
+	const AxFn *fns;
+	const AxAxiom *axioms;
+	const AxEnum *enums;
+	const AxEngine *engines;
+	const AxMemory *mems;
+	const AxTemplate *templates;
+};
+
+/* registry.c (generated): every target this build knows */
+extern const AxTarget *const ax_targets[];
+const AxTarget *ax_find_target(const char *name);
+
+/* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
+
+int ax_fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* rank of group g inside operand o (o = -1: the result) */
+int ax_grank(const AxLayout *L, const int *rank, const int *grank, int o, int g);
+/* position in operand o (o = -1: the result) of pattern entry k */
+int ax_pos(const AxLayout *L, const int *rank, const int *grank, int o, int k);
+/* the group ranks implied by the operand ranks; -1 where they do not say */
+void ax_infer_granks(const AxLayout *L, const int *rank, int *grank);
+/* ranks, group dims and broadcasting of a concrete instance; 0 = ok */
+int ax_layout_check(const AxLayout *L, const AxConc *c, char *err, size_t n);
+/* result rank and group dims (named dims are the caller's) */
+int ax_layout_out(const AxLayout *L, const AxConc *c, AxShape *out);
+/* the same conditions as terms, appended to cs[n...]; returns the new n */
+int ax_layout_pre(TermCtx *tc, const AxLayout *L, const AxSym *s, Term **cs, int n);
+int ax_layout_shape(TermCtx *tc, const AxLayout *L, const AxSym *s, Term **out);
+/* operand o read at result index idx with the named indices fixed[] */
+Term *ax_sym_access(TermCtx *tc, const AxLayout *L, const AxSym *s, int o, Term *const *idx,
+                    Term *const *fixed);
+double ax_ref_read(const AxLayout *L, const AxConc *c, const float *const *in, int o,
+                   const int64_t *oi, const int64_t *fixed, int *bad);
+void ax_unflatten(const AxShape *s, int64_t flat, int64_t *idx);
+
+static inline int64_t ax_max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t ax_min64(int64_t a, int64_t b) { return a < b ? a : b; }
+/* reductions chosen at run time: 0 sum, 1 max, 2 min */
+double ax_red_init(int rk);
+double ax_red_step(int rk, double acc, double x);
+
+/* ---- ref.c: helpers for the generated reference kernels ------------------- */
+
+int64_t ax_idiv(int64_t a, int64_t b);     /* floor division, b > 0 */
+int64_t ax_imod(int64_t a, int64_t b);     /* 0 <= result < b, b > 0 */
+/* row-major offset of idx in a tensor of the given shape; -1 if an index is
+ * out of range (broadcast indices are already mapped to 0 by the caller) */
+int64_t ax_offset(int rank, const int64_t *dims, const int64_t *idx);
+int64_t ax_numel(const AxShape *s);
+
+/* ---- smt.c: the Z3 boundary ------------------------------------------------ */
+typedef struct Smt Smt;
+Smt *smt_new(const AxTarget *t);
+void smt_free(Smt *s);
+/* 1 if hyp => goal for all values of the free variables; else 0 and why */
+int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
+/* 1 if t can be true; 0 if not or unknown */
+int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
+
+/* ---- target.c --------------------------------------------------------------- */
+const AxOp *ax_find_op(const AxTarget *t, const char *name);
+const AxOp *ax_find_inst(const AxTarget *t, const char *name);
+void ax_print_target(FILE *f, const AxTarget *t);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * ref.c — small helpers that the generated reference kernels call.
+ *
+ * Index arithmetic follows the integer semantics the SMT encoding uses
+ * (floor division and a non-negative remainder for a positive divisor), so the
+ * reference kernels and the proofs agree on what an index expression means.
+ */
+#include "axon.h"
+
+int64_t
+ax_idiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+int64_t
+ax_imod(int64_t a, int64_t b)
+{
+	int64_t r = a % b;
+	return r < 0 ? r + (b < 0 ? -b : b) : r;
+}
+
+int64_t
+ax_offset(int rank, const int64_t *dims, const int64_t *idx)
+{
+	int64_t off = 0;
+	for (int i = 0; i < rank; i++) {
+		int64_t x = idx[i];
+		if (x < 0 || x >= dims[i])
+			return -1;
+		off = off * dims[i] + x;
+	}
+	return off;
+}
+
+int64_t
+ax_numel(const AxShape *s)
+{
+	int64_t n = 1;
+	for (int i = 0; i < s->rank; i++)
+		n *= s->d[i];
+	return n;
+}

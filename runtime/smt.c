@@ -1,0 +1,190 @@
+/*
+ * smt.c — terms to Z3, and the one place axonc talks to Z3.
+ *
+ * One Z3 context per Smt (create one per thread and reuse it: a context costs
+ * milliseconds, a query on the simple solver tens of microseconds; see
+ * shared/reference/z3-notes.md).  Each query gets a fresh simple solver.
+ * Encoding: sizes and indices are Int constants, float attributes Real
+ * constants, input tensors uninterpreted functions Int^n -> Real, scalar fns
+ * uninterpreted Real^n -> Real, and real division a / b is a * recip(b) with
+ * recip uninterpreted (no x/0 convention is assumed).  Reductions and folds
+ * are not translated here: a query that contains one is rejected with the
+ * reason; their canonicalisation belongs to the equivalence checker.
+ * `unknown`, a timeout or any Z3 error is a rejection, never a proof.
+ */
+#include <string.h>
+#include <z3.h>
+#include "axon.h"
+
+struct Smt {
+	Z3_context z;
+	Z3_sort isort, rsort;
+	Z3_func_decl recip;
+	const AxTarget *t;
+	int z3_error;
+	char err[256];
+};
+
+static void
+on_error(Z3_context z, Z3_error_code e)
+{
+	/* recorded by the caller through Z3_get_error_code; never exit */
+	(void)z;
+	(void)e;
+}
+
+Smt *
+smt_new(const AxTarget *t)
+{
+	static Smt zero;
+	Smt *s = malloc(sizeof *s);
+	if (!s)
+		ax_die("out of memory");
+	*s = zero;
+	Z3_config cfg = Z3_mk_config();
+	s->z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	Z3_set_error_handler(s->z, on_error);
+	s->isort = Z3_mk_int_sort(s->z);
+	s->rsort = Z3_mk_real_sort(s->z);
+	Z3_sort r1[1] = { s->rsort };
+	s->recip = Z3_mk_func_decl(s->z, Z3_mk_string_symbol(s->z, "recip"), 1, r1, s->rsort);
+	s->t = t;
+	return s;
+}
+
+void
+smt_free(Smt *s)
+{
+	if (!s)
+		return;
+	Z3_del_context(s->z);
+	free(s);
+}
+
+static Z3_ast tr(Smt *s, const Term *t, const char **why);
+
+static Z3_func_decl
+uf(Smt *s, const char *name, int n, Z3_sort dom, Z3_sort range)
+{
+	Z3_sort d[AX_MAXR + 16];
+	for (int i = 0; i < n; i++)
+		d[i] = dom;
+	return Z3_mk_func_decl(s->z, Z3_mk_string_symbol(s->z, name), (unsigned)n, d, range);
+}
+
+static Z3_ast
+tr(Smt *s, const Term *t, const char **why)
+{
+	Z3_context z = s->z;
+	Z3_ast a[16];
+	if (*why)
+		return NULL;
+	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN || t->kind == TK_FOLD) {
+		*why = "the term has a reduction; reductions are canonicalised by the equivalence checker";
+		return NULL;
+	}
+	for (int i = 0; i < t->n && i < 16; i++) {
+		a[i] = tr(s, t->a[i], why);
+		if (*why)
+			return NULL;
+	}
+	switch ((TermKind)t->kind) {
+	case TK_NUM:
+		if (t->sort == TS_INT)
+			return Z3_mk_int64(z, t->num, s->isort);
+		return Z3_mk_div(z, Z3_mk_int64(z, t->num, s->rsort), Z3_mk_int64(z, t->den, s->rsort));
+	case TK_VAR:
+		return Z3_mk_const(z, Z3_mk_string_symbol(z, t->name), t->sort == TS_INT ? s->isort : s->rsort);
+	case TK_BVAR:
+		*why = "a bound variable outside its reduction";
+		return NULL;
+	case TK_TENSOR: {
+		char name[128];
+		snprintf(name, sizeof name, "%s/%d", t->name ? t->name : "T", t->n);
+		return Z3_mk_app(z, uf(s, name, t->n, s->isort, s->rsort), t->n, a);
+	}
+	case TK_CALL: {
+		const char *fname = s->t && t->id < s->t->nfns ? s->t->fns[t->id].name : "fn";
+		return Z3_mk_app(z, uf(s, fname, t->n, s->rsort, s->rsort), t->n, a);
+	}
+	case TK_ADD: return Z3_mk_add(z, 2, a);
+	case TK_SUB: return Z3_mk_sub(z, 2, a);
+	case TK_MUL: return Z3_mk_mul(z, 2, a);
+	case TK_DIV:
+		if (t->sort == TS_INT)
+			return Z3_mk_div(z, a[0], a[1]);
+		{
+			Z3_ast m[2] = { a[0], Z3_mk_app(z, s->recip, 1, &a[1]) };
+			return Z3_mk_mul(z, 2, m);
+		}
+	case TK_MOD: return Z3_mk_mod(z, a[0], a[1]);
+	case TK_NEG: return Z3_mk_unary_minus(z, a[0]);
+	case TK_MAX: return Z3_mk_ite(z, Z3_mk_ge(z, a[0], a[1]), a[0], a[1]);
+	case TK_MIN: return Z3_mk_ite(z, Z3_mk_le(z, a[0], a[1]), a[0], a[1]);
+	case TK_LT: return Z3_mk_lt(z, a[0], a[1]);
+	case TK_LE: return Z3_mk_le(z, a[0], a[1]);
+	case TK_EQ: return Z3_mk_eq(z, a[0], a[1]);
+	case TK_NE: return Z3_mk_not(z, Z3_mk_eq(z, a[0], a[1]));
+	case TK_AND: return Z3_mk_and(z, 2, a);
+	case TK_OR: return Z3_mk_or(z, 2, a);
+	case TK_NOT: return Z3_mk_not(z, a[0]);
+	case TK_ITE: return Z3_mk_ite(z, a[0], a[1], a[2]);
+	case TK_TOREAL: return Z3_mk_int2real(z, a[0]);
+	default:
+		*why = "a term kind the translation does not know";
+		return NULL;
+	}
+}
+
+/* 1 if hyp => goal holds for every value of the free variables; 0 otherwise,
+ * with the reason (counterexample, unknown, untranslatable) in why. */
+int
+smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
+{
+	const char *w = NULL;
+	Z3_ast h = hyp ? tr(s, hyp, &w) : Z3_mk_true(s->z);
+	Z3_ast g = w ? NULL : tr(s, goal, &w);
+	if (w || Z3_get_error_code(s->z) != Z3_OK) {
+		snprintf(why, n, "rejected: %s", w ? w : Z3_get_error_msg(s->z, Z3_get_error_code(s->z)));
+		return 0;
+	}
+	Z3_solver sv = Z3_mk_simple_solver(s->z);
+	Z3_solver_inc_ref(s->z, sv);
+	Z3_solver_assert(s->z, sv, h);
+	Z3_solver_assert(s->z, sv, Z3_mk_not(s->z, g));
+	Z3_lbool r = Z3_solver_check(s->z, sv);
+	int ok = 0;
+	if (r == Z3_L_FALSE) {
+		ok = 1;
+		snprintf(why, n, "proved");
+	} else if (r == Z3_L_TRUE) {
+		Z3_model m = Z3_solver_get_model(s->z, sv);
+		Z3_model_inc_ref(s->z, m);
+		snprintf(why, n, "counterexample: %s", Z3_model_to_string(s->z, m));
+		Z3_model_dec_ref(s->z, m);
+	} else {
+		snprintf(why, n, "rejected: solver says unknown (%s)", Z3_solver_get_reason_unknown(s->z, sv));
+	}
+	Z3_solver_dec_ref(s->z, sv);
+	return ok;
+}
+
+/* 1 if the boolean term can be true; 0 if it cannot or the solver cannot say */
+int
+smt_satisfiable(Smt *s, Term *t, char *why, size_t n)
+{
+	const char *w = NULL;
+	Z3_ast a = tr(s, t, &w);
+	if (w) {
+		snprintf(why, n, "%s", w);
+		return 0;
+	}
+	Z3_solver sv = Z3_mk_simple_solver(s->z);
+	Z3_solver_inc_ref(s->z, sv);
+	Z3_solver_assert(s->z, sv, a);
+	Z3_lbool r = Z3_solver_check(s->z, sv);
+	snprintf(why, n, "%s", r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "unknown");
+	Z3_solver_dec_ref(s->z, sv);
+	return r == Z3_L_TRUE;
+}

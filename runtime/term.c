@@ -1,0 +1,354 @@
+/*
+ * term.c — the term IR that generated encoders build and the checker reads.
+ *
+ * Terms are hash-consed in a context's arena: structurally equal terms are
+ * the same pointer.  Reductions stay visible as TK_SUM/TK_RMAX/TK_RMIN/TK_FOLD
+ * nodes with an explicit bound variable, never unrolled, so the checker can
+ * canonicalise them (DESIGN.md, "The equivalence checker").  Constructors
+ * insert TK_TOREAL where an integer meets a real and fold integer constants;
+ * every rewrite they do is an identity of integer or real arithmetic.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+
+enum { NBUCKET = 4096 };
+
+struct TermCtx {
+	Arena *arena;
+	const AxTarget *target;
+	Term *bucket[NBUCKET];
+	int nfresh;
+	int nvars;
+};
+
+TermCtx *
+tc_new(const AxTarget *t)
+{
+	Arena *a = arena_new();
+	TermCtx *c = arena_alloc(a, sizeof *c);
+	c->arena = a;
+	c->target = t;
+	return c;
+}
+
+void
+tc_free(TermCtx *c)
+{
+	if (c)
+		arena_free(c->arena);
+}
+
+static uint32_t
+mix(uint32_t h, uint64_t v)
+{
+	h ^= (uint32_t)v + 0x9e3779b9u + (h << 6) + (h >> 2);
+	h ^= (uint32_t)(v >> 32) + 0x9e3779b9u + (h << 6) + (h >> 2);
+	return h;
+}
+
+/* The one place terms are made: finds an equal term or adds a new one. */
+static Term *
+mk(TermCtx *c, TermKind k, TermSort s, int32_t id, int64_t num, int64_t den, const char *name, int n,
+   Term *const *a)
+{
+	uint32_t h = mix(mix(mix((uint32_t)k, (uint64_t)s), (uint64_t)(uint32_t)id), (uint64_t)num);
+	h = mix(h, (uint64_t)den);
+	for (int i = 0; i < n; i++)
+		h = mix(h, a[i]->hash);
+	if (name)
+		for (const char *p = name; *p; p++)
+			h = mix(h, (uint64_t)(unsigned char)*p);
+	for (Term *t = c->bucket[h % NBUCKET]; t; t = t->next) {
+		if (t->hash != h || t->kind != k || t->sort != s || t->id != id || t->num != num ||
+		    t->den != den || t->n != n)
+			continue;
+		if ((name || t->name) && (!name || !t->name || strcmp(name, t->name) != 0))
+			continue;
+		int same = 1;
+		for (int i = 0; i < n && same; i++)
+			same = t->a[i] == a[i];
+		if (same)
+			return t;
+	}
+	Term *t = arena_alloc(c->arena, sizeof *t + (size_t)n * sizeof(Term *));
+	t->kind = (uint8_t)k;
+	t->sort = (uint8_t)s;
+	t->n = (uint16_t)n;
+	t->id = id;
+	t->num = num;
+	t->den = den;
+	t->hash = h;
+	t->name = name ? arena_strdup(c->arena, name) : NULL;
+	for (int i = 0; i < n; i++)
+		t->a[i] = a[i];
+	t->next = c->bucket[h % NBUCKET];
+	c->bucket[h % NBUCKET] = t;
+	return t;
+}
+
+static int64_t
+gcd64(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}
+
+Term *
+t_num(TermCtx *c, int64_t num, int64_t den, TermSort s)
+{
+	if (den < 0) {
+		num = -num;
+		den = -den;
+	}
+	int64_t g = gcd64(num, den);
+	num /= g;
+	den /= g;
+	if (den != 1 && s == TS_INT)
+		ax_die("integer constant %lld/%lld", (long long)num, (long long)den);
+	return mk(c, TK_NUM, s, 0, num, den, NULL, 0, NULL);
+}
+
+Term *
+t_int(TermCtx *c, int64_t v)
+{
+	return t_num(c, v, 1, TS_INT);
+}
+
+Term *
+t_var(TermCtx *c, const char *name, TermSort s)
+{
+	return mk(c, TK_VAR, s, 0, 0, 0, name, 0, NULL);
+}
+
+Term *
+t_fresh(TermCtx *c, TermSort s)
+{
+	return mk(c, TK_BVAR, s, c->nfresh++, 0, 0, NULL, 0, NULL);
+}
+
+static Term *
+to_real(TermCtx *c, Term *a)
+{
+	if (a->sort == TS_REAL)
+		return a;
+	if (a->sort != TS_INT)
+		ax_die("a boolean used as a number");
+	if (a->kind == TK_NUM)
+		return t_num(c, a->num, a->den, TS_REAL);
+	return mk(c, TK_TOREAL, TS_REAL, 0, 0, 0, NULL, 1, &a);
+}
+
+Term *
+t_toreal(TermCtx *c, Term *a)
+{
+	return to_real(c, a);
+}
+
+Term *
+t_tensor(TermCtx *c, int id, const char *name, int n, Term *const *idx)
+{
+	for (int i = 0; i < n; i++)
+		if (idx[i]->sort != TS_INT)
+			ax_die("tensor index of sort %d", idx[i]->sort);
+	return mk(c, TK_TENSOR, TS_REAL, id, 0, 0, name, n, idx);
+}
+
+static int
+is_int_num(const Term *t, int64_t v)
+{
+	return t->kind == TK_NUM && t->den == 1 && t->num == v;
+}
+
+Term *
+t_bin(TermCtx *c, TermKind k, Term *a, Term *b)
+{
+	Term *ab[2];
+	if (k == TK_AND || k == TK_OR) {
+		if (a->sort != TS_BOOL || b->sort != TS_BOOL)
+			ax_die("and/or of non-booleans");
+		ab[0] = a;
+		ab[1] = b;
+		return mk(c, k, TS_BOOL, 0, 0, 0, NULL, 2, ab);
+	}
+	TermSort s = (a->sort == TS_REAL || b->sort == TS_REAL) ? TS_REAL : TS_INT;
+	if (s == TS_REAL) {
+		a = to_real(c, a);
+		b = to_real(c, b);
+	}
+	if (k == TK_MOD && s != TS_INT)
+		ax_die("mod of reals");
+	if (s == TS_INT && a->kind == TK_NUM && b->kind == TK_NUM) {
+		int64_t x = a->num, y = b->num;
+		switch (k) {
+		case TK_ADD: return t_int(c, x + y);
+		case TK_SUB: return t_int(c, x - y);
+		case TK_MUL: return t_int(c, x * y);
+		case TK_MAX: return t_int(c, x > y ? x : y);
+		case TK_MIN: return t_int(c, x < y ? x : y);
+		default: break;
+		}
+	}
+	if (s == TS_INT) {
+		if ((k == TK_ADD || k == TK_SUB) && is_int_num(b, 0))
+			return a;
+		if (k == TK_ADD && is_int_num(a, 0))
+			return b;
+		if ((k == TK_MUL || k == TK_DIV) && is_int_num(b, 1))
+			return a;
+		if (k == TK_MUL && is_int_num(a, 1))
+			return b;
+	}
+	ab[0] = a;
+	ab[1] = b;
+	TermSort rs = (k >= TK_LT && k <= TK_NE) ? TS_BOOL : s;
+	return mk(c, k, rs, 0, 0, 0, NULL, 2, ab);
+}
+
+Term *
+t_neg(TermCtx *c, Term *a)
+{
+	if (a->kind == TK_NUM)
+		return t_num(c, -a->num, a->den, (TermSort)a->sort);
+	return mk(c, TK_NEG, (TermSort)a->sort, 0, 0, 0, NULL, 1, &a);
+}
+
+Term *
+t_not(TermCtx *c, Term *a)
+{
+	if (a->sort != TS_BOOL)
+		ax_die("not of a number");
+	return mk(c, TK_NOT, TS_BOOL, 0, 0, 0, NULL, 1, &a);
+}
+
+Term *
+t_ite(TermCtx *c, Term *cond, Term *a, Term *b)
+{
+	if (cond->sort != TS_BOOL)
+		ax_die("ite condition is not boolean");
+	if (a->sort != b->sort) {
+		a = to_real(c, a);
+		b = to_real(c, b);
+	}
+	Term *x[3] = { cond, a, b };
+	return mk(c, TK_ITE, (TermSort)a->sort, 0, 0, 0, NULL, 3, x);
+}
+
+Term *
+t_call(TermCtx *c, int fn, int n, Term *const *args)
+{
+	Term *x[16];
+	if (n > 16)
+		ax_die("fn with %d arguments", n);
+	for (int i = 0; i < n; i++)
+		x[i] = to_real(c, args[i]);
+	return mk(c, TK_CALL, TS_REAL, fn, 0, 0, NULL, n, x);
+}
+
+Term *
+t_red(TermCtx *c, TermKind k, Term *v, Term *lo, Term *hi, Term *body)
+{
+	Term *x[4] = { v, lo, hi, to_real(c, body) };
+	if (v->kind != TK_BVAR || lo->sort != TS_INT || hi->sort != TS_INT)
+		ax_die("malformed reduction");
+	return mk(c, k, TS_REAL, 0, 0, 0, NULL, 4, x);
+}
+
+Term *
+t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *body)
+{
+	Term *x[6] = { v, lo, hi, acc, to_real(c, init), to_real(c, body) };
+	return mk(c, TK_FOLD, TS_REAL, 0, 0, 0, NULL, 6, x);
+}
+
+Term *
+t_and_all(TermCtx *c, int n, Term *const *a)
+{
+	if (n == 0)
+		return t_bin(c, TK_EQ, t_int(c, 0), t_int(c, 0));
+	Term *r = a[0];
+	for (int i = 1; i < n; i++)
+		r = t_bin(c, TK_AND, r, a[i]);
+	return r;
+}
+
+static const char *const opname[TK_NKINDS] = {
+	[TK_ADD] = "+", [TK_SUB] = "-", [TK_MUL] = "*", [TK_DIV] = "/", [TK_MOD] = "mod",
+	[TK_MAX] = "max", [TK_MIN] = "min", [TK_LT] = "<", [TK_LE] = "<=", [TK_EQ] = "=",
+	[TK_NE] = "!=", [TK_AND] = "and", [TK_OR] = "or", [TK_NOT] = "not", [TK_NEG] = "-",
+	[TK_ITE] = "ite", [TK_TOREAL] = "real", [TK_SUM] = "sum", [TK_RMAX] = "rmax",
+	[TK_RMIN] = "rmin", [TK_FOLD] = "fold",
+};
+
+/* S-expression form: (+ a b), (sum v lo hi body), X[i, j], fn(x) */
+void
+t_print(FILE *f, const TermCtx *c, const Term *t)
+{
+	switch ((TermKind)t->kind) {
+	case TK_NUM:
+		if (t->den == 1)
+			fprintf(f, t->sort == TS_REAL ? "%lld.0" : "%lld", (long long)t->num);
+		else
+			fprintf(f, "%lld/%lld", (long long)t->num, (long long)t->den);
+		return;
+	case TK_VAR:
+		fputs(t->name, f);
+		return;
+	case TK_BVAR:
+		fprintf(f, "%%%d", t->id);
+		return;
+	case TK_TENSOR:
+		fprintf(f, "%s[", t->name ? t->name : "?");
+		for (int i = 0; i < t->n; i++) {
+			if (i)
+				fputs(", ", f);
+			t_print(f, c, t->a[i]);
+		}
+		fputc(']', f);
+		return;
+	case TK_CALL:
+		if (c->target && t->id >= 0 && t->id < c->target->nfns)
+			fputs(c->target->fns[t->id].name, f);
+		else
+			fprintf(f, "fn%d", t->id);
+		fputc('(', f);
+		for (int i = 0; i < t->n; i++) {
+			if (i)
+				fputs(", ", f);
+			t_print(f, c, t->a[i]);
+		}
+		fputc(')', f);
+		return;
+	default:
+		fprintf(f, "(%s", opname[t->kind]);
+		for (int i = 0; i < t->n; i++) {
+			fputc(' ', f);
+			t_print(f, c, t->a[i]);
+		}
+		fputc(')', f);
+		return;
+	}
+}
+
+char *
+t_str(TermCtx *c, const Term *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		ax_die("open_memstream");
+	t_print(f, c, t);
+	fclose(f);
+	char *s = arena_strdup(c->arena, buf);
+	free(buf);
+	return s;
+}
