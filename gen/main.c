@@ -35,12 +35,15 @@ read_path(const char *path, Spec *spec)
 	DIR *dir = opendir(path);
 	if (!dir)
 		return parse_file(path, spec);
+	size_t plen = strlen(path);
+	while (plen > 1 && path[plen - 1] == '/')
+		plen--;
 	List names = { 0 };
 	struct dirent *de;
 	while ((de = readdir(dir)) != NULL) {
 		size_t n = strlen(de->d_name);
 		if (n > 3 && strcmp(de->d_name + n - 3, ".ax") == 0)
-			list_push(&names, xprintf("%s/%s", path, de->d_name));
+			list_push(&names, xprintf("%.*s/%s", (int)plen, path, de->d_name));
 	}
 	closedir(dir);
 	if (names.n > 1)

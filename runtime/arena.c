@@ -53,7 +53,7 @@ arena_alloc(Arena *a, size_t n)
 			cap *= 2;
 		if (a->next_cap < (size_t)64 << 20)
 			a->next_cap *= 2;
-		b = malloc(sizeof *b + cap);
+		b = calloc(1, sizeof *b + cap);   /* zeroed once: the arena never reuses memory */
 		if (!b)
 			ax_die("out of memory");
 		b->next = a->head;
@@ -63,7 +63,6 @@ arena_alloc(Arena *a, size_t n)
 	}
 	void *p = b->data + b->used;
 	b->used += n;
-	memset(p, 0, n);
 	return p;
 }
 

@@ -51,7 +51,7 @@ show(const AxTarget *t, const AxOp *op)
 	printf("%s\n  defined at %s\n", op->sig, op->loc);
 	printf("  element:   %s\n", op->body_src);
 	if (op->where_src && *op->where_src)
-		printf("  where:     %s\n", op->where_src);
+		printf("  requires:  %s\n", op->where_src);
 	if (op->cost_src)
 		printf("  cost:      %s\n", op->cost_src);
 	printf("  granular:  ");

@@ -265,12 +265,12 @@ ax_sym_access(TermCtx *tc, const AxLayout *L, const AxSym *s, int o, Term *const
 	const AxOperand *od = &L->opnd[o];
 	if (s->rank[o] < 0)
 		return t_num(tc, od->defnum, od->defden ? od->defden : 1, TS_REAL);
-	Term *full[AX_MAXR];
+	Term *whole[AX_MAXR];
 	int n = 0, nf = 0;
 	for (int k = 0; k < od->ndims; k++) {
 		int g = od->pat[k];
 		if (g < 0) {
-			full[n++] = fixed[nf++];
+			whole[n++] = fixed[nf++];
 			continue;
 		}
 		int found;
@@ -280,10 +280,10 @@ ax_sym_access(TermCtx *tc, const AxLayout *L, const AxSym *s, int o, Term *const
 			Term *ix = idx[base + (s->grank[g] - r) + d];
 			if (L->broadcast)
 				ix = t_ite(tc, t_bin(tc, TK_EQ, s->dim[o][n], t_int(tc, 1)), t_int(tc, 0), ix);
-			full[n++] = ix;
+			whole[n++] = ix;
 		}
 	}
-	return s->access(tc, s->env, o, full, n);
+	return s->access(tc, s->env, o, whole, n);
 }
 
 double
@@ -293,12 +293,12 @@ ax_ref_read(const AxLayout *L, const AxConc *c, const float *const *in, int o, c
 	const AxOperand *od = &L->opnd[o];
 	if (c->rank[o] < 0)
 		return od->defval;
-	int64_t full[AX_MAXR];
+	int64_t whole[AX_MAXR];
 	int n = 0, nf = 0;
 	for (int k = 0; k < od->ndims; k++) {
 		int g = od->pat[k];
 		if (g < 0) {
-			full[n++] = fixed[nf++];
+			whole[n++] = fixed[nf++];
 			continue;
 		}
 		int found;
@@ -308,10 +308,10 @@ ax_ref_read(const AxLayout *L, const AxConc *c, const float *const *in, int o, c
 			int64_t ix = oi[base + (c->grank[g] - r) + d];
 			if (L->broadcast && c->dim[o][n] == 1)
 				ix = 0;
-			full[n++] = ix;
+			whole[n++] = ix;
 		}
 	}
-	int64_t off = ax_offset(c->rank[o], c->dim[o], full);
+	int64_t off = ax_offset(c->rank[o], c->dim[o], whole);
 	if (off < 0) {
 		*bad = 1;
 		return 0;

@@ -280,15 +280,17 @@ t_and_all(TermCtx *c, int n, Term *const *a)
 	return r;
 }
 
+/* Printed names of term kinds.  They are term operators, not tensor ops, and
+ * are spelled so that no op name of any spec can collide with them. */
 static const char *const opname[TK_NKINDS] = {
 	[TK_ADD] = "+", [TK_SUB] = "-", [TK_MUL] = "*", [TK_DIV] = "/", [TK_MOD] = "mod",
-	[TK_MAX] = "max", [TK_MIN] = "min", [TK_LT] = "<", [TK_LE] = "<=", [TK_EQ] = "=",
+	[TK_MAX] = "maxof", [TK_MIN] = "minof", [TK_LT] = "<", [TK_LE] = "<=", [TK_EQ] = "=",
 	[TK_NE] = "!=", [TK_AND] = "and", [TK_OR] = "or", [TK_NOT] = "not", [TK_NEG] = "-",
-	[TK_ITE] = "ite", [TK_TOREAL] = "real", [TK_SUM] = "sum", [TK_RMAX] = "rmax",
-	[TK_RMIN] = "rmin", [TK_FOLD] = "fold",
+	[TK_ITE] = "ite", [TK_TOREAL] = "real", [TK_SUM] = "sigma", [TK_RMAX] = "maxover",
+	[TK_RMIN] = "minover", [TK_FOLD] = "fold",
 };
 
-/* S-expression form: (+ a b), (sum v lo hi body), X[i, j], fn(x) */
+/* S-expression form: (+ a b), (sigma v lo hi body), X[i, j], fn(x) */
 void
 t_print(FILE *f, const TermCtx *c, const Term *t)
 {
