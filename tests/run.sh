@@ -8,6 +8,7 @@
 #   toy target       a second target directory builds and loads on its own
 #   architecture     runtime/ names no spec'd op, instruction, fn or memory
 #   CLI              axonc's commands, help and errors
+#   fuzz             300 mutated spec files: messages, never a crash
 #   unit             every tests/unit/*.c program
 # Prints one line per failure and ends with "N passed, M failed".
 set -u
@@ -135,6 +136,11 @@ expect_rc 0 "$AXGEN" --help
 expect_rc 2 "$AXGEN" -o
 expect_rc 1 "$AXGEN" --check does/not/exist.ax
 expect_grep 'cannot read does/not/exist.ax' "$tmp/err" "axgen missing file"
+
+# ---- bad input never crashes axgen (mutation fuzzing, fixed seed) ----
+if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_specs.py" "$OLDPWD/$AXGEN" 300 1 >"$tmp/fuzz" 2>&1); then ok; else
+	bad "fuzzing axgen"; tail -20 "$tmp/fuzz" | sed 's/^/    /'
+fi
 
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
