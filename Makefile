@@ -25,7 +25,7 @@ TARGET_NAMES := $(notdir $(TARGET_DIRS))
 TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
-GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/emit.c gen/emit_expr.c
+GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
 RT_SRCS  := runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS))
@@ -49,7 +49,7 @@ $(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h
 $(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h $(BUILD)/gen/spec.tab.h
+$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)

@@ -3,6 +3,7 @@
  */
 #ifndef AXGEN_EMIT_H
 #define AXGEN_EMIT_H
+#include <stdio.h>
 #include "ast.h"
 
 typedef struct Buf {     /* growing string */
@@ -24,6 +25,28 @@ typedef struct Ctx {     /* how to compile one expression */
 } Ctx;
 
 const char *compile_expr(Ctx *x, const Expr *e);
+
+typedef struct Gen {
+	Spec *spec;
+	Decl **fns, **enums, **ops, **insts;
+	int nfns, nenums, nops, ninsts;
+	List engines, mems, templates;   /* Decl*, declaration order */
+} Gen;
+
+/* emit.c */
+extern FILE *out;
+void emitf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *cstr(const char *s);
+const char *locstr(Loc l);
+const char *pattern_str(const List *dims);
+const char *mems_str(const List *m);
+const char *sig_str(const Decl *d);
+int index_of_decl(Decl **v, int n, const char *name);
+int index_in(const List *l, const char *name);
+Ctx ctx_for(Gen *g, Decl *d, Mode m, Buf *pre, const char *prefix);
+/* emit_op.c */
+void emit_opinst(Gen *g, Decl *d);
+unsigned mem_mask(Gen *g, const List *mems);
 int num_rational(const char *text, long long *num, long long *den);
 
 #endif
