@@ -85,6 +85,7 @@ struct Expr {
 	/* E_RED: red over var in [lo, hi) of body; fold also acc = init */
 	RedKind red;
 	const char *var, *acc;
+	Loc varloc, accloc;
 	Expr *lo, *hi, *init, *body;
 	int var_id, acc_id; /* sema: unique ids within the declaration */
 };
@@ -102,7 +103,7 @@ typedef struct Dim {     /* one entry of an operand pattern or output shape */
 typedef struct Operand {
 	Loc loc;
 	const char *name;
-	List mems;           /* of const char* memory names (instructions) */
+	List mems;           /* (Loc *, memory name) pairs (instructions) */
 	List dims;           /* of Dim* */
 	int has_default;
 	Expr *defval;        /* `= 0`: an optional operand reading a constant */
@@ -160,11 +161,10 @@ struct Decl {
 	/* D_OP, D_INST */
 	List operands;       /* Operand* */
 	List attrs;          /* Attr* */
-	List outmems;        /* const char* */
+	List outmems;        /* (Loc *, memory name) pairs */
 	List out;            /* Dim* */
 	int broadcast;
-	List engines;        /* const char*, with Loc in engine_locs */
-	List engine_locs;    /* Loc* */
+	List engines;        /* (Loc *, engine name) pairs */
 	List where;          /* Expr* */
 	Expr *cost;
 	List body;           /* Stmt* */

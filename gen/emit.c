@@ -96,8 +96,8 @@ const char *
 mems_str(const List *m)
 {
 	Buf b = { 0 };
-	for (int i = 0; i < m->n; i++)
-		buf_printf(&b, "%s%s", i ? "|" : "", (char *)m->v[i]);
+	for (int i = 1; i < m->n; i += 2)
+		buf_printf(&b, "%s%s", i > 1 ? "|" : "", (char *)m->v[i]);
 	return xstrdup(buf_str(&b));
 }
 

@@ -203,10 +203,11 @@ emit_pre(Gen *g, Decl *d, const char *P)
 		emitf("\tcs[n++] = %s;   /* %s: %s */\n", compile_expr(&x, d->where.v[i]),
 		      locstr(((Expr *)d->where.v[i])->loc), expr_str(d->where.v[i]));
 	}
-	/* named result dims are at least 1, as every size is */
+	/* result dims are at least 1, as every size is (operand dims already are) */
 	for (int k = 0; k < d->out.n; k++) {
 		Dim *dm = d->out.v[k];
-		if (dm->ellipsis || (dm->e->kind == E_NAME) || dm->e->kind == E_NUM)
+		if (dm->ellipsis || dm->e->kind == E_NUM ||
+		    (dm->e->kind == E_NAME && dm->e->nk == N_SIZE && site[dm->e->slot].o >= 0))
 			continue;
 		Ctx x = ctx_for(g, d, M_TERM, NULL, P);
 		emitf("\tcs[n++] = t_bin(tc, TK_LE, t_int(tc, 1), %s);\n", compile_expr(&x, dm->e));
@@ -301,7 +302,7 @@ unsigned
 mem_mask(Gen *g, const List *mems)
 {
 	unsigned m = 0;
-	for (int i = 0; i < mems->n; i++) {
+	for (int i = 1; i < mems->n; i += 2) {
 		int k = index_in(&g->mems, mems->v[i]);
 		if (k >= 0)
 			m |= 1u << k;

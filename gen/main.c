@@ -102,7 +102,7 @@ main(int argc, char **argv)
 	if (argc >= 3 && strcmp(argv[1], "--check") == 0) {
 		for (int i = 2; i < argc; i++)
 			if (read_path(argv[i], &spec))
-				return 1;
+				diag_finish();
 		spec.check_only = 1;
 		sema(&spec);
 		diag_finish();
@@ -115,7 +115,7 @@ main(int argc, char **argv)
 	const char *outdir = argv[2];
 	spec.target_dir = argv[4];
 	if (read_path(argv[3], &spec) || read_path(argv[4], &spec))
-		return 1;
+		diag_finish();
 	sema(&spec);
 	diag_finish();
 	const char *want = basename_of(argv[4]);

@@ -142,24 +142,49 @@ check_fn(Spec *spec, Decl *d)
 		error_at(d->nloc, "fn '%s' has neither a definition nor a ref: reference kernels cannot compute it", d->name);
 }
 
-/* A fn definition may not reach itself through other definitions. */
-static int
-fn_reaches(Spec *spec, Expr *e, const char *target, int depth)
+/* Calls of fns in e, appended to out (Decl *), each once. */
+static void
+fn_calls(Spec *spec, const Expr *e, List *out)
 {
-	if (!e || depth > 64)
-		return depth > 64;
+	if (!e)
+		return;
 	if (e->kind == E_CALL && e->callk == 0) {
-		if (strcmp(e->name, target) == 0)
-			return 1;
 		Decl *f = find_decl(spec, D_FN, e->name);
-		if (f && f->def && fn_reaches(spec, f->def, target, depth + 1))
-			return 1;
+		int seen = 0;
+		for (int i = 0; i < out->n && !seen; i++)
+			seen = out->v[i] == f;
+		if (f && !seen)
+			list_push(out, f);
 	}
 	for (int i = 0; i < e->args.n; i++)
-		if (fn_reaches(spec, e->args.v[i], target, depth))
+		fn_calls(spec, e->args.v[i], out);
+	fn_calls(spec, e->a, out);
+	fn_calls(spec, e->b, out);
+	fn_calls(spec, e->c, out);
+	fn_calls(spec, e->body, out);
+}
+
+/* Whether start's definition reaches start again: depth-first search over
+ * the call graph of definitions, each fn visited once per start. */
+static int
+fn_reaches(Spec *spec, Decl *start, Decl *f, List *visited)
+{
+	List callees = { 0 };
+	fn_calls(spec, f->def, &callees);
+	for (int i = 0; i < callees.n; i++) {
+		Decl *g = callees.v[i];
+		if (g == start)
 			return 1;
-	return fn_reaches(spec, e->a, target, depth) || fn_reaches(spec, e->b, target, depth) ||
-	       fn_reaches(spec, e->c, target, depth) || fn_reaches(spec, e->body, target, depth);
+		int seen = 0;
+		for (int k = 0; k < visited->n && !seen; k++)
+			seen = visited->v[k] == g;
+		if (seen)
+			continue;
+		list_push(visited, g);
+		if (fn_reaches(spec, start, g, visited))
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -169,8 +194,10 @@ check_axiom(Spec *spec, Decl *d)
 	for (int i = 0; i < d->params.n; i++)
 		list_push(&s.params, d->params.v[i]);
 	want(d->def, check_expr(&s, d->def), T_BOOL, "an axiom");
-	if (s.gran.n == 0)
-		error_at(d->loc, "axiom mentions no fn");
+	List calls = { 0 };
+	fn_calls(spec, d->def, &calls);
+	if (calls.n == 0)
+		error_at(d->loc, "axiom mentions no fn: an axiom may only state facts about fns");
 	d->gran = s.gran;
 }
 
@@ -223,6 +250,11 @@ check_template_holes(Decl *d, const char *str, Loc loc, const char *holes, const
 			return;
 		}
 		char *name = xstrndup(p + 1, (size_t)(q - p - 1));
+		if (strchr(name, '{')) {
+			error_at(loc, "unclosed '{' in %s", what);
+			p = strchr(p + 1, '{') - 1;
+			continue;
+		}
 		int ok;
 		if (holes)
 			ok = holes_contain(holes, name);
@@ -239,6 +271,15 @@ check_template_holes(Decl *d, const char *str, Loc loc, const char *holes, const
 	}
 }
 
+static const char *
+first_memory(Spec *spec)
+{
+	for (int i = 0; spec->target && i < spec->target->decls.n; i++)
+		if (((Decl *)spec->target->decls.v[i])->kind == D_MEMORY)
+			return ((Decl *)spec->target->decls.v[i])->name;
+	return "MEMORY";
+}
+
 static void
 check_opinst(Spec *spec, Decl *d)
 {
@@ -253,13 +294,14 @@ check_opinst(Spec *spec, Decl *d)
 			error_at(o->loc, "operand '%s' declared twice", o->name);
 		list_push(&opnames, (void *)o->name);
 		if (inst && o->mems.n == 0)
-			error_at(o->loc, "operand '%s' of instruction '%s' needs a memory (e.g. %s: sbuf[P, F])",
-			         o->name, d->name, o->name);
+			error_at(o->loc, "operand '%s' of instruction '%s' needs a memory (e.g. %s: %s[P, F])",
+			         o->name, d->name, o->name, first_memory(spec));
 		if (!inst && o->mems.n)
 			error_at(o->loc, "operand '%s': memories belong to instructions, not tensor ops", o->name);
-		for (int k = 0; k < o->mems.n; k++)
+		for (int k = 1; k < o->mems.n; k += 2)
 			if (!find_decl(spec, D_MEMORY, o->mems.v[k]))
-				error_at(o->loc, "unknown memory '%s' for operand '%s'", (char *)o->mems.v[k], o->name);
+				error_at(*(Loc *)o->mems.v[k - 1], "unknown memory '%s' for operand '%s'", (char *)o->mems.v[k],
+				         o->name);
 		int npar = 0, ngroups = 0;
 		for (int k = 0; k < o->dims.n; k++) {
 			Dim *dm = o->dims.v[k];
@@ -279,7 +321,7 @@ check_opinst(Spec *spec, Decl *d)
 			}
 			Expr *e = dm->e;
 			if (e->kind == E_NUM && e->is_int) {
-				e->ty = T_INT;
+				check_expr(&s, e);
 				continue;
 			}
 			if (e->kind != E_NAME) {
@@ -328,6 +370,22 @@ check_opinst(Spec *spec, Decl *d)
 			list_push(&d->symlocs, l);
 		}
 	}
+	/* the sizes of the runtime's instance records (runtime/axon.h) */
+	if (d->operands.n > 8)
+		error_at(d->nloc, "'%s' has %d operands; at most 8", d->name, d->operands.n);
+	if (d->attrs.n > 8)
+		error_at(d->nloc, "'%s' has %d attributes; at most 8", d->name, d->attrs.n);
+	if (d->groups.n > 4)
+		error_at(d->nloc, "'%s' has %d ellipsis groups; at most 4", d->name, d->groups.n);
+	if (d->syms.n > 24)
+		error_at(d->nloc, "'%s' has %d size names; at most 24", d->name, d->syms.n);
+	for (int i = 0; i < d->operands.n; i++) {
+		Operand *o = d->operands.v[i];
+		if (o->dims.n > 8)
+			error_at(o->loc, "operand '%s' has %d dims; at most 8", o->name, o->dims.n);
+	}
+	if (d->out.n > 8)
+		error_at(d->nloc, "the result of '%s' has %d dims; at most 8", d->name, d->out.n);
 	/* engines and memories of the result */
 	if (inst) {
 		if (d->engines.n == 0)
@@ -338,9 +396,10 @@ check_opinst(Spec *spec, Decl *d)
 			if (!find_decl(spec, D_ENGINE, en))
 				error_at(*l, "unknown engine '%s'", en);
 		}
-		for (int k = 0; k < d->outmems.n; k++)
+		for (int k = 1; k < d->outmems.n; k += 2)
 			if (!find_decl(spec, D_MEMORY, d->outmems.v[k]))
-				error_at(d->nloc, "unknown memory '%s' for the result of '%s'", (char *)d->outmems.v[k], d->name);
+				error_at(*(Loc *)d->outmems.v[k - 1], "unknown memory '%s' for the result of '%s'",
+				         (char *)d->outmems.v[k], d->name);
 		if (!d->cost)
 			error_at(d->nloc, "instruction '%s' has no cost term", d->name);
 	}
@@ -399,7 +458,8 @@ check_opinst(Spec *spec, Decl *d)
 		if (strcmp(st->lhs, "out") != 0)
 			error_at(st->loc, "the element equation defines 'out[...]', not '%s[...]'", st->lhs);
 		if (st->lhs_idx.n != d->out.n)
-			error_at(st->loc, "out has %d indices but the result has rank %d", st->lhs_idx.n, d->out.n);
+			error_at(st->loc, "out has %d ind%s but the result has rank %d", st->lhs_idx.n,
+			         st->lhs_idx.n == 1 ? "ex" : "ices", d->out.n);
 		Scope b = { .spec = spec, .d = d, .cx = CX_BODY };
 		for (int k = 0; k < st->lhs_idx.n; k++) {
 			Expr *ix = st->lhs_idx.v[k];
@@ -555,7 +615,8 @@ sema(Spec *spec)
 	}
 	for (int i = 0; i < spec->decls.n; i++) {
 		Decl *d = spec->decls.v[i];
-		if (d->kind == D_FN && d->def && fn_reaches(spec, d->def, d->name, 0))
+		List visited = { 0 };
+		if (d->kind == D_FN && d->def && fn_reaches(spec, d, d, &visited))
 			error_at(d->nloc, "fn '%s' is defined in terms of itself", d->name);
 	}
 	for (int i = 0; i < spec->decls.n; i++) {

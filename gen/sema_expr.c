@@ -140,8 +140,26 @@ check_name(Scope *s, Expr *e)
 				return T_INT;
 			}
 	}
-	if (s->cx == CX_WHERE || s->cx == CX_SHAPE || s->cx == CX_COST)
+	{
+		int slot;
+		Attr *a = find_attr(s->d, e->name, &slot);
+		if (a && a->kind == A_FLOAT) {
+			error_at(e->loc, "float attribute '%s' may only appear in the element equation", e->name);
+			return T_NONE;
+		}
+		if (s->spec && engine_index(s->spec, e->name) >= 0 && (s->cx == CX_WHERE || s->cx == CX_COST)) {
+			error_at(e->loc, "engine '%s' is not one that '%s' runs on", e->name, s->d->name);
+			return T_NONE;
+		}
+	}
+	if (strcmp(e->name, "engine") == 0 && s->d && s->d->kind == D_OP)
+		error_at(e->loc, "tensor ops run on no engine: 'engine' belongs in instruction constraints and costs");
+	else if (s->cx == CX_WHERE)
 		error_at(e->loc, "constraint on unknown size '%s'", e->name);
+	else if (s->cx == CX_SHAPE)
+		error_at(e->loc, "unknown size '%s' in the result shape", e->name);
+	else if (s->cx == CX_COST)
+		error_at(e->loc, "unknown size '%s' in the cost", e->name);
 	else
 		error_at(e->loc, "unknown name '%s'", e->name);
 	return T_NONE;
@@ -187,10 +205,18 @@ check_access(Scope *s, Expr *e)
 static Ty
 check_call(Scope *s, Expr *e)
 {
-	Ty at[16];
+	enum { MAXARGS = 16 };   /* as t_call in runtime/term.c */
+	Ty at[MAXARGS];
 	int n = e->args.n;
-	for (int i = 0; i < n && i < 16; i++)
-		at[i] = check_expr(s, e->args.v[i]);
+	for (int i = 0; i < n; i++) {
+		Ty t = check_expr(s, e->args.v[i]);
+		if (i < MAXARGS)
+			at[i] = t;
+	}
+	if (n > MAXARGS) {
+		error_at(e->loc, "'%s' is called with %d arguments; at most %d", e->name, n, MAXARGS);
+		return T_REAL;
+	}
 	if (strcmp(e->name, "max") == 0 || strcmp(e->name, "min") == 0) {
 		e->callk = e->name[1] == 'a' ? 2 : 3;
 		if (n != 2) {
@@ -219,7 +245,7 @@ check_call(Scope *s, Expr *e)
 		if (n != en->params.n)
 			error_at(e->loc, "'%s' (enum %s) takes %d argument%s, got %d", e->name, en->name,
 			         en->params.n, en->params.n == 1 ? "" : "s", n);
-		for (int i = 0; i < n && i < 16; i++)
+		for (int i = 0; i < n; i++)
 			want(e->args.v[i], at[i], T_REAL, "an argument");
 		for (int i = 0; i < en->gran.n; i++)
 			add_gran(s, en->gran.v[i]);
@@ -239,13 +265,32 @@ check_call(Scope *s, Expr *e)
 		         f->params.n == 1 ? "" : "s", n);
 		note_at(f->nloc, "'%s' declared here", f->name);
 	}
-	for (int i = 0; i < n && i < 16; i++)
+	for (int i = 0; i < n; i++)
 		want(e->args.v[i], at[i], T_REAL, "an argument");
 	add_gran(s, f->name);
 	return T_REAL;
 }
 
 int next_var_id;
+
+/* A name bound by a reduction must be new in its scope. */
+static void
+shadow_check(Scope *s, const char *name, Loc loc, const char *what)
+{
+	const char *other = NULL;
+	if (find_str(&s->idx, name) >= 0)
+		other = "an out index";
+	else if (s->d && find_str(&s->d->syms, name) >= 0)
+		other = "a size";
+	else if (find_str(&s->bound, name) >= 0)
+		other = "an enclosing reduction's name";
+	else if (find_operand(s->d, name) >= 0)
+		other = "an operand";
+	else if (find_attr(s->d, name, NULL))
+		other = "an attribute";
+	if (other)
+		error_at(loc, "%s '%s' shadows %s of the same name", what, name, other);
+}
 
 static Ty
 check_red(Scope *s, Expr *e)
@@ -265,7 +310,7 @@ check_red(Scope *s, Expr *e)
 		error_at(e->loc, "unknown reduction '%s' (expected sum, max, min, fold or a reduction attribute)", e->name);
 	} else if (en) {
 		if (en->params.n != 0)
-			error_at(e->loc, "attribute '%s' is a '%s' (a value function), not a reduction", e->name, en->name);
+			error_at(e->loc, "attribute '%s' chooses among the values of enum '%s', not a reduction", e->name, en->name);
 		e->red = R_SUM;
 		e->callk = 1;
 		e->slot = slot;
@@ -275,14 +320,18 @@ check_red(Scope *s, Expr *e)
 		static const char *g[] = { "sum", "rmax", "rmin", "fold" };
 		add_gran(s, g[e->red]);
 	}
-	if (s->cx != CX_BODY && s->cx != CX_FN)
-		error_at(e->loc, "reductions are only allowed in a body");
+	if (s->cx != CX_BODY)
+		error_at(e->loc, "reductions are only allowed in an element equation");
 	if (e->lo)
 		want(e->lo, check_expr(s, e->lo), T_INT, "a reduction bound");
 	want(e->hi, check_expr(s, e->hi), T_INT, "a reduction bound");
-	if (find_str(&s->idx, e->var) >= 0 || (s->d && find_str(&s->d->syms, e->var) >= 0) ||
-	    find_str(&s->bound, e->var) >= 0)
-		error_at(e->loc, "reduction index '%s' shadows another name", e->var);
+	shadow_check(s, e->var, e->varloc, "reduction index");
+	if (e->acc) {
+		if (strcmp(e->acc, e->var) == 0)
+			error_at(e->accloc, "accumulator '%s' has the name of its reduction index", e->acc);
+		else
+			shadow_check(s, e->acc, e->accloc, "accumulator");
+	}
 	if (e->red == R_FOLD && !e->acc)
 		error_at(e->loc, "fold needs an accumulator: fold(body for k < N, acc = init)");
 	if (e->red != R_FOLD && e->acc)
@@ -320,6 +369,15 @@ check_expr(Scope *s, Expr *e)
 	Ty ta, tb, tc;
 	switch (e->kind) {
 	case E_NUM:
+		for (const char *p = e->text; *p; p++)
+			if ((*p >= 'A' && *p <= 'Z' && *p != 'E') || (*p >= 'a' && *p <= 'z' && *p != 'e') || *p == '/') {
+				error_at(e->loc, "'%s': a number with a unit belongs in an engine or memory property", e->text);
+				break;
+			}
+		if (e->is_int && (strlen(e->text) > 18 || e->num > 9e17)) {
+			error_at(e->loc, "integer literal %s is too large", e->text);
+			e->is_int = 0;
+		}
 		return e->ty = e->is_int ? T_INT : T_REAL;
 	case E_NAME:
 		return e->ty = check_name(s, e);
@@ -334,13 +392,19 @@ check_expr(Scope *s, Expr *e)
 		return e->ty = check_red(s, e);
 	case E_NEG:
 		ta = check_expr(s, e->a);
-		if (ta == T_BOOL)
-			error_at(e->loc, "cannot negate a boolean");
+		if (ta == T_BOOL) {
+			error_at(e->loc, "cannot negate a boolean (use '!')");
+			return e->ty = T_NONE;
+		}
 		if (ta == T_REAL)
 			add_gran(s, "neg");
 		return e->ty = ta;
 	case E_NOT:
-		want(e->a, check_expr(s, e->a), T_BOOL, "the operand of '!'");
+		ta = check_expr(s, e->a);
+		if (ta != T_BOOL && ta != T_NONE) {
+			error_at(e->a->loc, "the operand of '!' must be boolean, got %s", tyname(ta));
+			return e->ty = T_NONE;
+		}
 		return e->ty = T_BOOL;
 	case E_COND:
 		want(e->a, check_expr(s, e->a), T_BOOL, "a condition");

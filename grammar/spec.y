@@ -13,7 +13,7 @@
  */
 %define api.pure full
 %define api.prefix {spec}
-%define parse.error detailed
+%define parse.error custom
 %locations
 %param {void *sc}
 %parse-param {Spec *spec} {const char *file}
@@ -23,6 +23,7 @@
 }
 
 %code {
+#include <stdlib.h>
 #include <string.h>
 int speclex(SPECSTYPE *lval, SPECLTYPE *lloc, void *sc);
 static void specerror(SPECLTYPE *l, void *sc, Spec *spec, const char *file, const char *msg);
@@ -153,9 +154,10 @@ operand
 	}
 	;
 memspec_opt: %empty { $$ = (List){0}; } | ':' memlist { $$ = $2; } ;
+/* memories and engines are lists of (Loc *, name) pairs: name at odd indices */
 memlist
-	: ID                { $$ = one((void *)$1); }
-	| memlist '|' ID    { $$ = $1; list_push(&$$, (void *)$3); }
+	: ID                { $$ = (List){0}; Loc *l = xalloc(sizeof *l); *l = L(@1); list_push(&$$, l); list_push(&$$, (void *)$1); }
+	| memlist '|' ID    { $$ = $1; Loc *l = xalloc(sizeof *l); *l = L(@3); list_push(&$$, l); list_push(&$$, (void *)$3); }
 	;
 default_opt: %empty { $$ = NULL; } | '=' expr { $$ = $2; } ;
 
@@ -178,7 +180,7 @@ dims
 	;
 dim
 	: ELLIPSIS      { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->ellipsis = 1; $$->group = $1; }
-	| PAR expr      { $$ = xalloc(sizeof *$$); $$->loc = L(@2); $$->par = 1; $$->e = $2; }
+	| PAR expr      { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->par = 1; $$->e = $2; }
 	| expr          { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->e = $1; }
 	;
 
@@ -267,14 +269,15 @@ primary
 	;
 reduction
 	: name '(' expr FOR ID '<' add ')' {
-		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->var = $5; $$->hi = $7;
+		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->var = $5; $$->varloc = L(@5); $$->hi = $7;
 	}
 	| name '(' expr FOR add LE ID '<' add ')' {
-		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->lo = $5; $$->var = $7; $$->hi = $9;
+		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->lo = $5; $$->var = $7; $$->varloc = L(@7);
+		$$->hi = $9;
 	}
 	| name '(' expr FOR ID '<' add ',' ID '=' expr ')' {
-		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->var = $5; $$->hi = $7;
-		$$->acc = $9; $$->init = $11;
+		$$ = new_expr(E_RED, L(@1)); $$->name = $1; $$->body = $3; $$->var = $5; $$->varloc = L(@5); $$->hi = $7;
+		$$->acc = $9; $$->accloc = L(@9); $$->init = $11;
 	}
 	;
 args_opt: %empty { $$ = (List){0}; } | args { $$ = $1; } ;
@@ -304,6 +307,51 @@ new_decl(DeclKind k, Loc loc, Loc nloc, const char *name, const char *file)
 	d->name = name;
 	d->file = file;
 	return d;
+}
+
+/* The text of the last invalid token, for the message (spec.l). */
+extern const char *spec_bad_text;
+
+/* Syntax errors name what was found and what would have been accepted;
+ * tokens the lexer could not make sense of get a message of their own. */
+static int
+yyreport_syntax_error(const yypcontext_t *ctx, void *sc, Spec *spec, const char *file)
+{
+	(void)sc;
+	(void)spec;
+	const SPECLTYPE *l = yypcontext_location(ctx);
+	Loc loc = { file, l->first_line, l->first_column };
+	yysymbol_kind_t tok = yypcontext_token(ctx);
+	if (tok == YYSYMBOL_BADCHAR) {
+		unsigned char c = spec_bad_text ? (unsigned char)spec_bad_text[0] : 0;
+		if (c >= 32 && c < 127)
+			error_at(loc, "invalid character '%c'", c);
+		else
+			error_at(loc, "invalid byte 0x%02x", c);
+		return 0;
+	}
+	if (tok == YYSYMBOL_BADSTRING) {
+		error_at(loc, "unterminated string");
+		return 0;
+	}
+	enum { NEXP = 6 };
+	yysymbol_kind_t exp[NEXP];
+	int n = yypcontext_expected_tokens(ctx, exp, NEXP);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		die("open_memstream failed");
+	fprintf(f, "syntax error: unexpected %s", yysymbol_name(tok));
+	if (n > 0 && n <= NEXP) {
+		fprintf(f, ", expecting ");
+		for (int i = 0; i < n; i++)
+			fprintf(f, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", yysymbol_name(exp[i]));
+	}
+	fclose(f);
+	error_at(loc, "%s", buf);
+	free(buf);
+	return 0;
 }
 
 static void
