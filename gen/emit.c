@@ -291,12 +291,7 @@ static void
 emit_op_row(Gen *g, Decl *d)
 {
 	const char *P = xprintf("%s_%s", d->kind == D_OP ? "op" : "inst", d->name);
-	unsigned engines = 0;
-	for (int i = 1; i < d->engines.n; i += 2) {
-		int k = index_in(&g->engines, d->engines.v[i]);
-		if (k >= 0)
-			engines |= 1u << k;
-	}
+	unsigned engines = engine_mask(g, d);
 	int out_par = -1;
 	for (int k = 0; k < d->out.n; k++)
 		if (((Dim *)d->out.v[k])->par)

@@ -47,6 +47,7 @@ Ctx ctx_for(Gen *g, Decl *d, Mode m, Buf *pre, const char *prefix);
 /* emit_op.c */
 void emit_opinst(Gen *g, Decl *d);
 unsigned mem_mask(Gen *g, const List *mems);
+unsigned engine_mask(Gen *g, const Decl *d);
 int num_rational(const char *text, long long *num, long long *den);
 
 #endif

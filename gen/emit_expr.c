@@ -151,6 +151,25 @@ indent(Ctx *x)
 		buf_printf(x->pre, "\t");
 }
 
+/* c inside exactly one pair of parentheses (compilers warn on if ((a == b))). */
+static const char *
+parenthesized(const char *c)
+{
+	size_t n = strlen(c);
+	if (n >= 2 && c[0] == '(' && c[n - 1] == ')') {
+		int depth = 0;
+		size_t i;
+		for (i = 0; i < n; i++) {
+			depth += c[i] == '(' ? 1 : c[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				break;
+		}
+		if (i == n - 1)
+			return c;
+	}
+	return xprintf("(%s)", c);
+}
+
 /* REF mode: a new temporary holding a value computed by statements. */
 static const char *
 ref_red(Ctx *x, const Expr *e)
@@ -203,7 +222,7 @@ ref_cond(Ctx *x, const Expr *e)
 	indent(x);
 	buf_printf(x->pre, "%s t%d;\n", ty, t);
 	indent(x);
-	buf_printf(x->pre, "if (%s) {\n", c);
+	buf_printf(x->pre, "if %s {\n", parenthesized(c));
 	x->depth++;
 	const char *a = cx(x, e->b);
 	indent(x);

@@ -112,6 +112,10 @@ emit_check(Gen *g, Decl *d, const char *P)
 		emitf("\t\treturn ax_fail(err, n, \"attribute '%s' is not one of the %d items of '%s'\");\n", at->name,
 		      en->items.n, en->name);
 	}
+	if (d->kind == D_INST) {
+		emitf("\tif (c->engine < 0 || c->engine >= 32 || !((0x%xu >> c->engine) & 1u))\n", engine_mask(g, d));
+		emitf("\t\treturn ax_fail(err, n, \"'%s' does not run on engine %%d\", c->engine);\n", d->name);
+	}
 	emitf("\t%s_bind_c(c, sym);\n", P);
 	for (int o = 0; o < d->operands.n; o++) {
 		Operand *op = d->operands.v[o];
@@ -178,6 +182,11 @@ emit_pre(Gen *g, Decl *d, const char *P)
 	emitf("static Term *\n%s_pre(TermCtx *tc, const AxSym *s)\n{\n", P);
 	emitf("\tTerm *sym[%d];\n\tTerm *cs[%d];\n", d->syms.n ? d->syms.n : 1, 256 + d->where.n + d->out.n);
 	emitf("\tint n = ax_layout_pre(tc, &%s_L, s, cs, 0);\n", P);
+	if (d->kind == D_INST) {
+		emitf("\tif (s->engine < 0 || s->engine >= 32 || !((0x%xu >> s->engine) & 1u))   /* not its engine */\n",
+		      engine_mask(g, d));
+		emitf("\t\tcs[n++] = t_bin(tc, TK_EQ, t_int(tc, 0), t_int(tc, 1));\n");
+	}
 	emitf("\t%s_bind_s(s, sym);\n", P);
 	for (int o = 0; o < d->operands.n; o++) {
 		Operand *op = d->operands.v[o];
@@ -296,6 +305,18 @@ emit_cost(Gen *g, Decl *d, const char *P)
 	emitf("static double\n%s_cost(const AxConc *c, int dtype_bytes)\n{\n", P);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n\t(void)dtype_bytes;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\t/* %s */\n%s\treturn (double)(%s);\n}\n\n", locstr(d->cost->loc), buf_str(&pre), e);
+}
+
+unsigned
+engine_mask(Gen *g, const Decl *d)
+{
+	unsigned m = 0;
+	for (int i = 1; i < d->engines.n; i += 2) {
+		int k = index_in(&g->engines, d->engines.v[i]);
+		if (k >= 0)
+			m |= 1u << k;
+	}
+	return m;
 }
 
 unsigned

@@ -1184,6 +1184,14 @@ test_nc_transpose(void)
 	if (RUN(op, &c, IN(x), out, 2, 64, 64))
 		CHECK_ARR("nc_transpose 64x64 on the tensor engine", out, want, 64 * 64);
 
+	{   /* an engine the instruction does not list is refused, by check() and pre() alike */
+		AxConc w = c;
+		w.engine = engine("scalar");
+		AxShape ws;
+		char werr[256];
+		CHECK(op->check(&w, &ws, werr, sizeof werr) != 0);
+		CHECK(strstr(werr, "does not run on engine") != NULL);
+	}
 	c.engine = ve;   /* the vector engine transposes at most 32x32 */
 	AxShape os;
 	char err[256] = "";
@@ -1198,6 +1206,176 @@ test_nc_transpose(void)
 			want[f * 5 + p] = x[p * 7 + f];
 	if (RUN(op, &c, IN(x), out, 2, 7, 5))
 		CHECK_ARR("nc_transpose 5x7 on the vector engine", out, want, 35);
+}
+
+static double copy_d(double x) { return x; }
+static double recip_d(double x) { return 1.0 / x; }
+static double square_d(double x) { return x * x; }
+static double relu_d(double x) { return x > 0 ? x : 0; }
+
+/* the alu items in the order alus[] below names them */
+static double
+alu_d(int a, double u, double v)
+{
+	switch (a) {
+	case 0: return u + v;
+	case 1: return u - v;
+	case 2: return u * v;
+	case 3: return u / v;
+	case 4: return fmax(u, v);
+	default: return fmin(u, v);
+	}
+}
+
+/* every act item through activation, every alu item through the ALU instructions */
+static void
+test_enum_items(void)
+{
+	static const struct {
+		const char *name;
+		double (*f)(double);
+	} acts[] = {
+		{ "copy", copy_d }, { "exp", exp }, { "log", log }, { "sqrt", sqrt }, { "rsqrt", rsqrt_d },
+		{ "reciprocal", recip_d }, { "square", square_d }, { "relu", relu_d }, { "sigmoid", sigmoid_d },
+		{ "tanh", tanh }, { "silu", silu_d }, { "gelu_apprx_tanh", gelu_d }, { "abs", fabs },
+	};
+	const AxOp *act = INST("activation");
+	const AxEnum *ae = &T->enums[act->attr[attr_index(act, "func")].enum_id];
+	CHECK_INT(ae->nitems, (int)(sizeof acts / sizeof acts[0]));
+	float x[12], bias[3], scale[3], out[12];
+	double want[12];
+	fill_range(x, 12, 0.5, 2);   /* x * scale + bias > 0: log, sqrt and rsqrt are defined */
+	fill_range(scale, 3, 0.5, 1.5);
+	fill_range(bias, 3, 0, 1);
+	for (size_t w = 0; w < sizeof acts / sizeof acts[0]; w++) {
+		AxConc c = { 0 };
+		SET(&c, 0, 2, 3, 4);
+		SET(&c, 1, 2, 3, 1);
+		SET(&c, 2, 2, 3, 1);
+		c.attr[0] = item(act, "func", acts[w].name);
+		c.engine = engine("scalar");
+		for (int p = 0; p < 3; p++)
+			for (int f = 0; f < 4; f++)
+				want[p * 4 + f] = acts[w].f((double)x[p * 4 + f] * scale[p] + bias[p]);
+		char what[64];
+		snprintf(what, sizeof what, "activation func=%s", acts[w].name);
+		if (RUN(act, &c, IN(x, bias, scale), out, 2, 3, 4))
+			CHECK_ARR(what, out, want, 12);
+	}
+	/* negative inputs for the functions defined there */
+	fill_range(x, 12, -2, 2);
+	static const char *const neg[] = { "abs", "relu", "tanh", "silu", "gelu_apprx_tanh", "square" };
+	for (int w = 0; w < 6; w++) {
+		double (*f)(double) = NULL;
+		for (size_t k = 0; k < sizeof acts / sizeof acts[0]; k++)
+			if (strcmp(acts[k].name, neg[w]) == 0)
+				f = acts[k].f;
+		AxConc c = { 0 };
+		SET(&c, 0, 2, 3, 4);
+		c.nopnd = 3;
+		c.rank[1] = c.rank[2] = -1;
+		c.attr[0] = item(act, "func", neg[w]);
+		c.engine = engine("scalar");
+		for (int i = 0; i < 12; i++)
+			want[i] = f(x[i]);
+		char what[64];
+		snprintf(what, sizeof what, "activation func=%s on [-2, 2]", neg[w]);
+		if (RUN(act, &c, IN(x, NULL, NULL), out, 2, 3, 4))
+			CHECK_ARR(what, out, want, 12);
+	}
+
+	static const char *const alus[] = { "add", "subtract", "multiply", "divide", "maximum", "minimum" };
+	const AxOp *tt = INST("tensor_tensor"), *ts = INST("tensor_scalar"), *stt = INST("scalar_tensor_tensor");
+	float y[12], z[12], s0[3];
+	fill(x, 12);
+	fill_range(y, 12, 0.5, 2);   /* divisors away from 0 */
+	fill(z, 12);
+	fill_range(s0, 3, -2, -0.5);
+	for (int a = 0; a < 6; a++) {
+		AxConc c = { 0 };
+		SET(&c, 0, 2, 3, 4);
+		SET(&c, 1, 2, 3, 4);
+		c.attr[0] = item(tt, "op", alus[a]);
+		c.engine = engine("vector");
+		for (int i = 0; i < 12; i++) {
+			double u = x[i], v = y[i];
+			want[i] = alu_d(a, u, v);
+		}
+		char what[96];
+		snprintf(what, sizeof what, "tensor_tensor op=%s", alus[a]);
+		if (RUN(tt, &c, IN(x, y), out, 2, 3, 4))
+			CHECK_ARR(what, out, want, 12);
+
+		AxConc d = { 0 };   /* tensor_scalar: data op0 operand0[p] */
+		SET(&d, 0, 2, 3, 4);
+		SET(&d, 1, 2, 3, 1);
+		d.attr[0] = item(ts, "op0", alus[a]);
+		d.engine = engine("vector");
+		for (int i = 0; i < 12; i++) {
+			double u = x[i], v = s0[i / 4];
+			want[i] = alu_d(a, u, v);
+		}
+		snprintf(what, sizeof what, "tensor_scalar op0=%s", alus[a]);
+		if (RUN(ts, &d, IN(x, s0), out, 2, 3, 4))
+			CHECK_ARR(what, out, want, 12);
+
+		for (int b = 0; b < 6; b++) {   /* scalar_tensor_tensor: (data op0 operand0[p]) op1 operand1 */
+			AxConc e = { 0 };
+			SET(&e, 0, 2, 3, 4);
+			SET(&e, 1, 2, 3, 1);
+			SET(&e, 2, 2, 3, 4);
+			e.attr[attr_index(stt, "op0")] = item(stt, "op0", alus[a]);
+			e.attr[attr_index(stt, "op1")] = item(stt, "op1", alus[b]);
+			e.engine = engine("vector");
+			for (int i = 0; i < 12; i++) {
+				double u = y[i], v = s0[i / 4];
+				double r = alu_d(a, u, v);
+				double w2 = y[11 - i];
+				want[i] = alu_d(b, r, w2);
+			}
+			float yr[12];
+			for (int i = 0; i < 12; i++)
+				yr[i] = y[11 - i];
+			snprintf(what, sizeof what, "scalar_tensor_tensor op0=%s op1=%s", alus[a], alus[b]);
+			if (RUN(stt, &e, IN(y, s0, yr), out, 2, 3, 4))
+				CHECK_ARR(what, out, want, 12);
+		}
+	}
+}
+
+/* the data movers and reciprocal */
+static void
+test_movers(void)
+{
+	float x[12], out[12];
+	double want[12];
+	fill_range(x, 12, 0.5, 2);
+	AxConc c = { 0 };
+	SET(&c, 0, 2, 3, 4);
+	for (int i = 0; i < 12; i++)
+		want[i] = x[i];
+	c.engine = engine("dma");
+	if (RUN(INST("dma_copy"), &c, IN(x), out, 2, 3, 4))
+		CHECK_ARR("dma_copy", out, want, 12);
+	static const char *const engs[] = { "vector", "scalar", "gpsimd" };
+	for (int e = 0; e < 3; e++) {
+		c.engine = engine(engs[e]);
+		CHECK(INST("tensor_copy")->engines & (1u << c.engine));
+		if (RUN(INST("tensor_copy"), &c, IN(x), out, 2, 3, 4))
+			CHECK_ARR("tensor_copy", out, want, 12);
+	}
+	/* dma_transpose: src [F, P] -> [P, F] */
+	for (int p = 0; p < 4; p++)
+		for (int f = 0; f < 3; f++)
+			want[p * 3 + f] = x[f * 4 + p];
+	c.engine = engine("dma");
+	if (RUN(INST("dma_transpose"), &c, IN(x), out, 2, 4, 3))
+		CHECK_ARR("dma_transpose", out, want, 12);
+	for (int i = 0; i < 12; i++)
+		want[i] = 1.0 / x[i];
+	c.engine = engine("vector");
+	if (RUN(INST("reciprocal"), &c, IN(x), out, 2, 3, 4))
+		CHECK_ARR("reciprocal", out, want, 12);
 }
 
 /* costs: the formulas of isa.ax on concrete instances */
@@ -1368,7 +1546,7 @@ sym_from(TermCtx *tc, const AxOp *op, const AxConc *c, AxSym *s)
 	}
 }
 
-static Term *
+static void
 idx_vars(TermCtx *tc, int n, Term **idx)
 {
 	char name[16];
@@ -1376,7 +1554,6 @@ idx_vars(TermCtx *tc, int n, Term **idx)
 		snprintf(name, sizeof name, "i%d", d);
 		idx[d] = t_var(tc, name, TS_INT);
 	}
-	return idx[0];
 }
 
 /* the element term of op on the instance c at [i0, i1, ...], printed */
@@ -1904,6 +2081,8 @@ main(void)
 	test_reduce_insts();
 	test_constants();
 	test_nc_transpose();
+	test_enum_items();
+	test_movers();
 	test_costs();
 	test_diagnostics();
 	test_encoders();
