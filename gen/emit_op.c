@@ -95,6 +95,47 @@ collect_syms(const Expr *e, List *out)
 	collect_syms(e->body, out);
 }
 
+/* Every operand dim that is a literal, or a size already bound elsewhere,
+ * must equal it: as early returns of the concrete check (term = 0) or as
+ * conjuncts of the precondition term (term = 1). */
+static void
+emit_dim_checks(Decl *d, const char *P, int term)
+{
+	Site site[64];
+	bind_sites(d, site);
+	const char *X = term ? "s" : "c";
+	for (int o = 0; o < d->operands.n; o++) {
+		Operand *op = d->operands.v[o];
+		for (int k = 0; k < op->dims.n; k++) {
+			Dim *dm = op->dims.v[k];
+			if (dm->ellipsis)
+				continue;
+			int lit = dm->e->kind == E_NUM;
+			int j = lit ? -1 : dm->e->slot;
+			if (!lit && site[j].o == o && site[j].k == k)
+				continue;   /* the binding site itself */
+			const char *pos = xprintf("ax_pos(&%s_L, %s->rank, %s->grank, %d, %d)", P, X, X, o, k);
+			const char *want = lit ? dm->e->text : xprintf("sym[%d]", j);
+			if (term) {
+				emitf("\tif (s->rank[%d] >= 0)   /* %s */\n", o, lit ? "literal" : dm->e->name);
+				emitf("\t\tcs[n++] = t_bin(tc, TK_EQ, s->dim[%d][%s], %s);\n", o, pos,
+				      lit ? xprintf("t_int(tc, %s)", want) : want);
+				continue;
+			}
+			emitf("\tif (c->rank[%d] >= 0 && c->dim[%d][%s] != %s)\n", o, o, pos, want);
+			if (lit) {
+				emitf("\t\treturn ax_fail(err, n, \"operand '%s' dim %%d must be %s, is %%lld\", %s, "
+				      "(long long)c->dim[%d][%s]);\n", op->name, want, pos, o, pos);
+				continue;
+			}
+			const char *from = site[j].o >= 0 ? xprintf("operand '%s'", ((Operand *)d->operands.v[site[j].o])->name)
+			                                  : xprintf("attribute '%s'", ((Attr *)d->attrs.v[site[j].k])->name);
+			emitf("\t\treturn ax_fail(err, n, \"operand '%s' dim %%d is %%lld but %s is %%lld (from %s)\", %s, "
+			      "(long long)c->dim[%d][%s], (long long)sym[%d]);\n", op->name, dm->e->name, from, pos, o, pos, j);
+		}
+	}
+}
+
 static void
 emit_check(Gen *g, Decl *d, const char *P)
 {
@@ -117,29 +158,7 @@ emit_check(Gen *g, Decl *d, const char *P)
 		emitf("\t\treturn ax_fail(err, n, \"'%s' does not run on engine %%d\", c->engine);\n", d->name);
 	}
 	emitf("\t%s_bind_c(c, sym);\n", P);
-	for (int o = 0; o < d->operands.n; o++) {
-		Operand *op = d->operands.v[o];
-		for (int k = 0; k < op->dims.n; k++) {
-			Dim *dm = op->dims.v[k];
-			if (dm->ellipsis)
-				continue;
-			const char *pos = xprintf("ax_pos(&%s_L, c->rank, c->grank, %d, %d)", P, o, k);
-			if (dm->e->kind == E_NUM) {
-				emitf("\tif (c->rank[%d] >= 0 && c->dim[%d][%s] != %s)\n", o, o, pos, dm->e->text);
-				emitf("\t\treturn ax_fail(err, n, \"operand '%s' dim %%d must be %s, is %%lld\", %s, "
-				      "(long long)c->dim[%d][%s]);\n", op->name, dm->e->text, pos, o, pos);
-				continue;
-			}
-			int j = dm->e->slot;
-			if (site[j].o == o && site[j].k == k)
-				continue;
-			const char *from = site[j].o >= 0 ? xprintf("operand '%s'", ((Operand *)d->operands.v[site[j].o])->name)
-			                                  : xprintf("attribute '%s'", ((Attr *)d->attrs.v[site[j].k])->name);
-			emitf("\tif (c->rank[%d] >= 0 && c->dim[%d][%s] != sym[%d])\n", o, o, pos, j);
-			emitf("\t\treturn ax_fail(err, n, \"operand '%s' dim %%d is %%lld but %s is %%lld (from %s)\", %s, "
-			      "(long long)c->dim[%d][%s], (long long)sym[%d]);\n", op->name, dm->e->name, from, pos, o, pos, j);
-		}
-	}
+	emit_dim_checks(d, P, 0);
 	for (int i = 0; i < d->where.n; i++) {
 		Expr *w = d->where.v[i];
 		Buf pre = { 0 };
@@ -188,25 +207,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 		emitf("\t\tcs[n++] = t_bin(tc, TK_EQ, t_int(tc, 0), t_int(tc, 1));\n");
 	}
 	emitf("\t%s_bind_s(s, sym);\n", P);
-	for (int o = 0; o < d->operands.n; o++) {
-		Operand *op = d->operands.v[o];
-		for (int k = 0; k < op->dims.n; k++) {
-			Dim *dm = op->dims.v[k];
-			if (dm->ellipsis)
-				continue;
-			const char *pos = xprintf("ax_pos(&%s_L, s->rank, s->grank, %d, %d)", P, o, k);
-			if (dm->e->kind == E_NUM) {
-				emitf("\tif (s->rank[%d] >= 0)\n\t\tcs[n++] = t_bin(tc, TK_EQ, s->dim[%d][%s], t_int(tc, %s));\n",
-				      o, o, pos, dm->e->text);
-				continue;
-			}
-			int j = dm->e->slot;
-			if (site[j].o == o && site[j].k == k)
-				continue;
-			emitf("\tif (s->rank[%d] >= 0)\n\t\tcs[n++] = t_bin(tc, TK_EQ, s->dim[%d][%s], sym[%d]);   /* %s */\n",
-			      o, o, pos, j, dm->e->name);
-		}
-	}
+	emit_dim_checks(d, P, 1);
 	for (int i = 0; i < d->where.n; i++) {
 		Ctx x = ctx_for(g, d, M_TERM, NULL, P);
 		emitf("\tcs[n++] = %s;   /* %s: %s */\n", compile_expr(&x, d->where.v[i]),
