@@ -164,6 +164,7 @@ struct Decl {
 	List outmems;        /* (Loc *, memory name) pairs */
 	List out;            /* Dim* */
 	int broadcast;
+	List python;         /* (Loc *, syntax string) pairs: Python syntax the op implements */
 	List engines;        /* (Loc *, engine name) pairs */
 	List where;          /* Expr* */
 	Expr *cost;

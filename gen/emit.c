@@ -307,7 +307,8 @@ emit_op_row(Gen *g, Decl *d)
 	emitf("\t{ %s, %s, %s, %d,\n", cstr(d->name), cstr(locstr(d->loc)), cstr(sig_str(d)), d->kind == D_INST);
 	emitf("\t  %d, %s_opnd, %d, %s, %d, %s_groups, %d, %d, %s_syms,\n", d->operands.n, P, d->attrs.n,
 	      d->attrs.n ? xprintf("%s_attr", P) : "NULL", d->groups.n, P, d->broadcast, d->syms.n, P);
-	emitf("\t  0x%xu, 0x%xu, %d, %s_gran, %d,\n", engines, mem_mask(g, &d->outmems), out_par, P, d->layout_only);
+	emitf("\t  0x%xu, 0x%xu, %d, %s_gran, %s_python, %d,\n", engines, mem_mask(g, &d->outmems), out_par, P, P,
+	      d->layout_only);
 	emitf("\t  %s,\n\t  %s,\n\t  %s,\n\t  %s,\n", cstr(d->emit), cstr(join_where(d)),
 	      d->cost ? cstr(expr_str(d->cost)) : "NULL", cstr(buf_str(&body)));
 	emitf("\t  &%s_L, %s_check, %s_pre, %s_shape, %s_enc, %s_ref, %s },\n", P, P, P, P, P, P,

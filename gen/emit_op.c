@@ -400,6 +400,9 @@ emit_layout(Gen *g, Decl *d, const char *P)
 	emitf("NULL };\nstatic const char *const %s_gran[] = { ", P);
 	for (int j = 0; j < d->gran.n; j++)
 		emitf("%s, ", cstr(d->gran.v[j]));
+	emitf("NULL };\nstatic const char *const %s_python[] = { ", P);
+	for (int j = 1; j < d->python.n; j += 2)
+		emitf("%s, ", cstr(d->python.v[j]));
 	emitf("NULL };\n\n");
 }
 

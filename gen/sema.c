@@ -36,6 +36,13 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
 	{ "return", "outputs" },
 };
 
+/* Python syntax the NumPy front end lowers through an op (`python "+"`): the
+ * front end knows these roles, the specs say which op plays each. */
+static const char *python_roles[] = {
+	"+", "-", "*", "/", "@", "-x", "**2", "**0.5", "**-1", "**-0.5", ".T", "keepdims=False",
+	"x[None]", "x[a:b]", "x[a:b:s]", "reshape-split", "reshape-merge", "scalar", 0,
+};
+
 static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", 0 };
 static const char *memory_props[] = { "partitions", "bytes", "banks", "bandwidth", "offchip", 0 };
 
@@ -271,6 +278,15 @@ check_template_holes(Decl *d, const char *str, Loc loc, const char *holes, const
 	}
 }
 
+static int
+find_index(Spec *spec, Decl *d)
+{
+	for (int i = 0; i < spec->decls.n; i++)
+		if (spec->decls.v[i] == d)
+			return i;
+	return -1;
+}
+
 static const char *
 first_memory(Spec *spec)
 {
@@ -368,6 +384,25 @@ check_opinst(Spec *spec, Decl *d)
 			Loc *l = xalloc(sizeof *l);
 			*l = a->loc;
 			list_push(&d->symlocs, l);
+		}
+	}
+	for (int i = 1; i < d->python.n; i += 2) {
+		const char *r = d->python.v[i];
+		Loc *l = d->python.v[i - 1];
+		if (!in_strv(python_roles, r)) {
+			error_at(*l, "unknown Python syntax \"%s\" (the front end knows: + - * / @ -x **2 **0.5 **-1 **-0.5 .T "
+			         "keepdims=False x[None] x[a:b] x[a:b:s] reshape-split reshape-merge scalar)", r);
+			continue;
+		}
+		for (int k = 0; k < spec->decls.n; k++) {
+			Decl *o = spec->decls.v[k];
+			if (o == d || o->kind != D_OP)
+				continue;
+			for (int j = 1; j < o->python.n; j += 2)
+				if (strcmp(o->python.v[j], r) == 0 && k < find_index(spec, d)) {
+					error_at(*l, "Python syntax \"%s\" is already lowered through '%s'", r, o->name);
+					note_at(*(Loc *)o->python.v[j - 1], "claimed here");
+				}
 		}
 	}
 	/* the sizes of the runtime's instance records (runtime/axon.h) */

@@ -49,7 +49,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 %token FN "fn" AXIOM "axiom" ENUM "enum" OP "op" INST "inst" TARGET "target"
 %token ENGINE "engine" MEMORY "memory" TEMPLATE "template" WHERE "where" COST "cost"
 %token ON "on" EMIT "emit" REF "ref" SIZE "size" FLOAT "float" PAR "par"
-%token BROADCAST "broadcast" FOR "for"
+%token BROADCAST "broadcast" FOR "for" PYTHON "python"
 %token ARROW "->" LE "<=" GE ">=" EQ "==" NE "!=" AND "&&" OR "||"
 %token <s> ID "identifier" STRING "string" ELLIPSIS "..."
 %token <s> BADCHAR "invalid character" BADSTRING "unterminated string"
@@ -57,7 +57,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 
 %type <d> item fn axiom enum op inst target tdecl
 %type <list> idlist idlist_opt enumitems operands operands_opt idxlist_opt attrs_opt attrs dims dims_opt memlist memspec_opt
-%type <list> on_opt where_opt exprlist args_opt args idxlist stmts props tdecls engines enum_params
+%type <list> python_opt pystrs on_opt where_opt exprlist args_opt args idxlist stmts props tdecls engines enum_params
 %type <e> expr cond or and cmp add mul unary primary idx fndef_opt cost_opt default_opt
 %type <s> ref_opt opname name
 %type <dim> dim
@@ -110,10 +110,10 @@ enumitem: name '=' expr { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->name = $
 comma_opt: %empty | ',' ;
 
 op
-	: OP opname '(' operands_opt attrs_opt ')' ARROW shape bcast_opt where_opt '{' stmts '}' {
+	: OP opname '(' operands_opt attrs_opt ')' ARROW shape bcast_opt python_opt where_opt '{' stmts '}' {
 		$$ = new_decl(D_OP, L(@1), L(@2), $2, file);
 		$$->operands = $4; $$->attrs = $5; $$->out = $8; $$->broadcast = $9 != NULL;
-		$$->where = $10; $$->body = $12;
+		$$->python = $10; $$->where = $11; $$->body = $13;
 	}
 	;
 /* Keywords may also be names where a name is expected: an op is named as in
@@ -126,6 +126,12 @@ name
 	| REF { $$ = "ref"; } | EMIT { $$ = "emit"; }
 	;
 bcast_opt: %empty { $$ = NULL; } | BROADCAST { $$ = new_expr(E_NUM, L(@1)); } ;
+/* the Python syntax an op implements, for the NumPy front end: (Loc *, string) pairs */
+python_opt: %empty { $$ = (List){0}; } | PYTHON pystrs { $$ = $2; } ;
+pystrs
+	: STRING             { $$ = (List){0}; Loc *l = xalloc(sizeof *l); *l = L(@1); list_push(&$$, l); list_push(&$$, (void *)$1); }
+	| pystrs ',' STRING  { $$ = $1; Loc *l = xalloc(sizeof *l); *l = L(@3); list_push(&$$, l); list_push(&$$, (void *)$3); }
+	;
 
 inst
 	: INST ID '(' operands_opt attrs_opt ')' ARROW memlist shape on_opt where_opt cost_opt '{' stmts '}' {

@@ -198,6 +198,7 @@ typedef struct AxOp {        /* a tensor operator or an instruction */
 	uint32_t out_mems;
 	int out_par;             /* result position of the partition axis, -1 none */
 	const char *const *gran; /* granular operations used (sorted, NULL-terminated) */
+	const char *const *python; /* Python syntax the front end lowers through it (NULL-terminated) */
 	int layout_only;         /* moves data only: no value computation */
 	const char *emit;        /* emit template, or NULL */
 	const char *where_src;   /* constraints as written, "; "-separated */
