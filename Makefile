@@ -26,8 +26,9 @@ TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
-RT_SRCS  := runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c
-GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o
+RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c
+GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
+            $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS))
 
 .PHONY: all deps demo check test gen lint clean
@@ -43,15 +44,15 @@ $(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h: grammar/spec.y
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h runtime/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igen -I$(BUILD)/gen -c $< -o $@
+	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h $(BUILD)/gen/spec.tab.h
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h runtime/axon.h $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igen -I$(BUILD)/gen -c $< -o $@
+	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^
 

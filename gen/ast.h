@@ -16,10 +16,9 @@
 
 enum { MAXDIMS = 8, MAXERR = 20 };
 
-typedef struct Loc {
-	const char *file;   /* path as given on the command line */
-	int line, col;      /* 1-based */
-} Loc;
+#include "axon.h"
+
+typedef AxLoc Loc;      /* runtime/diag.c prints them, for axgen and axonc alike */
 
 typedef struct List {   /* growable vector of pointers */
 	void **v;

@@ -9,6 +9,7 @@
 #ifndef AXON_H
 #define AXON_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +22,18 @@ enum {
 	AX_MAXGROUP = 4,   /* ellipsis groups of one op or instruction */
 	AX_MAXSYM = 24,    /* size symbols of one op or instruction */
 };
+
+/* ---- diag.c: messages about user input ------------------------------------- */
+
+typedef struct AxLoc {
+	const char *file;        /* as the user named it */
+	int line, col;           /* 1-based */
+} AxLoc;
+void ax_diag_source(const char *file, const char *text);  /* for the source line and caret */
+void ax_vdiag(AxLoc loc, const char *kind, const char *fmt, va_list ap);
+void ax_error_at(AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ax_note_at(AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ax_nerrors(void);
 
 /* ---- arena.c: region allocation -------------------------------------------- */
 
