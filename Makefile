@@ -26,10 +26,11 @@ TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
-RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c
+RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
+            runtime/graph.c runtime/npy.c runtime/run.c runtime/frontend.c runtime/frontend_ops.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
             $(BUILD)/obj/rt/diag.o
-RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS))
+RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 
 .PHONY: all deps demo check test gen lint clean
 all: $(BUILD)/axgen $(BUILD)/axonc
@@ -82,7 +83,19 @@ $(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/axon.h
 gen: $(foreach n,$(TARGET_NAMES),$(BUILD)/gen/$(n)/target.c)
 
 # ---- axonc -------------------------------------------------------------------
-$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h
+$(BUILD)/gen/prog.tab.c $(BUILD)/gen/prog.tab.h: grammar/prog.y
+	@mkdir -p $(BUILD)/gen
+	bison -Wall -Werror -o $(BUILD)/gen/prog.tab.c --header=$(BUILD)/gen/prog.tab.h $<
+$(BUILD)/gen/prog.lex.c: grammar/prog.l
+	@mkdir -p $(BUILD)/gen
+	flex -o $@ $<
+$(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/axon.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Iruntime -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/axon.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Iruntime -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
 $(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o

@@ -104,6 +104,83 @@ Term *t_and_all(TermCtx *c, int n, Term *const *a);
 Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real */
 void t_print(FILE *f, const TermCtx *c, const Term *t);
 char *t_str(TermCtx *c, const Term *t);                  /* in the context's arena */
+char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: for messages */
+Arena *tc_arena(TermCtx *c);
+
+typedef struct AxEnv {       /* values of free variables, by name */
+	int n;
+	const char *const *names;
+	const double *vals;
+} AxEnv;
+/* The value of a term without tensors or reductions; 0 = ok, -1 otherwise
+ * (unknown variable, division by zero, a kind it cannot evaluate). */
+int t_eval(const Term *t, const AxEnv *env, double *out);
+
+/* ---- the program language (grammar/prog.y): a NumPy subset ----------------- */
+
+typedef enum {
+	PX_NUM,      /* literal; is_int tells int from float */
+	PX_NAME,
+	PX_STR,
+	PX_NONE, PX_TRUE, PX_FALSE, PX_ELLIPSIS,
+	PX_BIN,      /* op: '+' '-' '*' '/' '%' '@' 'p' (**) 'f' (//) */
+	PX_NEG, PX_POS,
+	PX_CMP,      /* comparisons: parsed only to be refused by name */
+	PX_CALL,     /* a(v...) */
+	PX_KW,       /* s=a inside a call */
+	PX_ATTR,     /* a.s */
+	PX_INDEX,    /* a[v...] */
+	PX_SLICE,    /* a:b:c, each may be NULL */
+	PX_TUPLE, PX_LIST,
+} PExprKind;
+
+typedef struct PExpr PExpr;
+struct PExpr {
+	int kind;                /* PExprKind */
+	AxLoc loc;
+	int op;
+	int is_int;
+	double num;
+	const char *s;           /* name, attribute, keyword, string, literal text */
+	PExpr *a, *b, *c;
+	int n;
+	PExpr **v;               /* call arguments, indices, tuple items */
+};
+
+enum { PS_ASSIGN, PS_RETURN, PS_DOC };
+
+typedef struct PStmt {
+	int kind;
+	AxLoc loc;
+	const char *target;      /* PS_ASSIGN */
+	PExpr *value;
+} PStmt;
+
+typedef struct PParam {
+	const char *name;
+	AxLoc loc;
+	const char *ann;         /* "f32[M,K]" or NULL */
+	AxLoc annloc;
+	PExpr *def;              /* default value or NULL */
+} PParam;
+
+typedef struct PFunc {
+	const char *name;
+	AxLoc loc;
+	int nparams, nstmts;
+	PParam *params;
+	PStmt **stmts;
+} PFunc;
+
+typedef struct PFile {
+	const char *path;
+	const char *np;          /* the name numpy is imported as */
+	int nfuncs;
+	PFunc **funcs;
+} PFile;
+
+/* Parses a file into a (0 = ok; otherwise the error was reported). */
+int prog_parse_file(const char *path, Arena *a, PFile *out);
 
 /* ---- tables written by axgen ------------------------------------------------ */
 
@@ -272,6 +349,69 @@ struct AxTarget {
 /* registry.c (generated): every target this build knows */
 extern const AxTarget *const ax_targets[];
 const AxTarget *ax_find_target(const char *name);
+
+/* ---- graph.c: a tensor program as a dataflow graph of spec'd ops ----------- */
+
+typedef struct AxNode {
+	int op;                  /* index in AxTarget.ops; -1: a tensor input */
+	int input;               /* tensor inputs: parameter position */
+	int nin;
+	int in[AX_MAXOPND];      /* producer node ids; -1: an optional operand left out */
+	int grank[AX_MAXGROUP];
+	int attr[AX_MAXATTR];    /* enum attributes: item index */
+	Term *sattr[AX_MAXATTR]; /* size attributes (int terms), float attributes (real terms) */
+	int rank;
+	Term *dim[AX_MAXR];      /* symbolic shape over the program's size symbols */
+	AxLoc loc;               /* where the program wrote it */
+} AxNode;
+
+typedef struct AxParam {     /* a parameter of the program's function */
+	const char *name;
+	int tensor;              /* 1: a tensor input (node), 0: a scalar with a default */
+	int node;
+	double defval;
+	const char *dtype;       /* "f32", "bf16", "f16" */
+} AxParam;
+
+typedef struct AxGraph {
+	const AxTarget *t;
+	TermCtx *tc;             /* sizes, scalar parameters and shapes live here */
+	const char *fn;          /* the function it was made from */
+	int nnodes, cap;
+	AxNode *nodes;
+	int nparams;
+	AxParam *params;
+	int noutputs;
+	int outputs[16];
+	int nsyms;
+	const char *syms[64];    /* size symbols, in order of first appearance */
+	int nassume;
+	Term *assume[64];        /* what the program needs of its sizes (D % 2 == 0, ...) */
+} AxGraph;
+
+AxGraph *graph_new(const AxTarget *t, TermCtx *tc);
+int graph_add(AxGraph *g, const AxNode *n);   /* returns the node id */
+/* Runs the graph on concrete sizes with the reference kernels.  in[p] holds
+ * tensor parameter p's data (row-major); out[k] receives a malloc'd array and
+ * its shape.  0 = ok, else err says why. */
+int graph_run(const AxGraph *g, const AxEnv *sizes, const float *const *in, float **out, AxShape *oshape,
+              char *err, size_t errlen);
+/* A node's concrete shape under sizes; 0 = ok. */
+int graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s);
+void graph_print(FILE *f, const AxGraph *g);
+
+/* ---- npy.c: NumPy's .npy files (float32, C order) ----------------------------- */
+int npy_write(const char *path, const AxShape *s, const float *data, char *err, size_t n);
+int npy_read(const char *path, AxShape *s, float **data, char *err, size_t n);   /* data: malloc'd */
+
+/* ---- run.c: axonc run ------------------------------------------------------------ */
+int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);
+
+/* ---- frontend.c: the NumPy subset to a graph --------------------------------- */
+
+/* Parses path and builds the graph of function fn (NULL: "kernel"); NULL after
+ * reporting errors with file:line:col. */
+AxGraph *frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn);
 
 /* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
 

@@ -20,14 +20,18 @@ static const char usage[] =
 	"  insts                   list the target's instructions with engines\n"
 	"  show NAME               everything the specs say about one op or instruction\n"
 	"  demo                    run the generated tables on an example (see README)\n"
+	"  graph FILE.py           the dataflow graph of a program (ops, shapes, assumptions)\n"
+	"  run FILE.py --dims M=64,K=32 [--seed S] [--inputs a.npy,b.npy] -o out.npy\n"
+	"                          run a program with the reference kernels\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
 	"  --target NAME           the target to use (default: the first built in)\n"
+	"  --fn NAME               the function of FILE.py to compile (default: kernel)\n"
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): run, equiv, variants, synth, compile.\n";
+	"Not built yet (coming with the next issues): equiv, variants, synth, compile.\n";
 
 static int
 fail(const char *fmt, const char *arg)
@@ -176,59 +180,119 @@ demo(const AxTarget *t)
 	return 0;
 }
 
+typedef struct Opts {
+	const char *cmd;
+	const char *args[4];
+	int nargs;
+	const char *target, *fn, *dims, *inputs, *out;
+	uint64_t seed;
+	int timeout_ms, json;
+} Opts;
+
+/* --name VALUE or --name=VALUE; 1 if argv[*i] is that option. */
+static int
+opt_value(int argc, char **argv, int *i, const char *name, const char **val, int *bad)
+{
+	size_t n = strlen(name);
+	if (strncmp(argv[*i], name, n) != 0)
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n] != 0)
+		return 0;
+	if (*i + 1 >= argc) {
+		fail("%s needs a value", name);
+		*bad = 1;
+		return 1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static AxGraph *
+load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
+{
+	if (o->nargs < 1) {
+		fail("%s needs a program file", o->cmd);
+		return NULL;
+	}
+	return frontend_load(t, tc, o->args[0], o->fn);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *cmd = NULL, *tname = NULL, *arg = NULL;
+	Opts o = { 0 };
+	o.timeout_ms = 10000;
 	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		int bad = 0;
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "help") == 0) {
 			fputs(usage, stdout);
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("axonc 0.1 (spec layer)\n");
+			printf("axonc 0.2\n");
 			return 0;
 		}
-		if (strcmp(argv[i], "--target") == 0) {
-			if (++i >= argc)
-				return fail("%s needs a value", "--target");
-			tname = argv[i];
-		} else if (strncmp(argv[i], "--target=", 9) == 0)
-			tname = argv[i] + 9;
-		else if (argv[i][0] == '-')
+		if (strcmp(argv[i], "--json") == 0)
+			o.json = 1;
+		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
+		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||
+		         opt_value(argc, argv, &i, "--dims", &o.dims, &bad) ||
+		         opt_value(argc, argv, &i, "--inputs", &o.inputs, &bad) ||
+		         opt_value(argc, argv, &i, "-o", &o.out, &bad)) {
+			if (bad)
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--seed", &v, &bad) ||
+		           (v = NULL, opt_value(argc, argv, &i, "--timeout-ms", &v, &bad) ? (bad = bad ? bad : -1) : 0)) {
+			if (bad > 0)
+				return 2;
+			char *end;
+			long long x = strtoll(v, &end, 10);
+			if (*end || end == v || x < 0)
+				return fail("'%s' is not an integer >= 0", v);
+			if (bad == -1)
+				o.timeout_ms = (int)(x > 1000000 ? 1000000 : x);
+			else
+				o.seed = (uint64_t)x;
+		} else if (argv[i][0] == '-')
 			return fail("unknown option '%s'", argv[i]);
-		else if (!cmd)
-			cmd = argv[i];
-		else if (!arg)
-			arg = argv[i];
+		else if (!o.cmd)
+			o.cmd = argv[i];
+		else if (o.nargs < 4)
+			o.args[o.nargs++] = argv[i];
 		else
 			return fail("unexpected argument '%s'", argv[i]);
 	}
-	if (!cmd) {
+	if (!o.cmd) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	const AxTarget *t = ax_find_target(tname);
+	const AxTarget *t = ax_find_target(o.target);
 	if (!t)
-		return fail("no target '%s' in this build (see 'axonc targets')", tname ? tname : "");
-	if (strcmp(cmd, "targets") == 0) {
+		return fail("no target '%s' in this build (see 'axonc targets')", o.target ? o.target : "");
+	const char *arg = o.nargs ? o.args[0] : NULL;
+	if (strcmp(o.cmd, "targets") == 0) {
 		for (int i = 0; ax_targets[i]; i++)
 			printf("%s\n", ax_targets[i]->name);
 		return 0;
 	}
-	if (strcmp(cmd, "target") == 0) {
+	if (strcmp(o.cmd, "target") == 0) {
 		ax_print_target(stdout, t);
 		return 0;
 	}
-	if (strcmp(cmd, "ops") == 0) {
+	if (strcmp(o.cmd, "ops") == 0) {
 		list_ops(t->ops, t->nops);
 		return 0;
 	}
-	if (strcmp(cmd, "insts") == 0) {
+	if (strcmp(o.cmd, "insts") == 0) {
 		list_ops(t->insts, t->ninsts);
 		return 0;
 	}
-	if (strcmp(cmd, "show") == 0) {
+	if (strcmp(o.cmd, "show") == 0) {
 		if (!arg)
 			return fail("%s needs an op or instruction name", "show");
 		const AxOp *op = ax_find_op(t, arg);
@@ -241,7 +305,29 @@ main(int argc, char **argv)
 			show(t, in);
 		return 0;
 	}
-	if (strcmp(cmd, "demo") == 0)
+	if (strcmp(o.cmd, "demo") == 0)
 		return demo(t);
-	return fail("unknown command '%s'", cmd);
+	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
+		TermCtx *tc = tc_new(t);
+		AxGraph *g = load_program(t, tc, &o);
+		int rc = 1;
+		if (g && strcmp(o.cmd, "graph") == 0) {
+			printf("%s(", g->fn);
+			for (int p = 0; p < g->nparams; p++)
+				printf("%s%s", p ? ", " : "", g->params[p].name);
+			printf(")\n");
+			graph_print(stdout, g);
+			for (int i = 0; i < g->nassume; i++)
+				printf("  assumes %s\n", t_infix(tc, g->assume[i]));
+			rc = 0;
+		} else if (g) {
+			if (!o.out)
+				rc = fail("%s needs -o OUT.npy", "run");
+			else
+				rc = cmd_run(g, o.dims, o.inputs, o.seed, o.out);
+		}
+		tc_free(tc);
+		return rc;
+	}
+	return fail("unknown command '%s'", o.cmd);
 }

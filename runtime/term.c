@@ -354,3 +354,116 @@ t_str(TermCtx *c, const Term *t)
 	free(buf);
 	return s;
 }
+
+Arena *
+tc_arena(TermCtx *c)
+{
+	return c->arena;
+}
+
+int
+t_eval(const Term *t, const AxEnv *env, double *out)
+{
+	double a[3] = { 0, 0, 0 };
+	switch ((TermKind)t->kind) {
+	case TK_NUM:
+		*out = (double)t->num / (double)t->den;
+		return 0;
+	case TK_VAR:
+		for (int i = 0; env && i < env->n; i++)
+			if (strcmp(env->names[i], t->name) == 0) {
+				*out = env->vals[i];
+				return 0;
+			}
+		return -1;
+	case TK_TENSOR: case TK_CALL: case TK_BVAR: case TK_SUM: case TK_RMAX: case TK_RMIN: case TK_FOLD:
+	case TK_NKINDS:
+		return -1;
+	default:
+		break;
+	}
+	for (int i = 0; i < t->n && i < 3; i++)
+		if (t_eval(t->a[i], env, &a[i]) != 0)
+			return -1;
+	int ints = t->sort == TS_INT || (t->n && t->a[0]->sort == TS_INT);
+	switch ((TermKind)t->kind) {
+	case TK_ADD: *out = a[0] + a[1]; return 0;
+	case TK_SUB: *out = a[0] - a[1]; return 0;
+	case TK_MUL: *out = a[0] * a[1]; return 0;
+	case TK_DIV:
+		if (a[1] == 0)
+			return -1;
+		*out = ints ? (double)ax_idiv((int64_t)a[0], (int64_t)a[1]) : a[0] / a[1];
+		return 0;
+	case TK_MOD:
+		if (a[1] == 0)
+			return -1;
+		*out = (double)ax_imod((int64_t)a[0], (int64_t)a[1]);
+		return 0;
+	case TK_NEG: *out = -a[0]; return 0;
+	case TK_MAX: *out = a[0] > a[1] ? a[0] : a[1]; return 0;
+	case TK_MIN: *out = a[0] < a[1] ? a[0] : a[1]; return 0;
+	case TK_LT: *out = a[0] < a[1]; return 0;
+	case TK_LE: *out = a[0] <= a[1]; return 0;
+	case TK_EQ: *out = a[0] == a[1]; return 0;
+	case TK_NE: *out = a[0] != a[1]; return 0;
+	case TK_AND: *out = a[0] != 0 && a[1] != 0; return 0;
+	case TK_OR: *out = a[0] != 0 || a[1] != 0; return 0;
+	case TK_NOT: *out = a[0] == 0; return 0;
+	case TK_ITE: *out = a[0] != 0 ? a[1] : a[2]; return 0;
+	case TK_TOREAL: *out = a[0]; return 0;
+	default: return -1;
+	}
+}
+
+static void
+infix(FILE *f, const TermCtx *c, const Term *t, int prec)
+{
+	static const struct { TermKind k; const char *s; int prec; } ops[] = {
+		{ TK_OR, " || ", 1 }, { TK_AND, " && ", 2 }, { TK_EQ, " == ", 3 }, { TK_NE, " != ", 3 },
+		{ TK_LT, " < ", 3 }, { TK_LE, " <= ", 3 }, { TK_ADD, " + ", 4 }, { TK_SUB, " - ", 4 },
+		{ TK_MUL, " * ", 5 }, { TK_DIV, " / ", 5 }, { TK_MOD, " % ", 5 },
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (ops[i].k != t->kind)
+			continue;
+		if (ops[i].prec < prec)
+			fputc('(', f);
+		infix(f, c, t->a[0], ops[i].prec);
+		fputs(ops[i].s, f);
+		infix(f, c, t->a[1], ops[i].prec + 1);
+		if (ops[i].prec < prec)
+			fputc(')', f);
+		return;
+	}
+	if (t->kind == TK_NOT) {
+		fputs("!", f);
+		infix(f, c, t->a[0], 6);
+		return;
+	}
+	if (t->kind == TK_NEG) {
+		fputs("-", f);
+		infix(f, c, t->a[0], 6);
+		return;
+	}
+	if (t->kind == TK_TOREAL) {
+		infix(f, c, t->a[0], prec);
+		return;
+	}
+	t_print(f, c, t);
+}
+
+char *
+t_infix(TermCtx *c, const Term *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		ax_die("open_memstream");
+	infix(f, c, t, 0);
+	fclose(f);
+	char *s = arena_strdup(c->arena, buf);
+	free(buf);
+	return s;
+}

@@ -731,12 +731,13 @@ test_reshapes(void)
 	float a[120], out[120];
 	double want[120];
 	fill(a, 120);
-	{       /* split_axis [2,6,3], G = 3 -> [2,2,3,3] */
+	{       /* split_axis [2,6,3], (A, B) = (2, 3) -> [2,2,3,3] */
 		const AxOp *op = OP("split_axis");
 		AxConc c = { 0 };
 		SET(&c, 0, 3, 2, 6, 3);
 		c.grank[0] = c.grank[1] = 1;
-		c.size[attr_index(op, "G")] = 3;
+		c.size[attr_index(op, "A")] = 2;
+		c.size[attr_index(op, "B")] = 3;
 		const int64_t ad[] = { 2, 6, 3 }, od[] = { 2, 2, 3, 3 };
 		int64_t o[AX_MAXR] = { 0 };
 		int k = 0;
@@ -1501,10 +1502,11 @@ test_diagnostics(void)
 		err[0] = 0;
 		CHECK(sl->check(&c, &os, err, sizeof err) != 0);
 		CHECK_HAS(err, "stop <= N");
-		c.size[attr_index(sp, "G")] = 3;
+		c.size[attr_index(sp, "A")] = 2;
+		c.size[attr_index(sp, "B")] = 3;
 		err[0] = 0;
 		CHECK(sp->check(&c, &os, err, sizeof err) != 0);
-		CHECK_HAS(err, "N % G");
+		CHECK_HAS(err, "(A * B) == N");
 	}
 }
 
@@ -1683,7 +1685,7 @@ test_encoders(void)
 		c.grank[0] = c.grank[1] = 1;
 		CHECK_ENC(OP("concatenate"), &c, "(ite (< i1 a1) a[i0, i1, i2] b[i0, (- i1 a1), i2])");
 		c.nopnd = 1;
-		CHECK_ENC(OP("split_axis"), &c, "a[i0, (+ (* i1 G) i2), i3]");
+		CHECK_ENC(OP("split_axis"), &c, "a[i0, (+ (* i1 B) i2), i3]");
 		CHECK_ENC(OP("squeeze"), &c, "a[i0, 0, i1]");
 		AxConc m = { 0 };
 		SET(&m, 0, 4, 1, 1, 1, 1);
@@ -1850,7 +1852,8 @@ test_consistency(void)
 		c.dim[0][L] = rdim(1, 12);
 		c.grank[0] = L;
 		c.grank[1] = R;
-		c.size[attr_index(sp, "G")] = rint_in(-1, 7);
+		c.size[attr_index(sp, "A")] = rint_in(-1, 7);
+		c.size[attr_index(sp, "B")] = rint_in(-1, 7);
 		agree(smt, sp, &c);
 	}
 	for (int t = 0; t < TRIALS; t++) {

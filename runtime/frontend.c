@@ -1,0 +1,645 @@
+/*
+ * frontend.c — the NumPy subset to a tensor graph (values, statements, calls).
+ *
+ * A program is analysed by abstract interpretation over symbolic values: a
+ * tensor is a graph node with a symbolic shape, a size is an integer term
+ * (X.shape[0], D // 2), a scalar is a real term (1e-6, a parameter with a
+ * float default).  Python operators and np functions become nodes of the
+ * spec'd ops: np.NAME and x.NAME() by the op's name, operators and syntax
+ * by the role an op declares (`python "+"` in specs/), so this file names
+ * no op.  Helper functions are inlined at each call.  The first error stops
+ * the analysis with file:line:col and a caret.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "frontend.h"
+
+typedef struct Scope {
+	int n, cap;
+	const char **names;
+	Val *vals;
+} Scope;
+
+_Noreturn void
+fe_error(Fe *fe, AxLoc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ax_vdiag(loc, "error", fmt, ap);
+	va_end(ap);
+	longjmp(fe->fail, 1);
+}
+
+static void
+bind(Fe *fe, Scope *s, const char *name, Val v)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->names[i], name) == 0) {
+			s->vals[i] = v;
+			return;
+		}
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 16;
+		const char **nn = arena_alloc(fe->a, sizeof *nn * (size_t)cap);
+		Val *nv = arena_alloc(fe->a, sizeof *nv * (size_t)cap);
+		if (s->n) {
+			memcpy(nn, s->names, sizeof *nn * (size_t)s->n);
+			memcpy(nv, s->vals, sizeof *nv * (size_t)s->n);
+		}
+		s->names = nn;
+		s->vals = nv;
+		s->cap = cap;
+	}
+	s->names[s->n] = name;
+	s->vals[s->n++] = v;
+}
+
+static PFunc *
+find_func(PFile *f, const char *name)
+{
+	for (int i = 0; i < f->nfuncs; i++)
+		if (strcmp(f->funcs[i]->name, name) == 0)
+			return f->funcs[i];
+	return NULL;
+}
+
+static Val
+lookup(Fe *fe, Scope *s, const char *name, AxLoc loc)
+{
+	for (int i = 0; i < s->n; i++)
+		if (strcmp(s->names[i], name) == 0)
+			return s->vals[i];
+	if (fe->file->np && strcmp(name, fe->file->np) == 0)
+		return (Val){ .k = V_MODULE };
+	PFunc *f = find_func(fe->file, name);
+	if (f)
+		return (Val){ .k = V_FUNC, .fn = f };
+	fe_error(fe, loc, "undefined name '%s'", name);
+}
+
+/* A decimal literal as an exact rational term. */
+static Term *
+real_literal(Fe *fe, const char *text, AxLoc loc)
+{
+	int64_t num = 0, den = 1;
+	const char *p = text;
+	int frac = 0, ok = 1;
+	for (; *p && *p != 'e' && *p != 'E'; p++) {
+		if (*p == '.') {
+			frac = 1;
+			continue;
+		}
+		if (num > INT64_MAX / 100 || den > INT64_MAX / 100)
+			ok = 0;
+		num = num * 10 + (*p - '0');
+		if (frac)
+			den *= 10;
+	}
+	if (*p) {
+		int ex = atoi(p + 1);
+		for (; ex > 0 && ok; ex--)
+			num > INT64_MAX / 100 ? (void)(ok = 0) : (void)(num *= 10);
+		for (; ex < 0 && ok; ex++)
+			den > INT64_MAX / 100 ? (void)(ok = 0) : (void)(den *= 10);
+	}
+	if (!ok)
+		fe_error(fe, loc, "the literal %s has too many digits to be represented exactly", text);
+	return t_num(fe->tc, num, den, TS_REAL);
+}
+
+static const char *
+vkind_name(VKind k)
+{
+	static const char *s[] = { "None", "tensor", "integer", "number", "boolean", "tuple", "module", "function",
+		                       "method", "function", "shape" };
+	return s[k];
+}
+
+static Val eval(Fe *fe, Scope *s, PExpr *e);
+static Val run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
+
+/* Python arithmetic: tensors through the op that plays the operator's role,
+ * sizes and scalars as terms. */
+static Val
+arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
+{
+	static const char *role[128] = { ['+'] = "+", ['-'] = "-", ['*'] = "*", ['/'] = "/", ['@'] = "@" };
+	if (a.k == V_TENSOR || b.k == V_TENSOR) {
+		if (op == 'p') {
+			if (b.k == V_TENSOR)
+				fe_error(fe, loc, "'**' with a tensor exponent is not supported");
+			double x;
+			if (t_eval(b.t, NULL, &x) != 0)
+				fe_error(fe, loc, "the exponent of '**' must be a constant");
+			if (x == 1)
+				return a;
+			const char *r = x == 2 ? "**2" : x == 0.5 ? "**0.5" : x == -1 ? "**-1" : x == -0.5 ? "**-0.5" : NULL;
+			if (!r)
+				fe_error(fe, loc, "'**' with exponent %g is not supported (2, 0.5, -1 and -0.5 are)", x);
+			int in = fe_tensor(fe, a, loc);
+			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, r, loc), &in, 1, NULL, 0, NULL, loc) };
+		}
+		if (op == 'f' || op == '%')
+			fe_error(fe, loc, "'%s' on tensors is not supported", op == 'f' ? "//" : "%");
+		if (op == '@' && (a.k != V_TENSOR || b.k != V_TENSOR))
+			fe_error(fe, loc, "'@' needs two tensors, got a %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
+		int in[2] = { fe_tensor(fe, a, loc), fe_tensor(fe, b, loc) };
+		return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, role[op], loc), in, 2, NULL, 0, NULL, loc) };
+	}
+	if ((a.k != V_SIZE && a.k != V_REAL) || (b.k != V_SIZE && b.k != V_REAL))
+		fe_error(fe, loc, "arithmetic on a %s and a %s", vkind_name(a.k), vkind_name(b.k));
+	int ints = a.k == V_SIZE && b.k == V_SIZE;
+	switch (op) {
+	case '+': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_ADD, a.t, b.t) };
+	case '-': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_SUB, a.t, b.t) };
+	case '*': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_MUL, a.t, b.t) };
+	case '/': return (Val){ .k = V_REAL, .t = t_bin(fe->tc, TK_DIV, t_toreal(fe->tc, a.t), t_toreal(fe->tc, b.t)) };
+	case 'f':
+	case '%':
+		if (!ints)
+			fe_error(fe, loc, "'%s' is supported on integers (sizes) only", op == 'f' ? "//" : "%");
+		return (Val){ .k = V_SIZE, .t = t_bin(fe->tc, op == 'f' ? TK_DIV : TK_MOD, a.t, b.t) };
+	case 'p': {
+		double x;
+		if (t_eval(b.t, NULL, &x) != 0 || x != 2)
+			fe_error(fe, loc, "'**' on numbers is supported with the exponent 2 only");
+		return (Val){ .k = a.k, .t = t_bin(fe->tc, TK_MUL, a.t, a.t) };
+	}
+	default:
+		fe_error(fe, loc, "'@' needs two tensors");
+	}
+}
+
+/* np.transpose / x.transpose: rank 2 without axes, or a permutation. */
+static Val
+call_transpose(Fe *fe, Val *args, int nargs, AxLoc loc)
+{
+	if (nargs < 1 || args[0].k != V_TENSOR)
+		fe_error(fe, loc, "transpose needs a tensor");
+	int x = args[0].node;
+	int r = fe->g->nodes[x].rank;
+	int64_t perm[AX_MAXR];
+	if (nargs == 1) {
+		for (int i = 0; i < r; i++)
+			perm[i] = r - 1 - i;
+	} else {
+		Val *p = args + 1;
+		int np_ = nargs - 1;
+		if (np_ == 1 && args[1].k == V_TUPLE) {
+			p = args[1].v;
+			np_ = args[1].n;
+		}
+		if (np_ != r)
+			fe_error(fe, loc, "transpose of a rank-%d tensor needs %d axes, got %d", r, r, np_);
+		for (int i = 0; i < r; i++)
+			if (!fe_int_const(fe, p[i], &perm[i]))
+				fe_error(fe, loc, "transpose axes must be integer constants");
+	}
+	return (Val){ .k = V_TENSOR, .node = fe_transpose(fe, x, perm, r, loc) };
+}
+
+/* np.NAME(args) and x.NAME(args) (x first): an op of the specs by its name, or
+ * one of the few NumPy spellings that are several ops. */
+static Val
+call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
+{
+	if ((strcmp(name, "transpose") == 0 || strcmp(name, "reshape") == 0) && nkw)
+		fe_error(fe, kw[0].loc, "%s takes no keyword arguments here", name);
+	if (strcmp(name, "transpose") == 0)
+		return call_transpose(fe, args, nargs, loc);
+	if (strcmp(name, "reshape") == 0) {
+		if (nargs < 2 || args[0].k != V_TENSOR)
+			fe_error(fe, loc, "reshape needs a tensor and a shape");
+		if (nargs == 2 && args[1].k == V_TUPLE)
+			return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args[1].v, args[1].n, loc) };
+		return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args + 1, nargs - 1, loc) };
+	}
+	const AxOp *op = ax_find_op(fe->t, name);
+	if (!op)
+		fe_error(fe, loc, "unknown function np.%s: no op of that name in specs/", name);
+	return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
+}
+
+/* Evaluates the arguments of a call, positional and keyword, in the caller's
+ * scope; first (a method's object) comes before the others. */
+static int
+call_args(Fe *fe, Scope *s, PExpr *call, Val *first, Val *out, FeKw *kw, int *nkw)
+{
+	int n = 0;
+	*nkw = 0;
+	if (first)
+		out[n++] = *first;
+	for (int i = 0; i < call->n; i++) {
+		PExpr *a = call->v[i];
+		if (a->kind == PX_KW) {
+			for (int k = 0; k < *nkw; k++)
+				if (strcmp(kw[k].name, a->s) == 0)
+					fe_error(fe, a->loc, "keyword argument '%s' given twice", a->s);
+			kw[*nkw] = (FeKw){ a->s, eval(fe, s, a->a), a->loc };
+			(*nkw)++;
+			continue;
+		}
+		if (*nkw)
+			fe_error(fe, a->loc, "positional argument after a keyword argument");
+		if (n >= 16)
+			fe_error(fe, a->loc, "too many arguments");
+		out[n++] = eval(fe, s, a);
+	}
+	return n;
+}
+
+static Val
+eval_call(Fe *fe, Scope *s, PExpr *e)
+{
+	Val f = eval(fe, s, e->a);
+	Val args[17];
+	FeKw kw[16];
+	int nkw;
+	if (e->n > 16)
+		fe_error(fe, e->loc, "too many arguments");
+	if (f.k == V_FUNC) {
+		int n = call_args(fe, s, e, NULL, args, kw, &nkw);
+		return run_func(fe, f.fn, args, n, kw, nkw, e->a->loc);
+	}
+	if (f.k == V_NPFN) {
+		int n = call_args(fe, s, e, NULL, args, kw, &nkw);
+		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
+	}
+	if (f.k == V_METHOD) {
+		Val self = { .k = V_TENSOR, .node = f.node };
+		int n = call_args(fe, s, e, &self, args, kw, &nkw);
+		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
+	}
+	fe_error(fe, e->loc, "a %s is not callable", vkind_name(f.k));
+}
+
+static Val
+eval_attr(Fe *fe, Scope *s, PExpr *e)
+{
+	Val b = eval(fe, s, e->a);
+	if (b.k == V_MODULE)
+		return (Val){ .k = V_NPFN, .name = e->s };
+	if (b.k != V_TENSOR)
+		fe_error(fe, e->loc, "a %s has no attribute '%s'", vkind_name(b.k), e->s);
+	if (strcmp(e->s, "T") == 0)
+		return call_transpose(fe, &b, 1, e->loc);
+	if (strcmp(e->s, "shape") == 0)
+		return (Val){ .k = V_SHAPE, .node = b.node };
+	if (strcmp(e->s, "ndim") == 0)
+		return (Val){ .k = V_SIZE, .t = t_int(fe->tc, fe->g->nodes[b.node].rank) };
+	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 || ax_find_op(fe->t, e->s))
+		return (Val){ .k = V_METHOD, .node = b.node, .name = e->s };
+	fe_error(fe, e->loc, "unknown tensor attribute or method '%s'", e->s);
+}
+
+static Val
+eval_index(Fe *fe, Scope *s, PExpr *e)
+{
+	Val b = eval(fe, s, e->a);
+	if (b.k == V_SHAPE || b.k == V_TUPLE) {
+		int64_t i;
+		if (e->n != 1 || e->v[0]->kind == PX_SLICE || !fe_int_const(fe, eval(fe, s, e->v[0]), &i))
+			fe_error(fe, e->loc, "a %s is indexed with one integer constant", vkind_name(b.k));
+		int n = b.k == V_SHAPE ? fe->g->nodes[b.node].rank : b.n;
+		if (i < -n || i >= n)
+			fe_error(fe, e->v[0]->loc, "index %lld is out of range for a %s of length %d", (long long)i,
+			         vkind_name(b.k), n);
+		if (i < 0)
+			i += n;
+		if (b.k == V_TUPLE)
+			return b.v[i];
+		return (Val){ .k = V_SIZE, .t = fe->g->nodes[b.node].dim[i] };
+	}
+	if (b.k != V_TENSOR)
+		fe_error(fe, e->loc, "a %s cannot be indexed", vkind_name(b.k));
+	if (e->n > AX_MAXR + 2)
+		fe_error(fe, e->loc, "too many indices");
+	/* per index: its value (V_NONE with b = -1 for a slice) and a slice's three bounds */
+	Val all[4 * (AX_MAXR + 2)];
+	for (int i = 0; i < e->n; i++) {
+		PExpr *x = e->v[i];
+		for (int k = 0; k < 4; k++)
+			all[4 * i + k] = (Val){ .k = V_NONE };
+		if (x->kind != PX_SLICE) {
+			all[4 * i] = x->kind == PX_ELLIPSIS ? (Val){ .k = V_NONE, .b = -2 } : eval(fe, s, x);
+			continue;
+		}
+		all[4 * i].b = -1;
+		PExpr *part[3] = { x->a, x->b, x->c };
+		for (int k = 0; k < 3; k++)
+			if (part[k])
+				all[4 * i + 1 + k] = eval(fe, s, part[k]);
+	}
+	return (Val){ .k = V_TENSOR, .node = fe_index(fe, b.node, e, all, e->loc) };
+}
+
+static Val
+eval(Fe *fe, Scope *s, PExpr *e)
+{
+	Val a, b;
+	switch ((PExprKind)e->kind) {
+	case PX_NUM:
+		if (e->is_int) {
+			if (strlen(e->s) > 15)
+				fe_error(fe, e->loc, "integer literal %s is too large", e->s);
+			return (Val){ .k = V_SIZE, .t = t_int(fe->tc, (int64_t)e->num) };
+		}
+		return (Val){ .k = V_REAL, .t = real_literal(fe, e->s, e->loc) };
+	case PX_NAME:
+		return lookup(fe, s, e->s, e->loc);
+	case PX_STR:
+		fe_error(fe, e->loc, "a string is not a value here (strings annotate parameters)");
+	case PX_NONE:
+		return (Val){ .k = V_NONE };
+	case PX_TRUE:
+	case PX_FALSE:
+		return (Val){ .k = V_BOOL, .b = e->kind == PX_TRUE };
+	case PX_ELLIPSIS:
+		fe_error(fe, e->loc, "'...' is only allowed inside an index");
+	case PX_BIN:
+		a = eval(fe, s, e->a);
+		b = eval(fe, s, e->b);
+		return arith(fe, e->op, a, b, e->loc);
+	case PX_NEG:
+		a = eval(fe, s, e->a);
+		if (a.k == V_TENSOR) {
+			int in = a.node;
+			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, "-x", e->loc), &in, 1, NULL, 0, NULL, e->loc) };
+		}
+		if (a.k != V_SIZE && a.k != V_REAL)
+			fe_error(fe, e->loc, "cannot negate a %s", vkind_name(a.k));
+		return (Val){ .k = a.k, .t = t_neg(fe->tc, a.t) };
+	case PX_POS:
+		return eval(fe, s, e->a);
+	case PX_CMP:
+		fe_error(fe, e->loc, "comparison '%s' is not supported by the NumPy subset", e->s);
+	case PX_CALL:
+		return eval_call(fe, s, e);
+	case PX_KW:
+		fe_error(fe, e->loc, "keyword argument outside a call");
+	case PX_ATTR:
+		return eval_attr(fe, s, e);
+	case PX_INDEX:
+		return eval_index(fe, s, e);
+	case PX_SLICE:
+		fe_error(fe, e->loc, "a range a:b is only allowed inside an index");
+	case PX_TUPLE:
+	case PX_LIST: {
+		Val *v = arena_alloc(fe->a, sizeof *v * (size_t)(e->n + 1));
+		for (int i = 0; i < e->n; i++)
+			v[i] = eval(fe, s, e->v[i]);
+		return (Val){ .k = V_TUPLE, .n = e->n, .v = v };
+	}
+	}
+	ax_die("bad expression kind %d", e->kind);
+}
+
+/* Runs the statements of f with its parameters bound; returns what it returns. */
+static Val
+run_body(Fe *fe, PFunc *f, Scope *s)
+{
+	for (int i = 0; i < f->nstmts; i++) {
+		PStmt *st = f->stmts[i];
+		if (st->kind == PS_DOC)
+			continue;
+		if (st->kind == PS_RETURN) {
+			if (i + 1 < f->nstmts)
+				fe_error(fe, f->stmts[i + 1]->loc, "statement after return");
+			return eval(fe, s, st->value);
+		}
+		if (fe->file->np && strcmp(st->target, fe->file->np) == 0)
+			fe_error(fe, st->loc, "assigning to '%s' hides numpy", st->target);
+		bind(fe, s, st->target, eval(fe, s, st->value));
+	}
+	fe_error(fe, f->loc, "function '%s' does not return a value", f->name);
+}
+
+/* Inlines a helper def at a call. */
+static Val
+run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
+{
+	if (fe->depth >= 32)
+		fe_error(fe, loc, "calls nest too deeply (recursion is not supported)");
+	if (nargs > f->nparams)
+		fe_error(fe, loc, "%s() takes %d argument%s, got %d", f->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+	for (int k = 0; k < nkw; k++) {
+		int found = -1;
+		for (int i = 0; i < f->nparams; i++)
+			if (strcmp(f->params[i].name, kw[k].name) == 0)
+				found = i;
+		if (found < 0)
+			fe_error(fe, kw[k].loc, "%s() has no parameter '%s'", f->name, kw[k].name);
+		if (found < nargs)
+			fe_error(fe, kw[k].loc, "argument '%s' given twice", kw[k].name);
+	}
+	Scope s = { 0 };
+	for (int i = 0; i < f->nparams; i++) {
+		PParam *p = &f->params[i];
+		if (p->ann)
+			fe_error(fe, p->annloc, "only the compiled function's parameters take annotations");
+		Val v;
+		int have = i < nargs;
+		if (have)
+			v = args[i];
+		for (int k = 0; k < nkw; k++)
+			if (strcmp(kw[k].name, p->name) == 0) {
+				v = kw[k].v;
+				have = 1;
+			}
+		if (!have) {
+			if (!p->def)
+				fe_error(fe, loc, "%s() is missing argument '%s'", f->name, p->name);
+			Scope empty = { 0 };
+			v = eval(fe, &empty, p->def);
+		}
+		bind(fe, &s, p->name, v);
+	}
+	fe->depth++;
+	Val r = run_body(fe, f, &s);
+	fe->depth--;
+	return r;
+}
+
+/* "f32[M,K]": the dtype and the dims, symbols registered in the graph. */
+static int
+parse_annotation(Fe *fe, PParam *p, AxNode *n, const char **dtype)
+{
+	const char *s = p->ann;
+	AxLoc loc = p->annloc;
+	size_t q = strcspn(s, "[");
+	static const char *dtypes[] = { "f32", "bf16", "f16" };
+	*dtype = NULL;
+	for (size_t i = 0; i < 3; i++)
+		if (strlen(dtypes[i]) == q && strncmp(s, dtypes[i], q) == 0)
+			*dtype = dtypes[i];
+	if (!*dtype)
+		fe_error(fe, loc, "bad annotation \"%s\": the dtype must be f32, bf16 or f16", s);
+	const char *p0 = s + q;
+	size_t len = strlen(p0);
+	if (len < 2 || p0[0] != '[' || p0[len - 1] != ']')
+		fe_error(fe, loc, "bad annotation \"%s\": expected a shape like f32[M,K]", s);
+	n->rank = 0;
+	const char *c = p0 + 1;
+	while (*c != ']') {
+		while (*c == ' ')
+			c++;
+		size_t w = strcspn(c, ", ]");
+		if (w == 0)
+			fe_error(fe, loc, "bad annotation \"%s\": empty dimension", s);
+		if (n->rank == AX_MAXR)
+			fe_error(fe, loc, "bad annotation \"%s\": more than %d dimensions", s, AX_MAXR);
+		char *tok = arena_alloc(fe->a, w + 1);
+		memcpy(tok, c, w);
+		if (strspn(tok, "0123456789") == w) {
+			long long v = atoll(tok);
+			if (v < 1 || w > 12)
+				fe_error(fe, loc, "bad annotation \"%s\": dimension %s must be at least 1", s, tok);
+			n->dim[n->rank++] = t_int(fe->tc, v);
+		} else {
+			if (!((tok[0] >= 'A' && tok[0] <= 'Z') || (tok[0] >= 'a' && tok[0] <= 'z') || tok[0] == '_') ||
+			    strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789") != w)
+				fe_error(fe, loc, "bad annotation \"%s\": '%s' is neither a size name nor an integer", s, tok);
+			int seen = 0;
+			for (int i = 0; i < fe->g->nsyms; i++)
+				seen |= strcmp(fe->g->syms[i], tok) == 0;
+			if (!seen) {
+				if (fe->g->nsyms == 64)
+					fe_error(fe, loc, "more than 64 size names");
+				fe->g->syms[fe->g->nsyms++] = tok;
+			}
+			n->dim[n->rank++] = t_var(fe->tc, tok, TS_INT);
+		}
+		c += w;
+		while (*c == ' ')
+			c++;
+		if (*c == ',')
+			c++;
+		else if (*c != ']')
+			fe_error(fe, loc, "bad annotation \"%s\"", s);
+	}
+	return 0;
+}
+
+static void
+load_params(Fe *fe, PFunc *f, Scope *s)
+{
+	AxGraph *g = fe->g;
+	g->params = arena_alloc(fe->a, sizeof *g->params * (size_t)(f->nparams + 1));
+	for (int i = 0; i < f->nparams; i++) {
+		PParam *p = &f->params[i];
+		AxParam *gp = &g->params[g->nparams++];
+		gp->name = p->name;
+		if (p->ann) {
+			AxNode n = { .op = -1, .input = i, .loc = p->loc };
+			parse_annotation(fe, p, &n, &gp->dtype);
+			gp->tensor = 1;
+			gp->node = graph_add(g, &n);
+			bind(fe, s, p->name, (Val){ .k = V_TENSOR, .node = gp->node });
+			continue;
+		}
+		if (!p->def)
+			fe_error(fe, p->loc, "parameter '%s' needs an annotation like \"f32[M,N]\" or a float default", p->name);
+		PExpr *d = p->def;
+		double sign = 1;
+		if (d->kind == PX_NEG) {
+			sign = -1;
+			d = d->a;
+		}
+		if (d->kind != PX_NUM)
+			fe_error(fe, p->def->loc, "the default of scalar parameter '%s' must be a number", p->name);
+		gp->defval = sign * d->num;
+		for (int k = 0; k < g->nsyms; k++)
+			if (strcmp(g->syms[k], p->name) == 0)
+				fe_error(fe, p->loc, "scalar parameter '%s' has the name of a size", p->name);
+		bind(fe, s, p->name, (Val){ .k = V_REAL, .t = t_var(fe->tc, p->name, TS_REAL) });
+	}
+	/* a size named like a later scalar parameter is caught above; check the reverse */
+	for (int i = 0; i < g->nparams; i++)
+		for (int k = 0; !g->params[i].tensor && k < g->nsyms; k++)
+			if (strcmp(g->syms[k], g->params[i].name) == 0)
+				fe_error(fe, f->params[i].loc, "scalar parameter '%s' has the name of a size", g->params[i].name);
+}
+
+int prog_parse_text(const char *file, const char *text, Arena *a, PFile *out);
+
+int
+prog_parse_file(const char *path, Arena *a, PFile *out)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		ax_error_at((AxLoc){ path, 0, 0 }, "cannot read the file");
+		return 1;
+	}
+	size_t cap = 1 << 16, n = 0, r;
+	char *buf = malloc(cap);
+	while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (n + 1 == cap) {
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (!buf)
+		ax_die("out of memory");
+	buf[n] = 0;
+	if (strlen(buf) != n) {
+		free(buf);
+		ax_error_at((AxLoc){ path, 0, 0 }, "the file contains a NUL byte");
+		return 1;
+	}
+	char *text = arena_strdup(a, buf);
+	free(buf);
+	ax_diag_source(path, text);
+	*out = (PFile){ 0 };
+	out->path = path;
+	return prog_parse_text(path, text, a, out);
+}
+
+AxGraph *
+frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
+{
+	Fe fe = { .t = t, .tc = tc, .a = tc_arena(tc) };
+	PFile *file = arena_alloc(fe.a, sizeof *file);
+	if (prog_parse_file(path, fe.a, file) != 0)
+		return NULL;
+	fe.file = file;
+	if (!fn)
+		fn = "kernel";
+	PFunc *f = find_func(file, fn);
+	if (!f) {
+		char list[256] = "";
+		for (int i = 0; i < file->nfuncs && strlen(list) < 200; i++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", file->funcs[i]->name);
+		ax_error_at((AxLoc){ path, 0, 0 }, "no function '%s' (functions here: %s)", fn, *list ? list : "none");
+		return NULL;
+	}
+	fe.g = graph_new(t, tc);
+	fe.g->fn = f->name;
+	fe.smt = smt_new(t);
+	AxGraph *g = NULL;
+	if (setjmp(fe.fail) == 0) {
+		Scope s = { 0 };
+		load_params(&fe, f, &s);
+		Val r = run_body(&fe, f, &s);
+		Val *outs = r.k == V_TUPLE ? r.v : &r;
+		int n = r.k == V_TUPLE ? r.n : 1;
+		if (n > 16)
+			fe_error(&fe, f->loc, "more than 16 outputs");
+		for (int k = 0; k < n; k++) {
+			if (outs[k].k != V_TENSOR)
+				fe_error(&fe, f->loc, "'%s' returns a %s; outputs must be tensors", f->name, vkind_name(outs[k].k));
+			fe.g->outputs[fe.g->noutputs++] = outs[k].node;
+		}
+		g = fe.g;
+	}
+	smt_free(fe.smt);
+	return g;
+}

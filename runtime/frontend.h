@@ -1,0 +1,72 @@
+/*
+ * frontend.h — shared by the two halves of the NumPy front end:
+ * frontend.c (values, statements, calls) and frontend_ops.c (turning a call
+ * or a piece of Python syntax into a node: axes, keepdims, slicing,
+ * reshape, and the shape checks that go with them).
+ */
+#ifndef AXON_FRONTEND_H
+#define AXON_FRONTEND_H
+#include <setjmp.h>
+#include "axon.h"
+
+typedef enum {
+	V_NONE,
+	V_TENSOR,   /* node */
+	V_SIZE,     /* integer term: a size expression or an int literal */
+	V_REAL,     /* real term: float literal, scalar parameter, arithmetic of them */
+	V_BOOL,     /* b */
+	V_TUPLE,    /* n, v (tuples and lists alike) */
+	V_MODULE,   /* numpy */
+	V_NPFN,     /* np.name */
+	V_METHOD,   /* node.name */
+	V_FUNC,     /* a def of the same file */
+	V_SHAPE,    /* node.shape */
+} VKind;
+
+typedef struct Val Val;
+struct Val {
+	VKind k;
+	int node;
+	Term *t;
+	int b;
+	int n;
+	Val *v;
+	const char *name;
+	PFunc *fn;
+};
+
+typedef struct FeKw {        /* a keyword argument */
+	const char *name;
+	Val v;
+	AxLoc loc;
+} FeKw;
+
+typedef struct Fe {
+	const AxTarget *t;
+	AxGraph *g;
+	TermCtx *tc;
+	Arena *a;
+	PFile *file;
+	Smt *smt;
+	jmp_buf fail;            /* the first error ends the analysis */
+	int depth;               /* helper-call nesting */
+} Fe;
+
+_Noreturn void fe_error(Fe *fe, AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* frontend_ops.c */
+int fe_role(Fe *fe, const char *role, AxLoc loc);          /* op playing a Python role */
+int fe_scalar(Fe *fe, Term *value, AxLoc loc);            /* a rank-0 constant node */
+int fe_tensor(Fe *fe, Val v, AxLoc loc);                  /* v as a node (scalars become constants) */
+/* applies op to the operand nodes; axes (normalised to the first operand's
+ * rank) choose where the op's fixed dims sit; sattr sets size attributes */
+int fe_apply(Fe *fe, int op, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc);
+int fe_call_op(Fe *fe, int op, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
+/* x[...]: per index four values: the index (V_NONE with b = -1: a slice,
+ * b = -2: `...`) and a slice's start, stop, step (V_NONE when left out) */
+int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
+int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
+int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);
+int fe_int_const(Fe *fe, Val v, int64_t *out);            /* 1 if v is an integer constant */
+Term *fe_size_hyp(Fe *fe);                                /* sizes >= 1 and the assumptions so far */
+#endif

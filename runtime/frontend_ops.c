@@ -1,0 +1,631 @@
+/*
+ * frontend_ops.c — turning a call or a piece of Python syntax into a node.
+ *
+ * An op is instantiated from its generated tables alone: the ranks of its
+ * ellipsis groups come from the operand ranks and the axes the program names
+ * (`axis=`, swapaxes' two axes, the position of a slice or of None), size
+ * attributes from slices and reshapes, the result shape from the op's
+ * symbolic shape function.  Its preconditions are then proved for every size
+ * the program admits (Z3): a needed equality of two sizes that does not
+ * follow is a shape mismatch; a needed bound or divisibility (D >= 2 for
+ * X[:, :D // 2], D % 2 == 0 for a reshape) becomes an assumption of the
+ * program, recorded in the graph and checked when it runs.
+ */
+#include <string.h>
+#include "frontend.h"
+
+int
+fe_role(Fe *fe, const char *role, AxLoc loc)
+{
+	for (int i = 0; i < fe->t->nops; i++)
+		for (int k = 0; fe->t->ops[i].python[k]; k++)
+			if (strcmp(fe->t->ops[i].python[k], role) == 0)
+				return i;
+	fe_error(fe, loc, "the specs declare no op for Python's '%s' (declare python \"%s\" on one)", role, role);
+}
+
+int
+fe_int_const(Fe *fe, Val v, int64_t *out)
+{
+	(void)fe;
+	double x;
+	if (v.k != V_SIZE || t_eval(v.t, NULL, &x) != 0)
+		return 0;
+	*out = (int64_t)x;
+	return 1;
+}
+
+Term *
+fe_size_hyp(Fe *fe)
+{
+	Term *cs[128];
+	int n = 0;
+	for (int i = 0; i < fe->g->nsyms && n < 64; i++)
+		cs[n++] = t_bin(fe->tc, TK_LE, t_int(fe->tc, 1), t_var(fe->tc, fe->g->syms[i], TS_INT));
+	for (int i = 0; i < fe->g->nassume; i++)
+		cs[n++] = fe->g->assume[i];
+	return t_and_all(fe->tc, n, cs);
+}
+
+static int
+proves(Fe *fe, Term *goal)
+{
+	char why[512];
+	return smt_prove(fe->smt, fe_size_hyp(fe), goal, why, sizeof why);
+}
+
+static int
+term_size(const Term *t)
+{
+	int n = 1;
+	for (int i = 0; i < t->n; i++)
+		n += term_size(t->a[i]);
+	return n;
+}
+
+/* A size or condition term with maxof/minof decided wherever the program's
+ * sizes decide them (broadcasting leaves maxof(M, M), maxof(N, 1), ...). */
+static Term *
+simplify(Fe *fe, Term *t)
+{
+	if (t->n == 0 || t->sort == TS_REAL)
+		return t;
+	switch ((TermKind)t->kind) {
+	case TK_ADD: case TK_SUB: case TK_MUL: case TK_DIV: case TK_MOD: case TK_MAX: case TK_MIN:
+	case TK_LT: case TK_LE: case TK_EQ: case TK_NE: case TK_AND: case TK_OR:
+		break;
+	case TK_NOT:
+		return t_not(fe->tc, simplify(fe, t->a[0]));
+	default:
+		return t;
+	}
+	Term *a = simplify(fe, t->a[0]), *b = simplify(fe, t->a[1]);
+	if (t->kind == TK_MAX || t->kind == TK_MIN) {
+		if (a == b)
+			return a;
+		int upper = t->kind == TK_MAX;
+		int a_wins = proves(fe, t_bin(fe->tc, TK_LE, upper ? b : a, upper ? a : b));
+		int b_wins = proves(fe, t_bin(fe->tc, TK_LE, upper ? a : b, upper ? b : a));
+		if (a_wins && b_wins)
+			return term_size(a) <= term_size(b) ? a : b;
+		if (a_wins)
+			return a;
+		if (b_wins)
+			return b;
+	}
+	return t_bin(fe->tc, (TermKind)t->kind, a, b);
+}
+
+/* A result dim as a size the program named, or as an operand's dim, when it
+ * provably is one (Hkv * (Hq / Hkv) is Hq once Hq % Hkv == 0 is assumed). */
+static Term *
+simplest(Fe *fe, Term *t, const int *in, int nin)
+{
+	if (t->kind == TK_VAR || t->kind == TK_NUM)
+		return t;
+	for (int i = 0; i < fe->g->nsyms; i++) {
+		Term *v = t_var(fe->tc, fe->g->syms[i], TS_INT);
+		if (proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
+			return v;
+	}
+	for (int o = 0; o < nin; o++)
+		for (int d = 0; in[o] >= 0 && d < fe->g->nodes[in[o]].rank; d++) {
+			Term *v = fe->g->nodes[in[o]].dim[d];
+			if (term_size(v) < term_size(t) && proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
+				return v;
+		}
+	return t;
+}
+
+/* Only sizes as the program named them, compared: no arithmetic on them. */
+static int
+plain(const Term *t)
+{
+	switch ((TermKind)t->kind) {
+	case TK_VAR: case TK_NUM:
+		return 1;
+	case TK_MAX: case TK_MIN: case TK_LT: case TK_LE: case TK_EQ: case TK_NE: case TK_AND: case TK_OR: case TK_NOT:
+		for (int i = 0; i < t->n; i++)
+			if (!plain(t->a[i]))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Every conjunct of an op's precondition must hold for all admitted sizes.
+ * One that fails for some sizes is a shape mismatch when it only compares
+ * sizes as named (K == N); one about arithmetic on sizes (D / 2 >= 1,
+ * D % 2 == 0) becomes an assumption of the program; one that cannot hold at
+ * all is a mismatch either way. */
+static void
+require(Fe *fe, Term *pre, const char *what, AxLoc loc)
+{
+	if (pre->kind == TK_AND) {
+		require(fe, pre->a[0], what, loc);
+		require(fe, pre->a[1], what, loc);
+		return;
+	}
+	if (proves(fe, pre))
+		return;
+	pre = simplify(fe, pre);
+	char why[512];
+	int possible = smt_satisfiable(fe->smt, t_bin(fe->tc, TK_AND, fe_size_hyp(fe), pre), why, sizeof why);
+	if (!possible || plain(pre))
+		fe_error(fe, loc, "shape mismatch in %s: needs %s", what, t_infix(fe->tc, pre));
+	if (fe->g->nassume == 64)
+		fe_error(fe, loc, "too many assumptions on sizes");
+	fe->g->assume[fe->g->nassume++] = pre;
+}
+
+int
+fe_scalar(Fe *fe, Term *value, AxLoc loc)
+{
+	int op = fe_role(fe, "scalar", loc);
+	const AxOp *o = &fe->t->ops[op];
+	Term *sattr[AX_MAXATTR] = { 0 };
+	int k = -1;
+	for (int a = 0; a < o->nattr; a++)
+		if (o->attr[a].kind == AX_ATTR_FLOAT)
+			k = a;
+	if (o->nopnd != 0 || k < 0)
+		fe_error(fe, loc, "the op for Python scalars ('%s') must take no operand and a float attribute", o->name);
+	sattr[k] = t_toreal(fe->tc, value);
+	return fe_apply(fe, op, NULL, 0, NULL, 0, sattr, loc);
+}
+
+int
+fe_tensor(Fe *fe, Val v, AxLoc loc)
+{
+	if (v.k == V_TENSOR)
+		return v.node;
+	if (v.k == V_SIZE || v.k == V_REAL)
+		return fe_scalar(fe, v.t, loc);
+	fe_error(fe, loc, "expected a tensor or a number, got %s",
+	         v.k == V_TUPLE ? "a tuple" : v.k == V_BOOL ? "a boolean" : "something else");
+}
+
+/* Group ranks from the operand ranks and the axes: each run of named dims
+ * in the first operand's pattern (or, when that has none, in the result's)
+ * sits at the next axis; the groups take what lies between. */
+static void
+granks(Fe *fe, const AxOp *op, const int *rank, const int64_t *axes, int naxes, int *grank, AxLoc loc)
+{
+	const AxLayout *L = op->layout;
+	for (int g = 0; g < AX_MAXGROUP; g++)
+		grank[g] = 0;
+	if (op->ngroups == 0)
+		return;
+	if (op->broadcast) {
+		if (naxes)
+			fe_error(fe, loc, "%s takes no axis", op->name);
+		ax_infer_granks(L, rank, grank);
+		return;
+	}
+	const signed char *pat = op->nopnd ? L->opnd[0].pat : L->out_pat;
+	int npat = op->nopnd ? L->opnd[0].ndims : L->nout;
+	int total = op->nopnd ? rank[0] : 0;
+	int runs = 0;
+	for (int k = 0; k < npat; k++)
+		if (pat[k] < 0 && (k == 0 || pat[k - 1] >= 0))
+			runs++;
+	if (runs < naxes && op->nopnd) {   /* the named dims are in the result (expand_dims-like) */
+		pat = L->out_pat;
+		npat = L->nout;
+		runs = 0;
+		total = rank[0];
+		for (int k = 0; k < npat; k++)
+			if (pat[k] < 0 && (k == 0 || pat[k - 1] >= 0))
+				runs++;
+		int fixed = 0;
+		for (int k = 0; k < npat; k++)
+			fixed += pat[k] < 0;
+		total += fixed;
+	}
+	int ng = 0;
+	for (int k = 0; k < npat; k++)
+		ng += pat[k] >= 0;
+	if (naxes == 0 && ng == 1) {   /* one group: whatever the named dims leave */
+		int fixed = 0, g = -1;
+		for (int k = 0; k < npat; k++) {
+			if (pat[k] < 0)
+				fixed++;
+			else
+				g = pat[k];
+		}
+		grank[g] = total - fixed;
+		if (grank[g] < 0)
+			fe_error(fe, loc, "%s needs a tensor of rank %d or more, got rank %d", op->name, fixed, total);
+		return;
+	}
+	if (naxes != runs)
+		fe_error(fe, loc, "%s needs %d ax%s (axis=...), got %d%s", op->name, runs, runs == 1 ? "is" : "es", naxes,
+		         naxes == 0 ? " (axis=None, reducing every axis, is not supported)" : "");
+	int pos = 0, run = 0, pending = -1;
+	for (int k = 0; k < npat; k++) {
+		if (pat[k] >= 0) {
+			pending = pat[k];
+			continue;
+		}
+		if (k == 0 || pat[k - 1] >= 0) {   /* a run starts: it sits at axes[run] */
+			int64_t at = axes[run++];
+			if (at < pos)
+				fe_error(fe, loc, "%s: axes must be distinct and increasing here", op->name);
+			if (pending >= 0)
+				grank[pending] = (int)(at - pos);
+			else if (at != pos)
+				fe_error(fe, loc, "%s: axis %lld is out of place", op->name, (long long)at);
+			pos = (int)at;
+			pending = -1;
+		}
+		pos++;
+	}
+	if (pending >= 0)
+		grank[pending] = total - pos;
+	if (pos > total || (pending >= 0 && grank[pending] < 0))
+		fe_error(fe, loc, "%s: axis out of range for a tensor of rank %d", op->name, rank[0]);
+}
+
+int
+fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	AxGraph *g = fe->g;
+	int required = 0;
+	for (int o = 0; o < op->nopnd; o++)
+		required += !op->opnd[o].optional;
+	if (nin < required || nin > op->nopnd)
+		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
+		         nin);
+	AxNode n = { .op = opi, .nin = op->nopnd, .loc = loc };
+	int rank[AX_MAXOPND];
+	for (int o = 0; o < op->nopnd; o++) {
+		n.in[o] = o < nin ? in[o] : -1;
+		rank[o] = o < nin ? g->nodes[in[o]].rank : -1;
+	}
+	granks(fe, op, rank, axes, naxes, n.grank, loc);
+	for (int a = 0; a < op->nattr; a++) {
+		n.sattr[a] = sattr ? sattr[a] : NULL;
+		if (op->attr[a].kind != AX_ATTR_ENUM && !n.sattr[a])
+			fe_error(fe, loc, "%s needs its attribute '%s'", op->name, op->attr[a].name);
+	}
+	AxSym s = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		s.rank[o] = rank[o];
+		for (int d = 0; d < rank[o]; d++)
+			s.dim[o][d] = g->nodes[in[o]].dim[d];
+	}
+	memcpy(s.grank, n.grank, sizeof s.grank);
+	memcpy(s.attr, n.attr, sizeof s.attr);
+	memcpy(s.sattr, n.sattr, sizeof s.sattr);
+	/* ranks first: the generated functions index dims by them */
+	int want_ok = 1;
+	for (int o = 0; o < op->nopnd && want_ok; o++) {
+		if (rank[o] < 0)
+			continue;
+		int want = 0, groups_here = 0;
+		for (int k = 0; k < op->opnd[o].ndims; k++) {
+			int gg = op->opnd[o].pat[k];
+			want += gg < 0 ? 1 : n.grank[gg];
+			groups_here += gg >= 0;
+		}
+		if (op->broadcast ? rank[o] < op->opnd[o].nfixed : rank[o] != want)
+			fe_error(fe, loc, "%s: operand '%s' %s cannot have rank %d here", op->name, op->opnd[o].name,
+			         op->opnd[o].pattern, rank[o]);
+		(void)groups_here;
+	}
+	Term *out[AX_MAXR];
+	n.rank = op->shape(fe->tc, &s, out);
+	if (n.rank > AX_MAXR)
+		fe_error(fe, loc, "%s: the result would have rank %d (at most %d)", op->name, n.rank, AX_MAXR);
+	char what[96];
+	snprintf(what, sizeof what, "%s", op->name);
+	require(fe, op->pre(fe->tc, &s), what, loc);
+	for (int d = 0; d < n.rank; d++)   /* after require: its assumptions help */
+		n.dim[d] = simplest(fe, simplify(fe, out[d]), in, nin);
+	return graph_add(g, &n);
+}
+
+static int64_t
+norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
+{
+	if (a < -rank || a >= rank)
+		fe_error(fe, loc, "axis %lld is out of range for a tensor of rank %d", (long long)a, rank);
+	return a < 0 ? a + rank : a;
+}
+
+/* The result positions where op writes a literal 1 whatever its operands'
+ * sizes (sum's [...L, 1, ...R]): where keepdims applies.  Found by asking the
+ * op's shape function about operands of fresh sizes. */
+static int
+kept_axes(Fe *fe, const AxNode *n, int64_t *at)
+{
+	const AxOp *op = &fe->t->ops[n->op];
+	AxSym s = { 0 };
+	char name[32];
+	for (int o = 0; o < op->nopnd; o++) {
+		s.rank[o] = n->in[o] >= 0 ? fe->g->nodes[n->in[o]].rank : -1;
+		for (int d = 0; d < s.rank[o]; d++) {
+			snprintf(name, sizeof name, "%%fresh%d_%d", o, d);
+			s.dim[o][d] = t_var(fe->tc, name, TS_INT);
+		}
+	}
+	memcpy(s.grank, n->grank, sizeof s.grank);
+	for (int a = 0; a < op->nattr; a++) {
+		snprintf(name, sizeof name, "%%attr%d", a);
+		s.sattr[a] = t_var(fe->tc, name, op->attr[a].kind == AX_ATTR_FLOAT ? TS_REAL : TS_INT);
+	}
+	Term *out[AX_MAXR];
+	int r = op->shape(fe->tc, &s, out), k = 0;
+	for (int d = 0; d < r; d++)
+		if (out[d]->kind == TK_NUM && out[d]->num == 1 && out[d]->den == 1)
+			at[k++] = d;
+	return k;
+}
+
+int
+fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int in[AX_MAXOPND], nin = 0;
+	int64_t axes[AX_MAXR];
+	int naxes = 0, keep = -1, i = 0;
+	/* tensors: a list spreads into operands (np.concatenate([a, b])) */
+	if (nargs > 0 && args[0].k == V_TUPLE) {
+		for (int k = 0; k < args[0].n; k++) {
+			if (nin == AX_MAXOPND)
+				fe_error(fe, loc, "too many tensors");
+			in[nin++] = fe_tensor(fe, args[0].v[k], loc);
+		}
+		i = 1;
+	} else {
+		for (; i < nargs && nin < op->nopnd; i++)   /* the rest are axes: np.swapaxes(x, 0, 1) */
+			in[nin++] = fe_tensor(fe, args[i], loc);
+	}
+	int r0 = nin ? fe->g->nodes[in[0]].rank : 0;
+	for (; i < nargs; i++) {
+		int64_t a;
+		if (!fe_int_const(fe, args[i], &a))
+			fe_error(fe, loc, "%s: extra argument %d must be an integer axis", op->name, i + 1);
+		if (naxes == AX_MAXR)
+			fe_error(fe, loc, "too many axes");
+		axes[naxes++] = a;
+	}
+	for (int k = 0; k < nkw; k++) {
+		if (strcmp(kw[k].name, "axis") == 0) {
+			int64_t a;
+			if (kw[k].v.k == V_TUPLE)
+				fe_error(fe, kw[k].loc, "a tuple of axes is not supported: reduce one axis at a time");
+			if (kw[k].v.k == V_NONE)
+				fe_error(fe, kw[k].loc, "axis=None (reducing every axis) is not supported");
+			if (!fe_int_const(fe, kw[k].v, &a))
+				fe_error(fe, kw[k].loc, "axis= must be an integer constant");
+			if (naxes)
+				fe_error(fe, kw[k].loc, "the axis is given twice");
+			axes[naxes++] = a;
+		} else if (strcmp(kw[k].name, "keepdims") == 0) {
+			if (kw[k].v.k != V_BOOL)
+				fe_error(fe, kw[k].loc, "keepdims= must be True or False");
+			keep = kw[k].v.b;
+		} else
+			fe_error(fe, kw[k].loc, "%s: unsupported keyword argument '%s'", op->name, kw[k].name);
+	}
+	/* axes count from the first operand, or from the result for an op whose
+	 * named dims exist only in its result */
+	int extra = 0;
+	if (nin && naxes) {
+		int runs_in = 0;
+		const signed char *pat = op->layout->opnd[0].pat;
+		for (int k = 0; k < op->layout->opnd[0].ndims; k++)
+			runs_in += pat[k] < 0 && (k == 0 || pat[k - 1] >= 0);
+		if (runs_in < naxes)
+			extra = 1;
+	}
+	for (int k = 0; k < naxes; k++)
+		axes[k] = norm_axis(fe, axes[k], r0 + extra, loc);
+	for (int k = 1; k < naxes; k++)   /* swapaxes(x, 2, 1) is swapaxes(x, 1, 2) */
+		for (int j = k; j > 0 && axes[j - 1] > axes[j]; j--) {
+			int64_t tmp = axes[j];
+			axes[j] = axes[j - 1];
+			axes[j - 1] = tmp;
+		}
+	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
+	int64_t kept[AX_MAXR];
+	int nkept = op->nopnd && !op->layout_only ? kept_axes(fe, &fe->g->nodes[node], kept) : 0;
+	int reduces = nkept > 0;
+	if (keep >= 0 && !reduces)
+		fe_error(fe, loc, "%s does not reduce: keepdims= does not apply", op->name);
+	if (reduces && keep != 1)   /* NumPy's default drops the reduced axis */
+		for (int k = nkept - 1; k >= 0; k--) {
+			int64_t at = kept[k];
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+		}
+	return node;
+}
+
+/* The size attributes of a role's op in declaration order, filled from vals. */
+static void
+role_attrs(Fe *fe, int opi, Term *const *vals, int nvals, Term **sattr, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int k = 0;
+	for (int a = 0; a < op->nattr; a++) {
+		sattr[a] = NULL;
+		if (op->attr[a].kind == AX_ATTR_SIZE)
+			sattr[a] = k < nvals ? vals[k++] : NULL;
+	}
+	if (k != nvals)
+		fe_error(fe, loc, "the op '%s' must take %d size attributes for this syntax", op->name, nvals);
+}
+
+static Term *
+bound_term(Fe *fe, Val v, Term *dim, int64_t dflt, int is_stop, AxLoc loc)
+{
+	if (v.k == V_NONE)
+		return dflt >= 0 ? t_int(fe->tc, dflt) : dim;
+	if (v.k != V_SIZE)
+		fe_error(fe, loc, "range bounds must be integers or sizes, got a %s", v.k == V_REAL ? "number" : "value");
+	int64_t c;
+	if (fe_int_const(fe, v, &c) && c < 0)
+		return t_bin(fe->tc, TK_ADD, dim, v.t);
+	(void)is_stop;
+	return v.t;
+}
+
+int
+fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
+{
+	int n = index->n, consuming = 0, ellipses = 0;
+	for (int i = 0; i < n; i++) {
+		Val v = subs[4 * i];
+		if (v.k == V_NONE && v.b == -2)
+			ellipses++;
+		else if (!(v.k == V_NONE && v.b == 0))
+			consuming++;
+		if (v.k == V_TENSOR)
+			fe_error(fe, index->v[i]->loc, "indexing with a tensor is not supported");
+		if (v.k != V_NONE && v.k != V_SIZE)
+			fe_error(fe, index->v[i]->loc, "an index must be an integer, a range a:b, None or '...'");
+	}
+	if (ellipses > 1)
+		fe_error(fe, loc, "an index can only have a single '...'");
+	int rank = fe->g->nodes[node].rank;
+	if (consuming > rank)
+		fe_error(fe, loc, "too many indices for a tensor of rank %d", rank);
+	int ax = 0;
+	for (int i = 0; i < n; i++) {
+		Val v = subs[4 * i];
+		AxLoc il = index->v[i]->loc;
+		AxNode *cur = &fe->g->nodes[node];
+		if (v.k == V_NONE && v.b == -2) {   /* ... */
+			ax += rank - consuming;
+			continue;
+		}
+		if (v.k == V_NONE && v.b == 0) {    /* None */
+			int64_t at = ax;
+			node = fe_apply(fe, fe_role(fe, "x[None]", il), &node, 1, &at, 1, NULL, il);
+			ax++;
+			continue;
+		}
+		int64_t at = ax;
+		Term *dim = cur->dim[ax];
+		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
+			Term *start = bound_term(fe, v, dim, -1, 0, il);
+			Term *b[2] = { start, t_bin(fe->tc, TK_ADD, start, t_int(fe->tc, 1)) };
+			Term *sattr[AX_MAXATTR];
+			int op = fe_role(fe, "x[a:b]", il);
+			role_attrs(fe, op, b, 2, sattr, il);
+			node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", il), &node, 1, &at, 1, NULL, il);
+			continue;
+		}
+		/* a slice */
+		Term *start = bound_term(fe, subs[4 * i + 1], dim, 0, 0, il);
+		Term *stop = bound_term(fe, subs[4 * i + 2], dim, -1, 1, il);
+		Val step = subs[4 * i + 3];
+		int64_t st = 1;
+		if (step.k != V_NONE && (!fe_int_const(fe, step, &st) || st < 1))
+			fe_error(fe, il, "a range step must be a positive integer constant");
+		ax++;
+		char why[64];
+		(void)why;
+		int whole = st == 1 && proves(fe, t_bin(fe->tc, TK_EQ, start, t_int(fe->tc, 0))) &&
+		            proves(fe, t_bin(fe->tc, TK_EQ, stop, dim));
+		if (whole)
+			continue;
+		Term *b[3] = { start, stop, t_int(fe->tc, st) };
+		Term *sattr[AX_MAXATTR];
+		int op = fe_role(fe, st == 1 ? "x[a:b]" : "x[a:b:s]", il);
+		role_attrs(fe, op, b, st == 1 ? 2 : 3, sattr, il);
+		node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
+	}
+	return node;
+}
+
+int
+fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
+{
+	AxNode *x = &fe->g->nodes[node];
+	int r = x->rank;
+	Term *nw[AX_MAXR];
+	int infer = -1;
+	if (nd > AX_MAXR)
+		fe_error(fe, loc, "reshape to more than %d dimensions", AX_MAXR);
+	for (int i = 0; i < nd; i++) {
+		int64_t c;
+		if (dims[i].k != V_SIZE)
+			fe_error(fe, loc, "reshape dimensions must be integers or sizes");
+		if (fe_int_const(fe, dims[i], &c) && c == -1) {
+			if (infer >= 0)
+				fe_error(fe, loc, "reshape can infer one dimension only");
+			infer = i;
+			nw[i] = NULL;
+			continue;
+		}
+		nw[i] = dims[i].t;
+	}
+	/* the common prefix and suffix; what lies between is the change */
+	int p = 0, q = 0;
+	while (p < r && p < nd && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], nw[p])))
+		p++;
+	while (q < r - p && q < nd - p && nw[nd - 1 - q] &&
+	       proves(fe, t_bin(fe->tc, TK_EQ, x->dim[r - 1 - q], nw[nd - 1 - q])))
+		q++;
+	int mo = r - p - q, mn = nd - p - q;
+	int64_t at = p;
+	if (mo == 0 && mn == 0)
+		return node;
+	if (mo == 1 && mn == 2) {   /* split one axis into (outer, inner) */
+		Term *outer = nw[p], *inner = nw[p + 1];
+		if (!inner && !outer)
+			fe_error(fe, loc, "reshape cannot infer two dimensions");
+		if (!outer)
+			outer = t_bin(fe->tc, TK_DIV, x->dim[p], inner);
+		if (!inner)
+			inner = t_bin(fe->tc, TK_DIV, x->dim[p], outer);
+		Term *sizes[2] = { outer, inner }, *sattr[AX_MAXATTR];
+		int op = fe_role(fe, "reshape-split", loc);
+		role_attrs(fe, op, sizes, 2, sattr, loc);
+		return fe_apply(fe, op, &node, 1, &at, 1, sattr, loc);
+	}
+	if (mo == 2 && mn == 1) {   /* merge two axes */
+		int res = fe_apply(fe, fe_role(fe, "reshape-merge", loc), &node, 1, &at, 1, NULL, loc);
+		if (nw[p] && !proves(fe, t_bin(fe->tc, TK_EQ, nw[p], fe->g->nodes[res].dim[p])))
+			fe_error(fe, loc, "reshape: %s x %s does not merge into %s", t_infix(fe->tc, x->dim[p]),
+			         t_infix(fe->tc, x->dim[p + 1]), t_infix(fe->tc, nw[p]));
+		return res;
+	}
+	if (mo == 0 && mn == 1 && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, nw[p], t_int(fe->tc, 1))))
+		return fe_apply(fe, fe_role(fe, "x[None]", loc), &node, 1, &at, 1, NULL, loc);
+	if (mo == 1 && mn == 0 && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], t_int(fe->tc, 1))))
+		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	fe_error(fe, loc, "reshape must split one axis in two, merge two adjacent axes, or insert or drop a size-1 axis");
+}
+
+int
+fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
+{
+	int64_t cur[AX_MAXR], want[AX_MAXR];
+	int seen[AX_MAXR] = { 0 };
+	for (int i = 0; i < n; i++) {
+		want[i] = norm_axis(fe, perm[i], n, loc);
+		if (seen[want[i]]++)
+			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
+		cur[i] = i;
+	}
+	/* selection by swaps: position i receives axis want[i] */
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (cur[j] != want[i])
+			j++;
+		if (j == i)
+			continue;
+		int64_t ax[2] = { i, j };
+		node = fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
+		int64_t t = cur[i];
+		cur[i] = cur[j];
+		cur[j] = t;
+	}
+	return node;
+}

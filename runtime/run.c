@@ -1,0 +1,199 @@
+/*
+ * run.c — `axonc run`: a program on concrete sizes through the reference
+ * kernels, inputs and outputs in NumPy's .npy format.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+
+/* "M=64,K=32" into names and values; 0 = ok. */
+static int
+parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen)
+{
+	*n = 0;
+	const char *p = spec;
+	while (p && *p) {
+		size_t w = strcspn(p, ",");
+		const char *eq = memchr(p, '=', w);
+		if (!eq || eq == p)
+			return ax_fail(err, errlen, "--dims: expected NAME=VALUE, got '%.*s'", (int)w, p);
+		char *end;
+		long long v = strtoll(eq + 1, &end, 10);
+		if (end != p + w || end == eq + 1 || v < 1)
+			return ax_fail(err, errlen, "--dims: '%.*s' needs a positive integer value", (int)w, p);
+		if (*n == cap)
+			return ax_fail(err, errlen, "--dims: too many sizes");
+		char *nm = malloc((size_t)(eq - p) + 1);
+		if (!nm)
+			ax_die("out of memory");
+		memcpy(nm, p, (size_t)(eq - p));
+		nm[eq - p] = 0;
+		for (int i = 0; i < *n; i++)
+			if (strcmp(names[i], nm) == 0) {
+				free(nm);
+				return ax_fail(err, errlen, "--dims: '%s' given twice", names[i]);
+			}
+		names[*n] = nm;
+		vals[(*n)++] = (double)v;
+		p += w;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static uint64_t
+splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The path of output k of n: out.npy, or out.0.npy, out.1.npy, ... */
+static char *
+out_path(const char *base, int k, int n)
+{
+	size_t len = strlen(base);
+	char *p = malloc(len + 16);
+	if (!p)
+		ax_die("out of memory");
+	if (n == 1) {
+		memcpy(p, base, len + 1);
+		return p;
+	}
+	size_t stem = len > 4 && strcmp(base + len - 4, ".npy") == 0 ? len - 4 : len;
+	snprintf(p, len + 16, "%.*s.%d.npy", (int)stem, base, k);
+	return p;
+}
+
+int
+cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out)
+{
+	const char *names[80];
+	double vals[80];
+	int n = 0, rc = 1;
+	char err[512];
+	float *in[64] = { 0 }, *res[16] = { 0 };
+	int owned[64] = { 0 };
+	if (parse_dims(dims ? dims : "", names, vals, 64, &n, err, sizeof err) != 0) {
+		fprintf(stderr, "axonc: error: %s\n", err);
+		return 2;
+	}
+	int nsizes = n;
+	for (int i = 0; i < nsizes; i++) {
+		int known = 0;
+		for (int k = 0; k < g->nsyms; k++)
+			known |= strcmp(g->syms[k], names[i]) == 0;
+		if (!known) {
+			fprintf(stderr, "axonc: error: --dims: '%s' is not a size of %s\n", names[i], g->fn);
+			goto done;
+		}
+	}
+	for (int k = 0; k < g->nsyms; k++) {
+		int given = 0;
+		for (int i = 0; i < nsizes; i++)
+			given |= strcmp(g->syms[k], names[i]) == 0;
+		if (!given) {
+			fprintf(stderr, "axonc: error: size %s is not given (--dims %s=...)\n", g->syms[k], g->syms[k]);
+			goto done;
+		}
+	}
+	for (int p = 0; p < g->nparams; p++)
+		if (!g->params[p].tensor && n < 80) {
+			names[n] = g->params[p].name;
+			vals[n++] = g->params[p].defval;
+		}
+	AxEnv env = { n, names, vals };
+	for (int i = 0; i < g->nassume; i++) {
+		double v;
+		if (t_eval(g->assume[i], &env, &v) != 0 || v == 0) {
+			fprintf(stderr, "axonc: error: %s needs %s, which these sizes break\n", g->fn,
+			        t_infix(g->tc, g->assume[i]));
+			goto done;
+		}
+	}
+	/* inputs: from files, or random in [-1, 1) from the seed */
+	int ntensor = 0;
+	for (int p = 0; p < g->nparams; p++)
+		ntensor += g->params[p].tensor;
+	const char *files[64];
+	int nfiles = 0;
+	char *list = inputs ? strdup(inputs) : NULL;
+	for (char *tok = list ? strtok(list, ",") : NULL; tok && nfiles < 64; tok = strtok(NULL, ","))
+		files[nfiles++] = tok;
+	if (inputs && nfiles != ntensor) {
+		fprintf(stderr, "axonc: error: --inputs gives %d files for %d tensor parameters\n", nfiles, ntensor);
+		free(list);
+		goto done;
+	}
+	int fi = 0;
+	for (int p = 0; p < g->nparams; p++) {
+		if (!g->params[p].tensor)
+			continue;
+		AxShape want;
+		if (graph_shape(g, g->params[p].node, &env, &want) != 0) {
+			fprintf(stderr, "axonc: error: cannot evaluate the shape of '%s'\n", g->params[p].name);
+			free(list);
+			goto done;
+		}
+		if (inputs) {
+			AxShape got;
+			if (npy_read(files[fi], &got, &in[p], err, sizeof err) != 0) {
+				fprintf(stderr, "axonc: error: %s\n", err);
+				free(list);
+				goto done;
+			}
+			owned[p] = 1;
+			int same = got.rank == want.rank;
+			for (int d = 0; same && d < got.rank; d++)
+				same = got.d[d] == want.d[d];
+			if (!same) {
+				fprintf(stderr, "axonc: error: %s holds a tensor of another shape than '%s' needs\n", files[fi],
+				        g->params[p].name);
+				free(list);
+				goto done;
+			}
+			fi++;
+			continue;
+		}
+		int64_t numel = ax_numel(&want);
+		if (numel > ((int64_t)1 << 31)) {
+			fprintf(stderr, "axonc: error: input '%s' is too large to run\n", g->params[p].name);
+			goto done;
+		}
+		in[p] = malloc(sizeof(float) * (size_t)(numel ? numel : 1));
+		if (!in[p])
+			ax_die("out of memory");
+		owned[p] = 1;
+		uint64_t st = seed * 1000003u + (uint64_t)p;
+		for (int64_t i = 0; i < numel; i++)
+			in[p][i] = (float)((double)(splitmix(&st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+	}
+	free(list);
+	AxShape os[16];
+	if (graph_run(g, &env, (const float *const *)in, res, os, err, sizeof err) != 0) {
+		fprintf(stderr, "axonc: error: %s\n", err);
+		goto done;
+	}
+	for (int k = 0; k < g->noutputs; k++) {
+		char *path = out_path(out, k, g->noutputs);
+		int bad = npy_write(path, &os[k], res[k], err, sizeof err);
+		free(path);
+		if (bad) {
+			fprintf(stderr, "axonc: error: %s\n", err);
+			goto done;
+		}
+	}
+	rc = 0;
+done:
+	for (int p = 0; p < 64; p++)
+		if (owned[p])
+			free(in[p]);
+	for (int k = 0; k < 16; k++)
+		free(res[k]);
+	for (int i = 0; i < nsizes; i++)
+		free((char *)names[i]);
+	return rc;
+}
