@@ -142,6 +142,37 @@ if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_specs.py" "$OLDPWD/$AXGEN" 300 1 >"
 	bad "fuzzing axgen"; tail -20 "$tmp/fuzz" | sed 's/^/    /'
 fi
 
+# ---- programs: every example against real NumPy (Debian's python3-numpy) ----
+if [ ! -x /usr/bin/python3 ]; then
+	bad "no /usr/bin/python3: install python3-numpy (make check does)"
+elif /usr/bin/python3 tests/numpy/check.py "$AXONC" >"$tmp/np" 2>&1; then ok; else
+	bad "examples differ from NumPy"; grep -v '^ok' "$tmp/np" | head -20 | sed 's/^/    /'
+fi
+tail -1 "$tmp/np" | sed 's/^/numpy: /'
+for f in tests/programs/fail/*.py; do
+	[ -f "$f" ] || continue
+	want=${f%.py}.err
+	"$AXONC" graph "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		bad "$f: axonc graph exited $rc, want 1"
+	elif ! cmp -s "$tmp/err" "$want"; then
+		bad "$f: messages differ from $want"
+		diff "$want" "$tmp/err" | head -10 | sed 's/^/    /'
+	else
+		ok
+	fi
+done
+# run: random inputs, several outputs, bad sizes
+expect_rc 0 "$AXONC" run examples/qkv_projection.py --dims M=3,K=5,N=2 --seed 7 -o "$tmp/qkv.npy"
+if [ -f "$tmp/qkv.0.npy" ] && [ -f "$tmp/qkv.1.npy" ] && [ -f "$tmp/qkv.2.npy" ]; then ok; else bad "run: outputs qkv.{0,1,2}.npy missing"; fi
+expect_rc 1 "$AXONC" run examples/maxpool.py --dims M=5,N=4 -o "$tmp/mp.npy"
+expect_grep 'needs M / 2 \* 2 == M' "$tmp/err" "run reports a broken assumption"
+expect_rc 1 "$AXONC" run examples/matmul.py --dims M=3,K=5 -o "$tmp/mm.npy"
+expect_grep 'size N is not given' "$tmp/err" "run: missing size"
+expect_rc 2 "$AXONC" run examples/matmul.py --dims M=3,K=x -o "$tmp/mm.npy"
+expect_rc 1 "$AXONC" run examples/matmul.py --dims M=3,K=5,N=2,Q=1 -o "$tmp/mm.npy"
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue
