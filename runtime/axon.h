@@ -91,6 +91,8 @@ void tc_free(TermCtx *c);
 Term *t_num(TermCtx *c, int64_t num, int64_t den, TermSort s);
 Term *t_int(TermCtx *c, int64_t v);
 Term *t_var(TermCtx *c, const char *name, TermSort s);   /* same name, same term */
+Term *t_bool(TermCtx *c, int v);
+Term *t_bvar(TermCtx *c, int id, TermSort s);            /* the bound variable with that id */
 Term *t_fresh(TermCtx *c, TermSort s);                   /* a new bound variable */
 Term *t_tensor(TermCtx *c, int id, const char *name, int n, Term *const *idx);
 Term *t_bin(TermCtx *c, TermKind k, Term *a, Term *b);   /* arithmetic, compare, and/or */

@@ -91,6 +91,8 @@ tr(Smt *s, const Term *t, const char **why)
 	}
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
+		if (t->sort == TS_BOOL)
+			return t->num ? Z3_mk_true(z) : Z3_mk_false(z);
 		if (t->sort == TS_INT)
 			return Z3_mk_int64(z, t->num, s->isort);
 		return Z3_mk_div(z, Z3_mk_int64(z, t->num, s->rsort), Z3_mk_int64(z, t->den, s->rsort));

@@ -175,6 +175,10 @@ t_bin(TermCtx *c, TermKind k, Term *a, Term *b)
 	if (k == TK_AND || k == TK_OR) {
 		if (a->sort != TS_BOOL || b->sort != TS_BOOL)
 			ax_die("and/or of non-booleans");
+		if (a->kind == TK_NUM)   /* true && b = b, false && b = false, ... */
+			return (a->num != 0) == (k == TK_AND) ? b : a;
+		if (b->kind == TK_NUM)
+			return (b->num != 0) == (k == TK_AND) ? a : b;
 		ab[0] = a;
 		ab[1] = b;
 		return mk(c, k, TS_BOOL, 0, 0, 0, NULL, 2, ab);
@@ -189,6 +193,10 @@ t_bin(TermCtx *c, TermKind k, Term *a, Term *b)
 	if (s == TS_INT && a->kind == TK_NUM && b->kind == TK_NUM) {
 		int64_t x = a->num, y = b->num;
 		switch (k) {
+		case TK_LT: return t_bool(c, x < y);
+		case TK_LE: return t_bool(c, x <= y);
+		case TK_EQ: return t_bool(c, x == y);
+		case TK_NE: return t_bool(c, x != y);
 		case TK_ADD: return t_int(c, x + y);
 		case TK_SUB: return t_int(c, x - y);
 		case TK_MUL: return t_int(c, x * y);
@@ -222,10 +230,24 @@ t_neg(TermCtx *c, Term *a)
 }
 
 Term *
+t_bool(TermCtx *c, int v)
+{
+	return mk(c, TK_NUM, TS_BOOL, 0, v != 0, 1, NULL, 0, NULL);
+}
+
+Term *
+t_bvar(TermCtx *c, int id, TermSort s)
+{
+	return mk(c, TK_BVAR, s, id, 0, 0, NULL, 0, NULL);
+}
+
+Term *
 t_not(TermCtx *c, Term *a)
 {
 	if (a->sort != TS_BOOL)
 		ax_die("not of a number");
+	if (a->kind == TK_NUM)
+		return t_bool(c, a->num == 0);
 	return mk(c, TK_NOT, TS_BOOL, 0, 0, 0, NULL, 1, &a);
 }
 
@@ -234,6 +256,8 @@ t_ite(TermCtx *c, Term *cond, Term *a, Term *b)
 {
 	if (cond->sort != TS_BOOL)
 		ax_die("ite condition is not boolean");
+	if (cond->kind == TK_NUM && a->sort == b->sort)
+		return cond->num ? a : b;
 	if (a->sort != b->sort) {
 		a = to_real(c, a);
 		b = to_real(c, b);
@@ -273,7 +297,7 @@ Term *
 t_and_all(TermCtx *c, int n, Term *const *a)
 {
 	if (n == 0)
-		return t_bin(c, TK_EQ, t_int(c, 0), t_int(c, 0));
+		return t_bool(c, 1);
 	Term *r = a[0];
 	for (int i = 1; i < n; i++)
 		r = t_bin(c, TK_AND, r, a[i]);
@@ -296,7 +320,9 @@ t_print(FILE *f, const TermCtx *c, const Term *t)
 {
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
-		if (t->den == 1)
+		if (t->sort == TS_BOOL)
+			fputs(t->num ? "true" : "false", f);
+		else if (t->den == 1)
 			fprintf(f, t->sort == TS_REAL ? "%lld.0" : "%lld", (long long)t->num);
 		else
 			fprintf(f, "%lld/%lld", (long long)t->num, (long long)t->den);
