@@ -406,6 +406,27 @@ void graph_print(FILE *f, const AxGraph *g);
 int npy_write(const char *path, const AxShape *s, const float *data, char *err, size_t n);
 int npy_read(const char *path, AxShape *s, float **data, char *err, size_t n);   /* data: malloc'd */
 
+/* ---- canon.c: normal forms of element terms --------------------------------- */
+typedef struct Canon Canon;
+Canon *canon_new(TermCtx *tc, const AxTarget *t);
+void canon_range(Canon *c, Term *index, Term *hi);    /* index ranges over [0, hi) */
+Term *canon_term(Canon *c, Term *t);
+int canon_overflowed(const Canon *c);                 /* then nothing it made may be trusted */
+
+/* ---- equiv.c: the equivalence checker ------------------------------------------ */
+enum { EQ_NOT_EQUIVALENT = -1, EQ_NOT_PROVED = 0, EQ_EQUIVALENT = 1 };
+typedef struct EquivResult {
+	int verdict;             /* EQ_* */
+	char reason[1024];
+} EquivResult;
+typedef struct Equiv Equiv;
+Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
+void equiv_free(Equiv *q);
+/* Do a and b (same parameters by position) compute the same outputs for
+ * every size?  Both graphs must live in q's TermCtx. */
+int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
+void equiv_stats(const Equiv *q, int *checks, int *hits);
+
 /* ---- run.c: axonc run ------------------------------------------------------------ */
 int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);
 
@@ -457,6 +478,7 @@ int64_t ax_numel(const AxShape *s);
 typedef struct Smt Smt;
 Smt *smt_new(const AxTarget *t);
 void smt_free(Smt *s);
+void smt_set_timeout(Smt *s, int ms);                  /* per query; 0: none */
 /* 1 if hyp => goal for all values of the free variables; else 0 and why */
 int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 /* 1 if t can be true; 0 if not or unknown */

@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "axon.h"
 
 static const char usage[] =
@@ -23,6 +24,8 @@ static const char usage[] =
 	"  graph FILE.py           the dataflow graph of a program (ops, shapes, assumptions)\n"
 	"  run FILE.py --dims M=64,K=32 [--seed S] [--inputs a.npy,b.npy] -o out.npy\n"
 	"                          run a program with the reference kernels\n"
+	"  equiv FILE.py LHS RHS [--timeout-ms T] [--json]\n"
+	"                          prove two functions of FILE.py equal for every size\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -31,7 +34,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): equiv, variants, synth, compile.\n";
+	"Not built yet (coming with the next issues): variants, synth, compile.\n";
 
 static int
 fail(const char *fmt, const char *arg)
@@ -221,6 +224,61 @@ load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 	return frontend_load(t, tc, o->args[0], o->fn);
 }
 
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void
+json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 32)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* axonc equiv FILE LHS RHS: 0 equivalent, 1 not proved or not equivalent, 2 errors */
+static int
+cmd_equiv(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 3)
+		return fail("%s needs FILE.py LHS RHS", "equiv");
+	double t0 = now_ms();
+	TermCtx *tc = tc_new(t);
+	AxGraph *a = frontend_load(t, tc, o->args[0], o->args[1]);
+	AxGraph *b = a ? frontend_load(t, tc, o->args[0], o->args[2]) : NULL;
+	if (!a || !b) {
+		tc_free(tc);
+		return 2;
+	}
+	Equiv *q = equiv_new(t, tc, o->timeout_ms);
+	EquivResult r;
+	equiv_graphs(q, a, b, &r);
+	double ms = now_ms() - t0;
+	const char *v = r.verdict == EQ_EQUIVALENT ? "equivalent" : r.verdict == EQ_NOT_EQUIVALENT ? "not-equivalent" : "not-proved";
+	if (o->json) {
+		printf("{\"verdict\": \"%s\", \"reason\": ", v);
+		json_str(r.reason);
+		printf(", \"ms\": %.3f}\n", ms);
+	} else if (r.verdict == EQ_EQUIVALENT)
+		printf("equivalent\n");
+	else
+		printf("%s: %s\n", r.verdict == EQ_NOT_EQUIVALENT ? "not equivalent" : "not proved", r.reason);
+	equiv_free(q);
+	tc_free(tc);
+	return r.verdict == EQ_EQUIVALENT ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -307,6 +365,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(o.cmd, "demo") == 0)
 		return demo(t);
+	if (strcmp(o.cmd, "equiv") == 0)
+		return cmd_equiv(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

@@ -23,7 +23,30 @@ struct Smt {
 	const AxTarget *t;
 	int z3_error;
 	char err[256];
+	int timeout_ms;
 };
+
+void
+smt_set_timeout(Smt *s, int ms)
+{
+	s->timeout_ms = ms;
+}
+
+/* A fresh simple solver with the time limit. */
+static Z3_solver
+new_solver(Smt *s)
+{
+	Z3_solver sv = Z3_mk_simple_solver(s->z);
+	Z3_solver_inc_ref(s->z, sv);
+	if (s->timeout_ms > 0) {
+		Z3_params p = Z3_mk_params(s->z);
+		Z3_params_inc_ref(s->z, p);
+		Z3_params_set_uint(s->z, p, Z3_mk_string_symbol(s->z, "timeout"), (unsigned)s->timeout_ms);
+		Z3_solver_set_params(s->z, sv, p);
+		Z3_params_dec_ref(s->z, p);
+	}
+	return sv;
+}
 
 static void
 on_error(Z3_context z, Z3_error_code e)
@@ -151,8 +174,7 @@ smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 		snprintf(why, n, "rejected: %s", w ? w : Z3_get_error_msg(s->z, Z3_get_error_code(s->z)));
 		return 0;
 	}
-	Z3_solver sv = Z3_mk_simple_solver(s->z);
-	Z3_solver_inc_ref(s->z, sv);
+	Z3_solver sv = new_solver(s);
 	Z3_solver_assert(s->z, sv, h);
 	Z3_solver_assert(s->z, sv, Z3_mk_not(s->z, g));
 	Z3_lbool r = Z3_solver_check(s->z, sv);
@@ -182,8 +204,7 @@ smt_satisfiable(Smt *s, Term *t, char *why, size_t n)
 		snprintf(why, n, "%s", w);
 		return 0;
 	}
-	Z3_solver sv = Z3_mk_simple_solver(s->z);
-	Z3_solver_inc_ref(s->z, sv);
+	Z3_solver sv = new_solver(s);
 	Z3_solver_assert(s->z, sv, a);
 	Z3_lbool r = Z3_solver_check(s->z, sv);
 	snprintf(why, n, "%s", r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "unknown");
