@@ -32,7 +32,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 
-.PHONY: all deps demo check test gen lint clean
+.PHONY: all deps demo check test gen lint clean bench fuzz-equiv
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -119,6 +119,18 @@ check: deps
 
 lint: $(BUILD)/axgen
 	@BUILD=$(BUILD) sh tests/arch.sh
+
+# speed is measured here, never asserted in a test (OPT=-O2 build in build/bench)
+bench: deps
+	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/bench_equiv build/bench/axonc
+	@sh bench/run.sh build/bench
+
+$(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
+	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# the randomized soundness test of the checker, longer than make check's run
+fuzz-equiv: all
+	/usr/bin/python3 tests/fuzz_equiv.py $(BUILD)/axonc $${SECONDS_BUDGET:-600} $${SEED:-1}
 
 demo: deps
 	$(MAKE) all

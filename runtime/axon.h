@@ -426,6 +426,7 @@ void equiv_free(Equiv *q);
  * every size?  Both graphs must live in q's TermCtx. */
 int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
 void equiv_stats(const Equiv *q, int *checks, int *hits);
+void equiv_clear_cache(Equiv *q);
 
 /* ---- run.c: axonc run ------------------------------------------------------------ */
 int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);

@@ -493,7 +493,7 @@ norm(Canon *c, Term *t)
 	case TK_RMIN:
 		return p_atom(c, opaque_red(c, t));
 	default:
-		ax_die("canon: a %s term where a number was expected", t->sort == TS_BOOL ? "boolean" : "strange");
+		ax_die("canon: a %s term in place of a number", t->sort == TS_BOOL ? "boolean" : "strange");
 	}
 }
 
@@ -604,7 +604,7 @@ p_term(Canon *c, Poly p, TermSort s)
 			num[j - 1] = x;
 			den[j - 1] = y;
 		}
-	Term *sum = NULL;
+	Term *total = NULL;
 	for (int i = 0; i < n; i++) {
 		if (num[i] == 0)
 			continue;
@@ -614,10 +614,10 @@ p_term(Canon *c, Poly p, TermSort s)
 			c->overflow = 1;   /* a fraction in an integer term: cannot happen for spec'd ops */
 		Term *k = t_num(c->tc, num[i], s == TS_INT ? 1 : den[i], s);
 		Term *term = one ? k : (num[i] == 1 && den[i] == 1) ? m : t_bin(c->tc, TK_MUL, k, m);
-		sum = sum ? t_bin(c->tc, TK_ADD, sum, term) : term;
+		total = total ? t_bin(c->tc, TK_ADD, total, term) : term;
 	}
 	(void)cmp_str;
-	return sum ? sum : t_num(c->tc, 0, 1, s);
+	return total ? total : t_num(c->tc, 0, 1, s);
 }
 
 Term *

@@ -142,6 +142,12 @@ equiv_free(Equiv *q)
 }
 
 void
+equiv_clear_cache(Equiv *q)
+{
+	q->ncache = 0;
+}
+
+void
 equiv_stats(const Equiv *q, int *checks, int *hits)
 {
 	*checks = q->checks;
@@ -273,7 +279,7 @@ int
 equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r)
 {
 	TermCtx *tc = q->tc;
-	memset(r, 0, sizeof *r);
+	*r = (EquivResult){ 0 };
 	r->verdict = EQ_NOT_PROVED;
 	q->checks++;
 	/* inputs by position: same kinds and ranks; their dims are the same sizes */
@@ -357,16 +363,16 @@ equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r)
 				snprintf(r->reason, sizeof r->reason, "%s", q->cache[i].reason);
 				goto cex;
 			}
-		Abs abs = { 0 };
+		Abs ab = { 0 };
 		int bad = 0;
-		Term *la = abstract(tc, &abs, l, &bad), *ra = abstract(tc, &abs, rr, &bad);
+		Term *la = abstract(tc, &ab, l, &bad), *ra = abstract(tc, &ab, rr, &bad);
 		int ok = !bad && smt_prove(q->smt, t_bin(tc, TK_AND, hyp, inrange), t_bin(tc, TK_EQ, la, ra), why, sizeof why);
 		if (!ok) {
 			if (bad)
 				snprintf(why, sizeof why, "too many distinct reductions");
 			char *nl = strchr(why, '\n');
 			if (nl && strncmp(why, "counterexample", 14) == 0)
-				snprintf(why, sizeof why, "the solver found values where the normal forms differ");
+				snprintf(why, sizeof why, "the solver found values at which the normal forms differ");
 			snprintf(r->reason, sizeof r->reason, "computation condition, output %d: %.900s", k, why);
 		}
 		if (q->ncache < 1024) {

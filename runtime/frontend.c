@@ -156,10 +156,14 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 	case '*': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_MUL, a.t, b.t) };
 	case '/': return (Val){ .k = V_REAL, .t = t_bin(fe->tc, TK_DIV, t_toreal(fe->tc, a.t), t_toreal(fe->tc, b.t)) };
 	case 'f':
-	case '%':
+	case '%': {
 		if (!ints)
 			fe_error(fe, loc, "'%s' is supported on integers (sizes) only", op == 'f' ? "//" : "%");
+		double z;
+		if (t_eval(b.t, NULL, &z) == 0 && z <= 0)
+			fe_error(fe, loc, "'%s' by %g: sizes are divided by positive numbers only", op == 'f' ? "//" : "%", z);
 		return (Val){ .k = V_SIZE, .t = t_bin(fe->tc, op == 'f' ? TK_DIV : TK_MOD, a.t, b.t) };
+	}
 	case 'p': {
 		double x;
 		if (t_eval(b.t, NULL, &x) != 0 || x != 2)
@@ -528,6 +532,9 @@ load_params(Fe *fe, PFunc *f, Scope *s)
 	g->params = arena_alloc(fe->a, sizeof *g->params * (size_t)(f->nparams + 1));
 	for (int i = 0; i < f->nparams; i++) {
 		PParam *p = &f->params[i];
+		for (int k = 0; k < i; k++)
+			if (strcmp(f->params[k].name, p->name) == 0)
+				fe_error(fe, p->loc, "parameter '%s' appears twice", p->name);
 		AxParam *gp = &g->params[g->nparams++];
 		gp->name = p->name;
 		if (p->ann) {
@@ -611,6 +618,13 @@ frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 	if (prog_parse_file(path, fe.a, file) != 0)
 		return NULL;
 	fe.file = file;
+	for (int i = 0; i < file->nfuncs; i++)
+		for (int k = 0; k < i; k++)
+			if (strcmp(file->funcs[i]->name, file->funcs[k]->name) == 0) {
+				ax_error_at(file->funcs[i]->loc, "function '%s' is defined twice", file->funcs[i]->name);
+				ax_note_at(file->funcs[k]->loc, "first defined here");
+				return NULL;
+			}
 	if (!fn)
 		fn = "kernel";
 	PFunc *f = find_func(file, fn);

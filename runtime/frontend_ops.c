@@ -369,7 +369,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
 	const AxOp *op = &fe->t->ops[opi];
 	int in[AX_MAXOPND], nin = 0;
-	int64_t axes[AX_MAXR];
+	int64_t axes[AX_MAXR] = { 0 };
 	int naxes = 0, keep = -1, i = 0;
 	/* tensors: a list spreads into operands (np.concatenate([a, b])) */
 	if (nargs > 0 && args[0].k == V_TUPLE) {

@@ -173,6 +173,29 @@ expect_grep 'size N is not given' "$tmp/err" "run: missing size"
 expect_rc 2 "$AXONC" run examples/matmul.py --dims M=3,K=x -o "$tmp/mm.npy"
 expect_rc 1 "$AXONC" run examples/matmul.py --dims M=3,K=5,N=2,Q=1 -o "$tmp/mm.npy"
 
+# ---- the equivalence checker: pairs that must be proved, pairs that must not ----
+for f in tests/equiv/*.py; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	"$AXONC" equiv "$f" lhs rhs >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case "$want" in
+	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+	*) bad "$f: no '# expect:' line" ;;
+	esac
+done
+expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --json
+expect_grep '^{"verdict": "equivalent", "reason": "equivalent", "ms": [0-9.]*}$' "$tmp/out" "equiv --json"
+expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs
+expect_grep '^not equivalent: counterexample M=[0-9]* N=[0-9]*: output 0 element' "$tmp/out" "equiv counterexample"
+expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs nosuchfn
+expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs
+# soundness, tested: random pairs, every "equivalent" run at several sizes (fixed seed, a budget of seconds)
+if /usr/bin/python3 tests/fuzz_equiv.py "$AXONC" "${FUZZ_EQUIV_SECONDS:-20}" 1 >"$tmp/fz" 2>&1; then ok; else
+	bad "fuzz-equiv found an unsound verdict"; grep FAIL "$tmp/fz" | head -5 | sed 's/^/    /'
+fi
+grep '^fuzz-equiv' "$tmp/fz"
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue
