@@ -226,7 +226,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 
 	emitf("static int\n%s_shape(TermCtx *tc, const AxSym *s, Term **out)\n{\n", P);
 	emitf("\tTerm *sym[%d];\n\t%s_bind_s(s, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
-	emitf("\tint r = ax_layout_shape(tc, &%s_L, s, out);\n", P);
+	emitf("\tint r = ax_layout_shape(tc, &%s_L, s, out);\n\tif (r > AX_MAXR)\n\t\treturn r;   /* the caller refuses it */\n", P);
 	for (int k = 0; k < d->out.n; k++) {
 		Dim *dm = d->out.v[k];
 		if (dm->ellipsis)

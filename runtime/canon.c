@@ -302,7 +302,8 @@ p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 		if (dep) {
 			Mono *n = one.m;
 			SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
-			memcpy(vars, m.vars, sizeof(SVar) * (size_t)m.nvars);
+			if (m.nvars)
+				memcpy(vars, m.vars, sizeof(SVar) * (size_t)m.nvars);
 			vars[m.nvars] = (SVar){ v, lo, hi };
 			n->vars = vars;
 			n->nvars = m.nvars + 1;

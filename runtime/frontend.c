@@ -90,13 +90,15 @@ real_literal(Fe *fe, const char *text, AxLoc loc)
 			frac = 1;
 			continue;
 		}
-		if (num > INT64_MAX / 100 || den > INT64_MAX / 100)
+		if (num > INT64_MAX / 100 || den > INT64_MAX / 100) {
 			ok = 0;
+			break;
+		}
 		num = num * 10 + (*p - '0');
 		if (frac)
 			den *= 10;
 	}
-	if (*p) {
+	if (ok && *p) {
 		int ex = atoi(p + 1);
 		for (; ex > 0 && ok; ex--)
 			num > INT64_MAX / 100 ? (void)(ok = 0) : (void)(num *= 10);

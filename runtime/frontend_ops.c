@@ -316,9 +316,10 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		(void)groups_here;
 	}
 	Term *out[AX_MAXR];
-	n.rank = op->shape(fe->tc, &s, out);
+	n.rank = ax_pos(op->layout, s.rank, s.grank, -1, op->layout->nout);
 	if (n.rank > AX_MAXR)
 		fe_error(fe, loc, "%s: the result would have rank %d (at most %d)", op->name, n.rank, AX_MAXR);
+	n.rank = op->shape(fe->tc, &s, out);
 	char what[96];
 	snprintf(what, sizeof what, "%s", op->name);
 	require(fe, op->pre(fe->tc, &s), what, loc);

@@ -94,6 +94,9 @@ ax_layout_check(const AxLayout *L, const AxConc *c, char *err, size_t n)
 	for (int g = 0; g < L->ngroups; g++)
 		if (c->grank[g] < 0 || c->grank[g] > AX_MAXR)
 			return ax_fail(err, n, "rank of group %d is not set", g);
+	int r = ax_pos(L, c->rank, c->grank, -1, L->nout);
+	if (r > AX_MAXR)
+		return ax_fail(err, n, "the result would have rank %d (at most %d)", r, AX_MAXR);
 	for (int o = 0; o < L->nopnd; o++) {
 		const AxOperand *od = &L->opnd[o];
 		if (c->rank[o] < 0) {
@@ -158,6 +161,8 @@ ax_layout_out(const AxLayout *L, const AxConc *c, AxShape *out)
 {
 	int r = ax_pos(L, c->rank, c->grank, -1, L->nout);
 	out->rank = r;
+	if (r > AX_MAXR)
+		return r;
 	for (int k = 0; k < L->nout; k++) {
 		int g = L->out_pat[k];
 		if (g < 0)
@@ -231,6 +236,8 @@ int
 ax_layout_shape(TermCtx *tc, const AxLayout *L, const AxSym *s, Term **out)
 {
 	int r = ax_pos(L, s->rank, s->grank, -1, L->nout);
+	if (r > AX_MAXR)
+		return r;
 	for (int k = 0; k < L->nout; k++) {
 		int g = L->out_pat[k];
 		if (g < 0)

@@ -79,6 +79,8 @@ cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, c
 	int owned[64] = { 0 };
 	if (parse_dims(dims ? dims : "", names, vals, 64, &n, err, sizeof err) != 0) {
 		fprintf(stderr, "axonc: error: %s\n", err);
+		for (int i = 0; i < n; i++)
+			free((char *)names[i]);
 		return 2;
 	}
 	int nsizes = n;
