@@ -297,5 +297,7 @@ progerror(PROGLTYPE *l, void *sc, PFile *out, const char *file, Arena *A, const 
 	(void)sc;
 	(void)out;
 	(void)A;
+	if (strcmp(msg, "memory exhausted") == 0)
+		msg = "the program nests too deeply";
 	ax_error_at((AxLoc){ file, l->first_line, l->first_column }, "%s", msg);
 }

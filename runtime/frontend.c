@@ -110,11 +110,12 @@ real_literal(Fe *fe, const char *text, AxLoc loc)
 	return t_num(fe->tc, num, den, TS_REAL);
 }
 
+/* The kind of a value with its article, for messages: "a tensor", "an integer". */
 static const char *
 vkind_name(VKind k)
 {
-	static const char *s[] = { "None", "tensor", "integer", "number", "boolean", "tuple", "module", "function",
-		                       "method", "function", "shape" };
+	static const char *s[] = { "None", "a tensor", "an integer", "a number", "a boolean", "a tuple", "a module",
+		                       "a function", "a method", "a function", "a shape" };
 	return s[k];
 }
 
@@ -145,12 +146,12 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 		if (op == 'f' || op == '%')
 			fe_error(fe, loc, "'%s' on tensors is not supported", op == 'f' ? "//" : "%");
 		if (op == '@' && (a.k != V_TENSOR || b.k != V_TENSOR))
-			fe_error(fe, loc, "'@' needs two tensors, got a %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
+			fe_error(fe, loc, "'@' needs two tensors, got %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
 		int in[2] = { fe_tensor(fe, a, loc), fe_tensor(fe, b, loc) };
 		return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, role[op], loc), in, 2, NULL, 0, NULL, loc) };
 	}
 	if ((a.k != V_SIZE && a.k != V_REAL) || (b.k != V_SIZE && b.k != V_REAL))
-		fe_error(fe, loc, "arithmetic on a %s and a %s", vkind_name(a.k), vkind_name(b.k));
+		fe_error(fe, loc, "arithmetic on %s and %s", vkind_name(a.k), vkind_name(b.k));
 	int ints = a.k == V_SIZE && b.k == V_SIZE;
 	switch (op) {
 	case '+': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_ADD, a.t, b.t) };
@@ -277,7 +278,7 @@ eval_call(Fe *fe, Scope *s, PExpr *e)
 		int n = call_args(fe, s, e, &self, args, kw, &nkw);
 		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
 	}
-	fe_error(fe, e->loc, "a %s is not callable", vkind_name(f.k));
+	fe_error(fe, e->loc, "%s is not callable", vkind_name(f.k));
 }
 
 static Val
@@ -287,7 +288,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 	if (b.k == V_MODULE)
 		return (Val){ .k = V_NPFN, .name = e->s };
 	if (b.k != V_TENSOR)
-		fe_error(fe, e->loc, "a %s has no attribute '%s'", vkind_name(b.k), e->s);
+		fe_error(fe, e->loc, "%s has no attribute '%s'", vkind_name(b.k), e->s);
 	if (strcmp(e->s, "T") == 0)
 		return call_transpose(fe, &b, 1, e->loc);
 	if (strcmp(e->s, "shape") == 0)
@@ -306,10 +307,10 @@ eval_index(Fe *fe, Scope *s, PExpr *e)
 	if (b.k == V_SHAPE || b.k == V_TUPLE) {
 		int64_t i;
 		if (e->n != 1 || e->v[0]->kind == PX_SLICE || !fe_int_const(fe, eval(fe, s, e->v[0]), &i))
-			fe_error(fe, e->loc, "a %s is indexed with one integer constant", vkind_name(b.k));
+			fe_error(fe, e->loc, "%s is indexed with one integer constant", vkind_name(b.k));
 		int n = b.k == V_SHAPE ? fe->g->nodes[b.node].rank : b.n;
 		if (i < -n || i >= n)
-			fe_error(fe, e->v[0]->loc, "index %lld is out of range for a %s of length %d", (long long)i,
+			fe_error(fe, e->v[0]->loc, "index %lld is out of range for %s of length %d", (long long)i,
 			         vkind_name(b.k), n);
 		if (i < 0)
 			i += n;
@@ -318,7 +319,7 @@ eval_index(Fe *fe, Scope *s, PExpr *e)
 		return (Val){ .k = V_SIZE, .t = fe->g->nodes[b.node].dim[i] };
 	}
 	if (b.k != V_TENSOR)
-		fe_error(fe, e->loc, "a %s cannot be indexed", vkind_name(b.k));
+		fe_error(fe, e->loc, "%s cannot be indexed", vkind_name(b.k));
 	if (e->n > AX_MAXR + 2)
 		fe_error(fe, e->loc, "too many indices");
 	/* per index: its value (V_NONE with b = -1 for a slice) and a slice's three bounds */
@@ -340,8 +341,21 @@ eval_index(Fe *fe, Scope *s, PExpr *e)
 	return (Val){ .k = V_TENSOR, .node = fe_index(fe, b.node, e, all, e->loc) };
 }
 
+static Val eval1(Fe *fe, Scope *s, PExpr *e);
+
 static Val
 eval(Fe *fe, Scope *s, PExpr *e)
+{
+	if (fe->edepth >= 1000)
+		fe_error(fe, e->loc, "the expression nests too deeply (1000 levels)");
+	fe->edepth++;
+	Val v = eval1(fe, s, e);
+	fe->edepth--;
+	return v;
+}
+
+static Val
+eval1(Fe *fe, Scope *s, PExpr *e)
 {
 	Val a, b;
 	switch ((PExprKind)e->kind) {
@@ -374,7 +388,7 @@ eval(Fe *fe, Scope *s, PExpr *e)
 			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, "-x", e->loc), &in, 1, NULL, 0, NULL, e->loc) };
 		}
 		if (a.k != V_SIZE && a.k != V_REAL)
-			fe_error(fe, e->loc, "cannot negate a %s", vkind_name(a.k));
+			fe_error(fe, e->loc, "cannot negate %s", vkind_name(a.k));
 		return (Val){ .k = a.k, .t = t_neg(fe->tc, a.t) };
 	case PX_POS:
 		return eval(fe, s, e->a);
@@ -412,6 +426,7 @@ run_body(Fe *fe, PFunc *f, Scope *s)
 		if (st->kind == PS_RETURN) {
 			if (i + 1 < f->nstmts)
 				fe_error(fe, f->stmts[i + 1]->loc, "statement after return");
+			fe->ret_loc = st->value->loc;
 			return eval(fe, s, st->value);
 		}
 		if (fe->file->np && strcmp(st->target, fe->file->np) == 0)
@@ -425,8 +440,8 @@ run_body(Fe *fe, PFunc *f, Scope *s)
 static Val
 run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
-	if (fe->depth >= 32)
-		fe_error(fe, loc, "calls nest too deeply (recursion is not supported)");
+	if (fe->depth >= 32 || f == fe->top)
+		fe_error(fe, loc, "recursion is not supported ('%s' calls itself)", f->name);
 	if (nargs > f->nparams)
 		fe_error(fe, loc, "%s() takes %d argument%s, got %d", f->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
 	for (int k = 0; k < nkw; k++) {
@@ -639,6 +654,7 @@ frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 	}
 	fe.g = graph_new(t, tc);
 	fe.g->fn = f->name;
+	fe.top = f;
 	fe.smt = smt_new(t);
 	AxGraph *g = NULL;
 	if (setjmp(fe.fail) == 0) {
@@ -651,7 +667,7 @@ frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 			fe_error(&fe, f->loc, "more than 16 outputs");
 		for (int k = 0; k < n; k++) {
 			if (outs[k].k != V_TENSOR)
-				fe_error(&fe, f->loc, "'%s' returns a %s; outputs must be tensors", f->name, vkind_name(outs[k].k));
+				fe_error(&fe, fe.ret_loc, "'%s' returns %s; outputs must be tensors", f->name, vkind_name(outs[k].k));
 			fe.g->outputs[fe.g->noutputs++] = outs[k].node;
 		}
 		g = fe.g;

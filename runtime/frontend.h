@@ -50,6 +50,9 @@ typedef struct Fe {
 	Smt *smt;
 	jmp_buf fail;            /* the first error ends the analysis */
 	int depth;               /* helper-call nesting */
+	int edepth;              /* expression nesting */
+	PFunc *top;              /* the function being compiled */
+	AxLoc ret_loc;           /* the last returned expression */
 } Fe;
 
 _Noreturn void fe_error(Fe *fe, AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -140,20 +140,26 @@ plain(const Term *t)
  * D % 2 == 0) becomes an assumption of the program; one that cannot hold at
  * all is a mismatch either way. */
 static void
-require(Fe *fe, Term *pre, const char *what, AxLoc loc)
+require(Fe *fe, Term *pre, const char *what, const char *shapes, AxLoc loc)
 {
 	if (pre->kind == TK_AND) {
-		require(fe, pre->a[0], what, loc);
-		require(fe, pre->a[1], what, loc);
+		require(fe, pre->a[0], what, shapes, loc);
+		require(fe, pre->a[1], what, shapes, loc);
 		return;
 	}
 	if (proves(fe, pre))
 		return;
+	Term *orig = pre;
 	pre = simplify(fe, pre);
 	char why[512];
 	int possible = smt_satisfiable(fe->smt, t_bin(fe->tc, TK_AND, fe_size_hyp(fe), pre), why, sizeof why);
-	if (!possible || plain(pre))
-		fe_error(fe, loc, "shape mismatch in %s: needs %s", what, t_infix(fe->tc, pre));
+	if (!possible || plain(pre)) {
+		if (shapes && (orig->kind == TK_OR || pre->kind == TK_OR))   /* a broadcasting condition */
+			fe_error(fe, loc, "shape mismatch in %s: %s do not broadcast", what, shapes);
+		if (shapes && pre->kind == TK_NUM)   /* literal sizes that cannot agree */
+			fe_error(fe, loc, "shape mismatch in %s: %s do not fit together", what, shapes);
+		fe_error(fe, loc, "shape mismatch in %s: needs %s", what, t_infix(fe->tc, pre->kind == TK_NUM ? orig : pre));
+	}
 	if (fe->g->nassume == 64)
 		fe_error(fe, loc, "too many assumptions on sizes");
 	fe->g->assume[fe->g->nassume++] = pre;
@@ -183,7 +189,7 @@ fe_tensor(Fe *fe, Val v, AxLoc loc)
 	if (v.k == V_SIZE || v.k == V_REAL)
 		return fe_scalar(fe, v.t, loc);
 	fe_error(fe, loc, "expected a tensor or a number, got %s",
-	         v.k == V_TUPLE ? "a tuple" : v.k == V_BOOL ? "a boolean" : "something else");
+	         v.k == V_TUPLE ? "a tuple" : v.k == V_BOOL ? "a boolean" : v.k == V_NONE ? "None" : "a function or module");
 }
 
 /* Group ranks from the operand ranks and the axes: each run of named dims
@@ -322,7 +328,20 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	n.rank = op->shape(fe->tc, &s, out);
 	char what[96];
 	snprintf(what, sizeof what, "%s", op->name);
-	require(fe, op->pre(fe->tc, &s), what, loc);
+	const char *shapes = NULL;
+	if (op->broadcast && nin > 1) {   /* say which shapes, not which maxof */
+		char buf[512];
+		size_t k = 0;
+		for (int o = 0; o < nin && k < sizeof buf - 64; o++) {
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "%s[", o == 0 ? "" : o + 1 == nin ? " and " : ", ");
+			for (int d = 0; d < rank[o] && k < sizeof buf - 64; d++)
+				k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%s", d ? ", " : "",
+				                      t_infix(fe->tc, g->nodes[in[o]].dim[d]));
+			k += (size_t)snprintf(buf + k, sizeof buf - k, "]");
+		}
+		shapes = arena_strdup(fe->a, buf);
+	}
+	require(fe, op->pre(fe->tc, &s), what, shapes, loc);
 	for (int d = 0; d < n.rank; d++)   /* after require: its assumptions help */
 		n.dim[d] = simplest(fe, simplify(fe, out[d]), in, nin);
 	return graph_add(g, &n);
@@ -387,6 +406,9 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	int r0 = nin ? fe->g->nodes[in[0]].rank : 0;
 	for (; i < nargs; i++) {
 		int64_t a;
+		if (args[i].k == V_TENSOR || args[i].k == V_REAL)
+			fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
+			         nargs);
 		if (!fe_int_const(fe, args[i], &a))
 			fe_error(fe, loc, "%s: extra argument %d must be an integer axis", op->name, i + 1);
 		if (naxes == AX_MAXR)
@@ -431,6 +453,13 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			axes[j] = axes[j - 1];
 			axes[j - 1] = tmp;
 		}
+	if (naxes == 2 && axes[0] == axes[1] && nin == 1 && op->layout_only) {
+		int same = 0;   /* np.swapaxes(x, a, a): nothing moves */
+		for (int k = 0; op->python[k]; k++)
+			same |= strcmp(op->python[k], ".T") == 0;
+		if (same)
+			return in[0];
+	}
 	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
 	int64_t kept[AX_MAXR];
 	int nkept = op->nopnd && !op->layout_only ? kept_axes(fe, &fe->g->nodes[node], kept) : 0;
