@@ -540,7 +540,11 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 		}
 		int64_t at = ax;
 		Term *dim = cur->dim[ax];
+		double dv, iv;
+		int dconst = t_eval(dim, NULL, &dv) == 0;
 		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
+			if (dconst && t_eval(v.t, NULL, &iv) == 0 && (iv >= dv || iv < -dv))
+				fe_error(fe, il, "index %g is out of range for axis %d of size %g", iv, ax, dv);
 			Term *start = bound_term(fe, v, dim, -1, 0, il);
 			Term *b[2] = { start, t_bin(fe->tc, TK_ADD, start, t_int(fe->tc, 1)) };
 			Term *sattr[AX_MAXATTR];
@@ -553,6 +557,11 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 		/* a slice */
 		Term *start = bound_term(fe, subs[4 * i + 1], dim, 0, 0, il);
 		Term *stop = bound_term(fe, subs[4 * i + 2], dim, -1, 1, il);
+		double a0, b0;
+		if (dconst && t_eval(stop, NULL, &b0) == 0 && b0 > dv)   /* NumPy clips a range at the end */
+			stop = dim;
+		if (t_eval(start, NULL, &a0) == 0 && t_eval(stop, NULL, &b0) == 0 && b0 <= a0)
+			fe_error(fe, il, "the range %g:%g is empty (empty tensors are not supported)", a0, b0);
 		Val step = subs[4 * i + 3];
 		int64_t st = 1;
 		if (step.k != V_NONE && (!fe_int_const(fe, step, &st) || st < 1))
