@@ -265,10 +265,12 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 	EquivResult r;
 	equiv_graphs(q, a, b, &r);
 	double ms = now_ms() - t0;
-	const char *v = r.verdict == EQ_EQUIVALENT ? "equivalent" : r.verdict == EQ_NOT_EQUIVALENT ? "not-equivalent" : "not-proved";
+	const char *v = r.verdict == EQ_EQUIVALENT ? "equivalent" : "not-proved";
 	if (o->json) {
+		char reason[1100];
+		snprintf(reason, sizeof reason, "%s%.1024s", r.verdict == EQ_NOT_EQUIVALENT ? "not equivalent: " : "", r.reason);
 		printf("{\"verdict\": \"%s\", \"reason\": ", v);
-		json_str(r.reason);
+		json_str(reason);
 		printf(", \"ms\": %.3f}\n", ms);
 	} else if (r.verdict == EQ_EQUIVALENT)
 		printf("equivalent\n");

@@ -188,6 +188,8 @@ expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --json
 expect_grep '^{"verdict": "equivalent", "reason": "equivalent", "ms": [0-9.]*}$' "$tmp/out" "equiv --json"
 expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs
 expect_grep '^not equivalent: counterexample M=[0-9]* N=[0-9]*: output 0 element' "$tmp/out" "equiv counterexample"
+expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs --json
+expect_grep '^{"verdict": "not-proved", "reason": "not equivalent: counterexample' "$tmp/out" "equiv --json counterexample"
 expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs nosuchfn
 expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs
 # soundness, tested: random pairs, every "equivalent" run at several sizes (fixed seed, a budget of seconds)
