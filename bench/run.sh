@@ -17,5 +17,26 @@ out=bench/RESULTS.md
 		tests/equiv/pos_divide_rowsum_past_matmul.py tests/equiv/pos_matmul_assoc.py \
 		tests/equiv/pos_batched_divide_past_matmul.py tests/equiv/neg_silu_past_multiply.py \
 		tests/equiv/neg_matmul_commutes.py
+	echo
+	echo "## Phase 1: operator propagation per benchmark"
+	echo
+	echo "\`axonc variants\` on each example: variants found, equivalence checks (and how many the"
+	echo "cache answered), and the median over 5 runs of the propagation time axonc reports (parsing"
+	echo "and process start excluded; the paper's whole Phase 1 takes 8-82 s per benchmark in Python)."
+	echo
+	echo "| benchmark | variants | checks | cache hits | median ms |"
+	echo "| --- | --- | --- | --- | --- |"
+	for f in examples/*.py; do
+		ms=""
+		for k in 1 2 3 4 5; do
+			"$B/axonc" variants "$f" --json >/tmp/axon_bench_v.json
+			ms="$ms $(sed -n 's/.*"ms": \([0-9.]*\).*/\1/p' /tmp/axon_bench_v.json)"
+		done
+		med=$(printf '%s\n' $ms | sort -g | sed -n 3p)
+		nv=$(grep -c '"id":' /tmp/axon_bench_v.json)
+		checks=$(sed -n 's/.*"checks": \([0-9]*\).*/\1/p' /tmp/axon_bench_v.json)
+		hits=$(sed -n 's/.*"cache_hits": \([0-9]*\).*/\1/p' /tmp/axon_bench_v.json)
+		echo "| $(basename "$f" .py) | $nv | $checks | $hits | $med |"
+	done
 } > "$out"
 cat "$out"

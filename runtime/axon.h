@@ -85,6 +85,7 @@ struct Term {
 
 typedef struct AxTarget AxTarget;
 typedef struct TermCtx TermCtx;
+typedef struct Smt Smt;
 
 TermCtx *tc_new(const AxTarget *t);
 void tc_free(TermCtx *c);
@@ -367,6 +368,10 @@ typedef struct AxNode {
 	AxLoc loc;               /* where the program wrote it */
 } AxNode;
 
+typedef struct NodeMeta {    /* per-operation metadata, one copy per variant; later stages extend it */
+	int origin;              /* the node of the input graph it derives from */
+} NodeMeta;
+
 typedef struct AxParam {     /* a parameter of the program's function */
 	const char *name;
 	int tensor;              /* 1: a tensor input (node), 0: a scalar with a default */
@@ -389,6 +394,7 @@ typedef struct AxGraph {
 	const char *syms[64];    /* size symbols, in order of first appearance */
 	int nassume;
 	Term *assume[64];        /* what the program needs of its sizes (D % 2 == 0, ...) */
+	NodeMeta *meta;          /* parallel to nodes; NULL until a νGraph owns the graph */
 } AxGraph;
 
 AxGraph *graph_new(const AxTarget *t, TermCtx *tc);
@@ -401,6 +407,44 @@ int graph_run(const AxGraph *g, const AxEnv *sizes, const float *const *in, floa
 /* A node's concrete shape under sizes; 0 = ok. */
 int graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s);
 void graph_print(FILE *f, const AxGraph *g);
+/* t with maxof/minof decided where the sizes hyp admits decide them */
+Term *size_simplify(Smt *smt, TermCtx *tc, Term *hyp, Term *t);
+
+/* ---- nugraph.c: the set of equivalent variants ----------------------------- */
+
+typedef struct NuGraph {
+	const AxGraph *g0;       /* the program as written */
+	TermCtx *tc;
+	int nvariants, cap;
+	AxGraph **variants;      /* variant 0 is the program as written */
+	char **canon;            /* canonical forms, for deduplication */
+	/* propagation's record */
+	int checks, cache_hits, swaps;
+	double ms;
+	const char *stop;        /* "saturated", "max-variants", "time" */
+} NuGraph;
+
+NuGraph *ng_new(const AxGraph *g0);
+AxGraph *graph_copy(const AxGraph *g);
+void graph_compact(AxGraph *g);
+char *graph_canon(const AxGraph *g);
+int ng_add(NuGraph *ng, AxGraph *g, int *added);      /* index of g or of its equal */
+int ng_check(const NuGraph *ng, char *err, size_t n);
+
+/* ---- propagate.c: Algorithm 1, operator propagation ------------------------- */
+typedef struct PropOpts {
+	int max_variants;        /* stop after this many (0: 256) */
+	int time_ms;             /* stop after this long (0: 10000) */
+	int no_algebraic;        /* keep the input graph only */
+	int timeout_ms;          /* per solver query */
+} PropOpts;
+NuGraph *propagate(const AxGraph *g0, const PropOpts *o);
+
+/* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
+/* The source of a runnable NumPy function `name(params)` computing g; NULL
+ * (and why) if an op has no NumPy spelling. */
+char *graph_numpy(const AxGraph *g, const char *name, char *why, size_t n);
+void graph_dot(FILE *f, const NuGraph *ng);
 
 /* ---- npy.c: NumPy's .npy files (float32, C order) ----------------------------- */
 int npy_write(const char *path, const AxShape *s, const float *data, char *err, size_t n);
@@ -427,6 +471,7 @@ void equiv_free(Equiv *q);
 int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
 void equiv_stats(const Equiv *q, int *checks, int *hits);
 void equiv_clear_cache(Equiv *q);
+Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
 /* ---- run.c: axonc run ------------------------------------------------------------ */
 int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);
@@ -476,7 +521,6 @@ int64_t ax_offset(int rank, const int64_t *dims, const int64_t *idx);
 int64_t ax_numel(const AxShape *s);
 
 /* ---- smt.c: the Z3 boundary ------------------------------------------------ */
-typedef struct Smt Smt;
 Smt *smt_new(const AxTarget *t);
 void smt_free(Smt *s);
 void smt_set_timeout(Smt *s, int ms);                  /* per query; 0: none */

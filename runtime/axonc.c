@@ -26,6 +26,8 @@ static const char usage[] =
 	"                          run a program with the reference kernels\n"
 	"  equiv FILE.py LHS RHS [--timeout-ms T] [--json]\n"
 	"                          prove two functions of FILE.py equal for every size\n"
+	"  variants FILE.py [--fn NAME] [--json] [--dot OUT.dot] [--max-variants N] [--no-algebraic]\n"
+	"                          every proved reordering of the program (operator propagation)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -34,7 +36,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): variants, synth, compile.\n";
+	"Not built yet (coming with the next issues): synth, compile.\n";
 
 static int
 fail(const char *fmt, const char *arg)
@@ -187,9 +189,9 @@ typedef struct Opts {
 	const char *cmd;
 	const char *args[4];
 	int nargs;
-	const char *target, *fn, *dims, *inputs, *out;
+	const char *target, *fn, *dims, *inputs, *out, *dotfile;
 	uint64_t seed;
-	int timeout_ms, json;
+	int timeout_ms, json, max_variants, no_algebraic;
 } Opts;
 
 /* --name VALUE or --name=VALUE; 1 if argv[*i] is that option. */
@@ -247,6 +249,63 @@ json_str(const char *s)
 	putchar('"');
 }
 
+/* axonc variants FILE: every equivalent reordering, as NumPy functions */
+static int
+cmd_variants(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs FILE.py", "variants");
+	TermCtx *tc = tc_new(t);
+	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
+	if (!g) {
+		tc_free(tc);
+		return 1;
+	}
+	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	NuGraph *ng = propagate(g, &po);
+	char err[256];
+	if (ng_check(ng, err, sizeof err) != 0)
+		ax_die("νGraph invariant: %s", err);
+	int rc = 0;
+	if (o->json)
+		printf("{\"variants\": [");
+	for (int v = 0; v < ng->nvariants; v++) {
+		char why[256];
+		char *src = graph_numpy(ng->variants[v], g->fn, why, sizeof why);
+		if (!src) {
+			fprintf(stderr, "axonc: error: variant %d: %s\n", v, why);
+			rc = 1;
+			continue;
+		}
+		if (o->json) {
+			printf("%s\n  {\"id\": %d, \"numpy\": ", v ? "," : "", v);
+			json_str(src);
+			printf("}");
+		} else
+			printf("# variant %d\n%s\n", v, src);
+	}
+	if (o->json)
+		printf("\n], \"checks\": %d, \"cache_hits\": %d, \"swaps\": %d, \"stop\": \"%s\", \"ms\": %.3f}\n",
+		       ng->checks, ng->cache_hits, ng->swaps, ng->stop, ng->ms);
+	else
+		printf("# %d variant%s, %d checks (%d answered by the cache), stopped: %s, %.1f ms\n", ng->nvariants,
+		       ng->nvariants == 1 ? "" : "s", ng->checks, ng->cache_hits, ng->stop, ng->ms);
+	if (strcmp(ng->stop, "saturated") != 0)
+		fprintf(stderr, "axonc: note: propagation stopped early (%s): raise --max-variants to see more\n", ng->stop);
+	if (o->dotfile) {
+		FILE *f = fopen(o->dotfile, "w");
+		if (!f) {
+			fprintf(stderr, "axonc: error: cannot write %s\n", o->dotfile);
+			rc = 1;
+		} else {
+			graph_dot(f, ng);
+			fclose(f);
+		}
+	}
+	tc_free(tc);
+	return rc;
+}
+
 /* axonc equiv FILE LHS RHS: 0 equivalent, 1 not proved or not equivalent, 2 errors */
 static int
 cmd_equiv(const AxTarget *t, const Opts *o)
@@ -299,6 +358,20 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--json") == 0)
 			o.json = 1;
+		else if (strcmp(argv[i], "--no-algebraic") == 0)
+			o.no_algebraic = 1;
+		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
+			if (bad)
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--max-variants", &v, &bad)) {
+			if (bad)
+				return 2;
+			char *end;
+			long x = strtol(v, &end, 10);
+			if (*end || end == v || x < 1)
+				return fail("--max-variants needs a positive integer, got '%s'", v);
+			o.max_variants = (int)x;
+		}
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||
 		         opt_value(argc, argv, &i, "--dims", &o.dims, &bad) ||
@@ -369,6 +442,8 @@ main(int argc, char **argv)
 		return demo(t);
 	if (strcmp(o.cmd, "equiv") == 0)
 		return cmd_equiv(t, &o);
+	if (strcmp(o.cmd, "variants") == 0)
+		return cmd_variants(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

@@ -363,6 +363,23 @@ upper_bound(Canon *c, Term *v)
 	return NULL;
 }
 
+/* Whether index v ranges over [0, hi) with hi = d or hi = max(d, 1): then
+ * d == 1 forces v == 0 (the broadcasting identity above). */
+static int
+bounded_by(Canon *c, Term *v, Term *d)
+{
+	Term *hi = upper_bound(c, v);
+	if (!hi)
+		return 0;
+	if (hi == d)
+		return 1;
+	if (hi->kind == TK_MAX) {
+		Term *one = t_int(c->tc, 1);
+		return (hi->a[0] == d && hi->a[1] == one) || (hi->a[1] == d && hi->a[0] == one);
+	}
+	return 0;
+}
+
 /* A max/min reduction or fold as an atom: body normalised, its bound
  * variables renamed to canonical ids by nesting depth. */
 static Term *
@@ -448,7 +465,7 @@ norm(Canon *c, Term *t)
 		/* broadcasting reads index 0 where a dim is 1: select(d == 1, 0, i) is i
 		 * when i ranges over [0, d) */
 		if (cond->kind == TK_EQ && cond->a[1]->kind == TK_NUM && cond->a[1]->num == 1 && x->kind == TK_NUM &&
-		    x->num == 0 && upper_bound(c, y) == cond->a[0])
+		    x->num == 0 && bounded_by(c, y, cond->a[0]))
 			return norm(c, y);
 		if (cond->kind == TK_NUM)
 			return norm(c, cond->num ? x : y);

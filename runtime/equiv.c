@@ -141,6 +141,12 @@ equiv_free(Equiv *q)
 		smt_free(q->smt);
 }
 
+Smt *
+equiv_smt(Equiv *q)
+{
+	return q->smt;
+}
+
 void
 equiv_clear_cache(Equiv *q)
 {

@@ -63,37 +63,10 @@ term_size(const Term *t)
 	return n;
 }
 
-/* A size or condition term with maxof/minof decided wherever the program's
- * sizes decide them (broadcasting leaves maxof(M, M), maxof(N, 1), ...). */
 static Term *
 simplify(Fe *fe, Term *t)
 {
-	if (t->n == 0 || t->sort == TS_REAL)
-		return t;
-	switch ((TermKind)t->kind) {
-	case TK_ADD: case TK_SUB: case TK_MUL: case TK_DIV: case TK_MOD: case TK_MAX: case TK_MIN:
-	case TK_LT: case TK_LE: case TK_EQ: case TK_NE: case TK_AND: case TK_OR:
-		break;
-	case TK_NOT:
-		return t_not(fe->tc, simplify(fe, t->a[0]));
-	default:
-		return t;
-	}
-	Term *a = simplify(fe, t->a[0]), *b = simplify(fe, t->a[1]);
-	if (t->kind == TK_MAX || t->kind == TK_MIN) {
-		if (a == b)
-			return a;
-		int upper = t->kind == TK_MAX;
-		int a_wins = proves(fe, t_bin(fe->tc, TK_LE, upper ? b : a, upper ? a : b));
-		int b_wins = proves(fe, t_bin(fe->tc, TK_LE, upper ? a : b, upper ? b : a));
-		if (a_wins && b_wins)
-			return term_size(a) <= term_size(b) ? a : b;
-		if (a_wins)
-			return a;
-		if (b_wins)
-			return b;
-	}
-	return t_bin(fe->tc, (TermKind)t->kind, a, b);
+	return size_simplify(fe->smt, fe->tc, fe_size_hyp(fe), t);
 }
 
 /* A result dim as a size the program named, or as an operand's dim, when it

@@ -343,7 +343,7 @@ t_print(FILE *f, const TermCtx *c, const Term *t)
 		fputc(']', f);
 		return;
 	case TK_CALL:
-		if (c->target && t->id >= 0 && t->id < c->target->nfns)
+		if (c && c->target && t->id >= 0 && t->id < c->target->nfns)
 			fputs(c->target->fns[t->id].name, f);
 		else
 			fprintf(f, "fn%d", t->id);

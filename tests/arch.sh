@@ -17,7 +17,9 @@ pattern=$(printf '%s\n' $names | paste -sd'|' -)
 hits=0
 RUNTIME_DIR=${RUNTIME_DIR:-runtime}
 for f in "$RUNTIME_DIR"/*.c "$RUNTIME_DIR"/*.h; do
-	out=$(gcc -fpreprocessed -dD -E -P "$f" 2>/dev/null | grep -nwE "$pattern")
+	# a name counts as an identifier or a word of a string; a piece of a
+	# hyphenated or dotted word (--max-variants, out.dot) does not
+	out=$(gcc -fpreprocessed -dD -E -P "$f" 2>/dev/null | grep -nP "(?<![-\\w.])($pattern)(?![-\\w.])")
 	if [ -n "$out" ]; then
 		echo "arch: $f names a spec'd operator, instruction, fn or memory:"
 		printf '%s\n' "$out" | sed 's/^/    /'

@@ -198,6 +198,22 @@ if /usr/bin/python3 tests/fuzz_equiv.py "$AXONC" "${FUZZ_EQUIV_SECONDS:-20}" 1 >
 fi
 grep '^fuzz-equiv' "$tmp/fz"
 
+# ---- variants: operator propagation ----
+if /usr/bin/python3 tests/numpy/variants.py "$AXONC" >"$tmp/var" 2>&1; then ok; else
+	bad "variants differ from their programs in NumPy, or an expected reordering is missing"
+	grep -v '^ok' "$tmp/var" | head -20 | sed 's/^/    /'
+fi
+tail -1 "$tmp/var" | sed 's/^/variants: /'
+expect_rc 0 "$AXONC" variants examples/rmsnorm_matmul.py --no-algebraic --json
+expect_grep '"stop": "saturated"' "$tmp/out" "variants --no-algebraic"
+if [ "$(grep -c '"id":' "$tmp/out")" -eq 1 ]; then ok; else bad "--no-algebraic keeps more than the input graph"; fi
+expect_rc 0 "$AXONC" variants examples/glu.py --max-variants 3 --json
+expect_grep '"stop": "max-variants"' "$tmp/out" "variants cap"
+expect_grep 'propagation stopped early (max-variants)' "$tmp/err" "variants cap reported"
+expect_rc 0 "$AXONC" variants examples/softmax_matmul.py --dot "$tmp/v.dot"
+expect_grep 'subgraph cluster_1' "$tmp/v.dot" "variants --dot"
+expect_rc 2 "$AXONC" variants examples/glu.py --max-variants 0
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue
