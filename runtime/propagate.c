@@ -217,6 +217,15 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 		}
 	if (uses != 1)
 		return NULL;
+	/* op1 moves only when op2 is its one consumer: otherwise the other
+	 * consumers would keep it and the swap would duplicate its work */
+	for (int i = 0; i < g->nnodes; i++)
+		for (int o = 0; i != q && o < g->nodes[i].nin; o++)
+			if (g->nodes[i].in[o] == p)
+				return NULL;
+	for (int k = 0; k < g->noutputs; k++)
+		if (g->outputs[k] == p)
+			return NULL;
 	need_solver(pr);
 	AxGraph *ng = graph_copy(g);
 	AxNode clones[AX_MAXOPND];
