@@ -134,14 +134,16 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== The compilation pipeline is not built yet; what runs today, on examples/rmsnorm_matmul.py:"
+	@echo "== Tiling, synthesis, fusion, selection and NKI emission are not built yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
 	$(BUILD)/axonc run examples/rmsnorm_matmul.py --dims M=4,K=8,N=3 --seed 1 -o $(BUILD)/demo_out.npy
 	@echo "   wrote $(BUILD)/demo_out.npy"
-	@echo "== the reordering Axon will use, proved for every size: (X * r) @ W = (X @ W) * r"
+	@echo "== a reordering, proved for every size: (X * r) @ W = (X @ W) * r"
 	$(BUILD)/axonc equiv tests/equiv/pos_rmsnorm_matmul.py lhs rhs
+	@echo "== every reordering operator propagation finds, as NumPy"
+	$(BUILD)/axonc variants examples/rmsnorm_matmul.py
 
 clean:
 	rm -rf build
