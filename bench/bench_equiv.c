@@ -11,14 +11,6 @@
 #include <time.h>
 #include "axon.h"
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int
 cmp_d(const void *a, const void *b)
 {
@@ -44,9 +36,9 @@ main(int argc, char **argv)
 		Equiv *q = equiv_new(t, tc, 10000);
 		for (int k = 0; k < REPEAT; k++) {
 			equiv_clear_cache(q);
-			double t0 = now_ms();
+			double t0 = ax_now_ms();
 			equiv_graphs(q, a, b, &r);
-			ms[k] = now_ms() - t0;
+			ms[k] = ax_now_ms() - t0;
 		}
 		equiv_free(q);
 		qsort(ms, REPEAT, sizeof ms[0], cmp_d);

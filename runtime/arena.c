@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "axon.h"
 
 typedef struct Block {
@@ -85,4 +86,13 @@ arena_free(Arena *a)
 		free(b);
 	}
 	free(a);
+}
+
+/* Milliseconds on a monotonic clock, for timings in reports. */
+double
+ax_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }

@@ -42,6 +42,7 @@ Arena *arena_new(void);
 void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 void arena_free(Arena *a);                      /* frees everything at once */
+double ax_now_ms(void);                         /* a monotonic clock */
 
 void ax_die_(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
@@ -108,6 +109,7 @@ Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real
 void t_print(FILE *f, const TermCtx *c, const Term *t);
 char *t_str(TermCtx *c, const Term *t);                  /* in the context's arena */
 char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: for messages */
+int t_size(const Term *t);                               /* nodes of the tree */
 Arena *tc_arena(TermCtx *c);
 
 typedef struct AxEnv {       /* values of free variables, by name */
@@ -515,6 +517,7 @@ double ax_red_step(int rk, double acc, double x);
 
 int64_t ax_idiv(int64_t a, int64_t b);     /* floor division, b > 0 */
 int64_t ax_imod(int64_t a, int64_t b);     /* 0 <= result < b, b > 0 */
+int64_t ax_gcd(int64_t a, int64_t b);      /* >= 1 */
 /* row-major offset of idx in a tensor of the given shape; -1 if an index is
  * out of range (broadcast indices are already mapped to 0 by the caller) */
 int64_t ax_offset(int rank, const int64_t *dims, const int64_t *idx);

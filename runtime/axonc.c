@@ -226,14 +226,6 @@ load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 	return frontend_load(t, tc, o->args[0], o->fn);
 }
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void
 json_str(const char *s)
 {
@@ -312,7 +304,7 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 {
 	if (o->nargs != 3)
 		return fail("%s needs FILE.py LHS RHS", "equiv");
-	double t0 = now_ms();
+	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
 	AxGraph *a = frontend_load(t, tc, o->args[0], o->args[1]);
 	AxGraph *b = a ? frontend_load(t, tc, o->args[0], o->args[2]) : NULL;
@@ -323,7 +315,7 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 	Equiv *q = equiv_new(t, tc, o->timeout_ms);
 	EquivResult r;
 	equiv_graphs(q, a, b, &r);
-	double ms = now_ms() - t0;
+	double ms = ax_now_ms() - t0;
 	const char *v = r.verdict == EQ_EQUIVALENT ? "equivalent" : "not-proved";
 	if (o->json) {
 		char reason[1100];

@@ -84,21 +84,6 @@ canon_overflowed(const Canon *c)
 
 /* ---- coefficients --------------------------------------------------------- */
 
-static int64_t
-gcd(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a ? a : 1;
-}
-
 static void
 q_norm(Canon *c, int64_t *n, int64_t *d)
 {
@@ -108,7 +93,7 @@ q_norm(Canon *c, int64_t *n, int64_t *d)
 		*n = -*n;
 		*d = -*d;
 	}
-	int64_t g = gcd(*n, *d);
+	int64_t g = ax_gcd(*n, *d);
 	*n /= g;
 	*d /= g;
 }
@@ -116,7 +101,7 @@ q_norm(Canon *c, int64_t *n, int64_t *d)
 static void
 q_mul(Canon *c, int64_t an, int64_t ad, int64_t bn, int64_t bd, int64_t *n, int64_t *d)
 {
-	int64_t g1 = gcd(an, bd), g2 = gcd(bn, ad);
+	int64_t g1 = ax_gcd(an, bd), g2 = ax_gcd(bn, ad);
 	an /= g1;
 	bd /= g1;
 	bn /= g2;

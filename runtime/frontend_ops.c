@@ -54,15 +54,6 @@ proves(Fe *fe, Term *goal)
 	return smt_prove(fe->smt, fe_size_hyp(fe), goal, why, sizeof why);
 }
 
-static int
-term_size(const Term *t)
-{
-	int n = 1;
-	for (int i = 0; i < t->n; i++)
-		n += term_size(t->a[i]);
-	return n;
-}
-
 static Term *
 simplify(Fe *fe, Term *t)
 {
@@ -84,7 +75,7 @@ simplest(Fe *fe, Term *t, const int *in, int nin)
 	for (int o = 0; o < nin; o++)
 		for (int d = 0; in[o] >= 0 && d < fe->g->nodes[in[o]].rank; d++) {
 			Term *v = fe->g->nodes[in[o]].dim[d];
-			if (term_size(v) < term_size(t) && proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
+			if (t_size(v) < t_size(t) && proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
 				return v;
 		}
 	return t;

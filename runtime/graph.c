@@ -169,15 +169,6 @@ graph_print(FILE *f, const AxGraph *g)
 	fputc('\n', f);
 }
 
-static int
-term_nodes(const Term *t)
-{
-	int n = 1;
-	for (int i = 0; i < t->n; i++)
-		n += term_nodes(t->a[i]);
-	return n;
-}
-
 /* A size or condition term with maxof/minof decided wherever the sizes
  * allowed by hyp decide them (broadcasting leaves maxof(M, M), maxof(N, 1)). */
 Term *
@@ -203,7 +194,7 @@ size_simplify(Smt *smt, TermCtx *tc, Term *hyp, Term *t)
 		int a_wins = smt_prove(smt, hyp, t_bin(tc, TK_LE, upper ? b : a, upper ? a : b), why, sizeof why);
 		int b_wins = smt_prove(smt, hyp, t_bin(tc, TK_LE, upper ? a : b, upper ? b : a), why, sizeof why);
 		if (a_wins && b_wins)
-			return term_nodes(a) <= term_nodes(b) ? a : b;
+			return t_size(a) <= t_size(b) ? a : b;
 		if (a_wins)
 			return a;
 		if (b_wins)

@@ -17,14 +17,6 @@
 #include <time.h>
 #include "axon.h"
 
-static double
-now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 typedef struct Prop {
 	NuGraph *ng;
 	Smt *smt;
@@ -273,7 +265,7 @@ out_of_budget(Prop *pr)
 	if (pr->ng->nvariants >= maxv) {
 		pr->ng->stop = "max-variants";
 		pr->stopped = 1;
-	} else if (now_ms() - pr->t0 > ms) {
+	} else if (ax_now_ms() - pr->t0 > ms) {
 		pr->ng->stop = "time";
 		pr->stopped = 1;
 	}
@@ -288,7 +280,7 @@ typedef struct Work {
 NuGraph *
 propagate(const AxGraph *g0, const PropOpts *o)
 {
-	Prop pr = { .o = o, .t0 = now_ms() };
+	Prop pr = { .o = o, .t0 = ax_now_ms() };
 	AxGraph *first = graph_copy(g0);
 	for (int i = 0; i < first->nnodes; i++)
 		first->meta[i].origin = i;
@@ -298,7 +290,7 @@ propagate(const AxGraph *g0, const PropOpts *o)
 	ng_add(ng, first, &added);
 	ng->stop = "saturated";
 	if (o->no_algebraic) {
-		ng->ms = now_ms() - pr.t0;
+		ng->ms = ax_now_ms() - pr.t0;
 		return ng;
 	}
 	Term *h = t_bool(g0->tc, 1);
@@ -359,6 +351,6 @@ propagate(const AxGraph *g0, const PropOpts *o)
 		ng->cache_hits = hits;
 		equiv_free(pr.eq);
 	}
-	ng->ms = now_ms() - pr.t0;
+	ng->ms = ax_now_ms() - pr.t0;
 	return ng;
 }

@@ -44,3 +44,18 @@ ax_numel(const AxShape *s)
 		n *= s->d[i];
 	return n;
 }
+
+int64_t
+ax_gcd(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}

@@ -87,21 +87,6 @@ mk(TermCtx *c, TermKind k, TermSort s, int32_t id, int64_t num, int64_t den, con
 	return t;
 }
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a ? a : 1;
-}
-
 Term *
 t_num(TermCtx *c, int64_t num, int64_t den, TermSort s)
 {
@@ -109,7 +94,7 @@ t_num(TermCtx *c, int64_t num, int64_t den, TermSort s)
 		num = -num;
 		den = -den;
 	}
-	int64_t g = gcd64(num, den);
+	int64_t g = ax_gcd(num, den);
 	num /= g;
 	den /= g;
 	if (den != 1 && s == TS_INT)
@@ -492,4 +477,13 @@ t_infix(TermCtx *c, const Term *t)
 	char *s = arena_strdup(c->arena, buf);
 	free(buf);
 	return s;
+}
+
+int
+t_size(const Term *t)
+{
+	int n = 1;
+	for (int i = 0; i < t->n; i++)
+		n += t_size(t->a[i]);
+	return n;
 }
