@@ -402,9 +402,9 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 	emitf("static const AxFn fns[%d] = {\n", g.nfns ? g.nfns : 1);
 	for (int i = 0; i < g.nfns; i++) {
 		Decl *f = g.fns[i];
-		emitf("\t[FN_%s] = { %s, %s, %d, %d, %s, fn_%s_ref, %s },\n", f->name, cstr(f->name), cstr(locstr(f->loc)),
+		emitf("\t[FN_%s] = { %s, %s, %d, %d, %s, fn_%s_ref, %s, %s },\n", f->name, cstr(f->name), cstr(locstr(f->loc)),
 		      f->params.n, f->def != NULL, f->def ? xprintf("fn_%s_unfold", f->name) : "NULL", f->name,
-		      f->def ? cstr(expr_str(f->def)) : "NULL");
+		      f->def ? cstr(expr_str(f->def)) : "NULL", cstr(f->ref));
 	}
 	emitf("};\n\nstatic const AxAxiom axioms[%d] = {\n", axioms.n ? axioms.n : 1);
 	for (int i = 0; i < axioms.n; i++) {

@@ -40,7 +40,7 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
  * front end knows these roles, the specs say which op plays each. */
 static const char *python_roles[] = {
 	"+", "-", "*", "/", "@", "-x", "**2", "**0.5", "**-1", "**-0.5", ".T", "keepdims=False",
-	"x[None]", "x[a:b]", "x[a:b:s]", "reshape-split", "reshape-merge", "scalar", 0,
+	"x[None]", "x[a:b]", "x[a:b:s]", "reshape-split", "reshape-merge", "scalar", "np", 0,
 };
 
 static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", 0 };
@@ -391,14 +391,14 @@ check_opinst(Spec *spec, Decl *d)
 		Loc *l = d->python.v[i - 1];
 		if (!in_strv(python_roles, r)) {
 			error_at(*l, "unknown Python syntax \"%s\" (the front end knows: + - * / @ -x **2 **0.5 **-1 **-0.5 .T "
-			         "keepdims=False x[None] x[a:b] x[a:b:s] reshape-split reshape-merge scalar)", r);
+			         "keepdims=False x[None] x[a:b] x[a:b:s] reshape-split reshape-merge scalar np)", r);
 			continue;
 		}
 		for (int k = 0; k < spec->decls.n; k++) {
 			Decl *o = spec->decls.v[k];
 			if (o == d || o->kind != D_OP)
 				continue;
-			for (int j = 1; j < o->python.n; j += 2)
+			for (int j = 1; j < o->python.n && strcmp(r, "np") != 0; j += 2)
 				if (strcmp(o->python.v[j], r) == 0 && k < find_index(spec, d)) {
 					error_at(*l, "Python syntax \"%s\" is already lowered through '%s'", r, o->name);
 					note_at(*(Loc *)o->python.v[j - 1], "claimed here");

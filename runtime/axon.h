@@ -265,6 +265,7 @@ typedef struct AxFn {
 	Term *(*unfold)(TermCtx *c, Term *const *args);  /* definition, or NULL */
 	double (*ref)(const double *args);                /* reference value */
 	const char *def_src;     /* the definition as written, or NULL */
+	const char *cname;       /* the C math function of `ref`, or NULL */
 } AxFn;
 
 typedef struct AxAxiom {
@@ -535,6 +536,7 @@ int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
 /* ---- target.c --------------------------------------------------------------- */
 const AxOp *ax_find_op(const AxTarget *t, const char *name);
 const AxOp *ax_find_inst(const AxTarget *t, const char *name);
+int ax_has_role(const AxOp *op, const char *role);   /* the op declares python "role" */
 void ax_print_target(FILE *f, const AxTarget *t);
 
 #endif

@@ -223,8 +223,8 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args + 1, nargs - 1, loc) };
 	}
 	const AxOp *op = ax_find_op(fe->t, name);
-	if (!op)
-		fe_error(fe, loc, "unknown function np.%s: no op of that name in specs/", name);
+	if (!op || !ax_has_role(op, "np"))
+		fe_error(fe, loc, "unknown function np.%s: no op of that name is a NumPy function in specs/", name);
 	return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
 }
 
@@ -295,7 +295,8 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		return (Val){ .k = V_SHAPE, .node = b.node };
 	if (strcmp(e->s, "ndim") == 0)
 		return (Val){ .k = V_SIZE, .t = t_int(fe->tc, fe->g->nodes[b.node].rank) };
-	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 || ax_find_op(fe->t, e->s))
+	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 ||
+	    (ax_find_op(fe->t, e->s) && ax_has_role(ax_find_op(fe->t, e->s), "np")))
 		return (Val){ .k = V_METHOD, .node = b.node, .name = e->s };
 	fe_error(fe, e->loc, "unknown tensor attribute or method '%s'", e->s);
 }
@@ -436,6 +437,46 @@ run_body(Fe *fe, PFunc *f, Scope *s)
 	fe_error(fe, f->loc, "function '%s' does not return a value", f->name);
 }
 
+/* A helper of one tensor that computes what a unary op of the specs computes
+ * (x / (1 + np.exp(-x)) is silu) becomes that op: the checker must prove it
+ * for every size, here, where the helper is used.  So the graph keeps the
+ * operator a programmer meant, and later stages can map it as one. */
+static int
+lift(Fe *fe, int x, int result, int first_new)
+{
+	AxGraph *g = fe->g;
+	if (!fe->eq)
+		fe->eq = equiv_new(fe->t, fe->tc, 2000);
+	AxGraph a = *g, b = *g;
+	a.noutputs = b.noutputs = 1;
+	a.outputs[0] = result;
+	for (int i = 0; i < fe->t->nops; i++) {
+		const AxOp *op = &fe->t->ops[i];
+		if (op->nopnd != 1 || op->nattr || op->ngroups != 1 || op->layout_only || op->broadcast)
+			continue;
+		AxNode n = { .op = i, .nin = 1, .in = { x }, .loc = g->nodes[result].loc };
+		n.grank[0] = g->nodes[x].rank - op->opnd[0].nfixed;
+		if (n.grank[0] < 0 || g->nodes[x].rank != g->nodes[result].rank)
+			continue;
+		n.rank = g->nodes[x].rank;
+		for (int d = 0; d < n.rank; d++)
+			n.dim[d] = g->nodes[x].dim[d];
+		/* b: the graph with op(x) as its output, without touching g's nodes */
+		b.nnodes = g->nnodes;
+		b.cap = g->nnodes + 1;
+		b.nodes = arena_alloc(fe->a, sizeof *b.nodes * (size_t)b.cap);
+		memcpy(b.nodes, g->nodes, sizeof *b.nodes * (size_t)g->nnodes);
+		b.nodes[b.nnodes] = n;
+		b.outputs[0] = b.nnodes++;
+		EquivResult r;
+		if (equiv_graphs(fe->eq, &a, &b, &r) == EQ_EQUIVALENT) {
+			g->nnodes = first_new;   /* the helper's nodes go; nothing else refers to them */
+			return graph_add(g, &n);
+		}
+	}
+	return result;
+}
+
 /* Inlines a helper def at a call. */
 static Val
 run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
@@ -477,8 +518,11 @@ run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		bind(fe, &s, p->name, v);
 	}
 	fe->depth++;
+	int before = fe->g->nnodes;
 	Val r = run_body(fe, f, &s);
 	fe->depth--;
+	if (nargs == 1 && args[0].k == V_TENSOR && r.k == V_TENSOR && fe->g->nnodes - before > 1)
+		r.node = lift(fe, args[0].node, r.node, before);
 	return r;
 }
 
@@ -673,5 +717,6 @@ frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 		g = fe.g;
 	}
 	smt_free(fe.smt);
+	equiv_free(fe.eq);
 	return g;
 }

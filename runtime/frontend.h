@@ -48,6 +48,7 @@ typedef struct Fe {
 	Arena *a;
 	PFile *file;
 	Smt *smt;
+	Equiv *eq;               /* for lifting helpers to spec'd ops; made when first needed */
 	jmp_buf fail;            /* the first error ends the analysis */
 	int depth;               /* helper-call nesting */
 	int edepth;              /* expression nesting */

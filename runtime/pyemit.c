@@ -95,6 +95,116 @@ size_attr(const AxOp *op, const AxNode *n, int k)
 	return NULL;
 }
 
+/* An element term of an element-wise op in NumPy syntax: operand o's
+ * element is the array name[o], defined fns unfold, fns the reference kernels
+ * compute with C's NAMEf print as np.NAME. */
+static int
+py_elem(FILE *f, const AxGraph *g, const Term *t, char names[][16])
+{
+	const char *bin = NULL;
+	switch ((TermKind)t->kind) {
+	case TK_TENSOR:
+		fputs(names[t->id], f);
+		return 0;
+	case TK_NUM:
+		if (t->den == 1)
+			fprintf(f, "%lld.0", (long long)t->num);
+		else
+			fprintf(f, "(%lld / %lld)", (long long)t->num, (long long)t->den);
+		return 0;
+	case TK_VAR:
+		fputs(t->name, f);
+		return 0;
+	case TK_TOREAL:
+		return py_elem(f, g, t->a[0], names);
+	case TK_NEG:
+		fputs("(-", f);
+		if (py_elem(f, g, t->a[0], names))
+			return -1;
+		fputc(')', f);
+		return 0;
+	case TK_ADD: bin = " + "; break;
+	case TK_SUB: bin = " - "; break;
+	case TK_MUL: bin = " * "; break;
+	case TK_DIV: bin = " / "; break;
+	case TK_MAX:
+	case TK_MIN:
+		fputs(t->kind == TK_MAX ? "np.fmax(" : "np.fmin(", f);
+		if (py_elem(f, g, t->a[0], names))
+			return -1;
+		fputs(", ", f);
+		if (py_elem(f, g, t->a[1], names))
+			return -1;
+		fputc(')', f);
+		return 0;
+	case TK_CALL: {
+		const AxFn *fn = &g->t->fns[t->id];
+		if (fn->unfold)
+			return py_elem(f, g, fn->unfold(g->tc, t->a), names);
+		if (!fn->cname || fn->arity != 1)
+			return -1;
+		fprintf(f, "np.%.*s(", (int)strlen(fn->cname) - 1, fn->cname);   /* expf: np.exp */
+		if (py_elem(f, g, t->a[0], names))
+			return -1;
+		fputc(')', f);
+		return 0;
+	}
+	default:
+		return -1;
+	}
+	fputc('(', f);
+	if (py_elem(f, g, t->a[0], names))
+		return -1;
+	fputs(bin, f);
+	if (py_elem(f, g, t->a[1], names))
+		return -1;
+	fputc(')', f);
+	return 0;
+}
+
+static Term *
+elem_access(TermCtx *c, void *env, int o, Term *const *idx, int n)
+{
+	(void)env;
+	return t_tensor(c, o, "operand", n, idx);
+}
+
+/* An element-wise op with no NumPy function of its name, as its element
+ * expression; 0 = printed. */
+static int
+py_elementwise(FILE *f, const AxGraph *g, const AxNode *n, char names[][16])
+{
+	const AxOp *op = &g->t->ops[n->op];
+	if (op->ngroups != 1 || op->nattr || op->layout_only)
+		return -1;
+	for (int o = 0; o < op->nopnd; o++)
+		if (op->opnd[o].nfixed != 0)
+			return -1;
+	AxSym s = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		s.rank[o] = g->nodes[n->in[o]].rank;
+		for (int d = 0; d < s.rank[o]; d++)
+			s.dim[o][d] = g->nodes[n->in[o]].dim[d];
+	}
+	memcpy(s.grank, n->grank, sizeof s.grank);
+	s.access = elem_access;
+	Term *idx[AX_MAXR];
+	for (int d = 0; d < n->rank; d++)
+		idx[d] = t_var(g->tc, "%i", TS_INT);
+	Term *t = op->enc(g->tc, &s, idx);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m)
+		ax_die("open_memstream");
+	int rc = py_elem(m, g, t, names);
+	fclose(m);
+	if (rc == 0)
+		fputs(buf, f);
+	free(buf);
+	return rc;
+}
+
 /* Whether the op writes a literal 1 at result position d whatever its
  * operands' sizes (sum's [...L, 1, ...R]): asked of its shape function with
  * operands of fresh sizes. */
@@ -213,6 +323,8 @@ graph_numpy(const AxGraph *g, const char *name, char *why, size_t wn)
 			for (int o = 0; o < n->nin; o++)
 				fprintf(f, "%s%s", o ? ", " : "", a[o]);
 			fprintf(f, "], axis=%d)", l);
+		} else if (!ax_has_role(op, "np") && py_elementwise(f, g, n, a) == 0) {
+			;   /* no NumPy function of that name: its element expression */
 		} else {
 			fprintf(f, "np.%s(", op->name);
 			for (int o = 0; o < n->nin; o++)

@@ -34,6 +34,15 @@ ax_find_inst(const AxTarget *t, const char *name)
 	return find_in(t->insts, t->ninsts, name);
 }
 
+int
+ax_has_role(const AxOp *op, const char *role)
+{
+	for (int k = 0; op->python && op->python[k]; k++)
+		if (strcmp(op->python[k], role) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 print_si(FILE *f, double v, const char *unit)
 {

@@ -207,7 +207,7 @@ tail -1 "$tmp/var" | sed 's/^/variants: /'
 expect_rc 0 "$AXONC" variants examples/rmsnorm_matmul.py --no-algebraic --json
 expect_grep '"stop": "saturated"' "$tmp/out" "variants --no-algebraic"
 if [ "$(grep -c '"id":' "$tmp/out")" -eq 1 ]; then ok; else bad "--no-algebraic keeps more than the input graph"; fi
-expect_rc 0 "$AXONC" variants examples/glu.py --max-variants 3 --json
+expect_rc 0 "$AXONC" variants examples/gqa.py --max-variants 3 --json
 expect_grep '"stop": "max-variants"' "$tmp/out" "variants cap"
 expect_grep 'propagation stopped early (max-variants)' "$tmp/err" "variants cap reported"
 expect_rc 0 "$AXONC" variants examples/softmax_matmul.py --dot "$tmp/v.dot"
