@@ -76,6 +76,14 @@ def main():
                        [i for i, l in enumerate(s.splitlines()) if " / " in l][0] >
                        [i for i, l in enumerate(s.splitlines()) if " @ " in l][-1]),
         }
+        # SiLU (lifted to one op) moves past neither the gating multiply nor the down projection
+        if name in ("silu_mlp.py", "matmul_matmul_silu_mul.py"):
+            if len(srcs) == 1:
+                passed += 1
+                print("ok   %s: no reordering of silu or multiply" % path)
+            else:
+                failed += 1
+                print("FAIL %s: %d variants where silu and multiply must stay in place" % (path, len(srcs)))
         if name in expect:
             what, test = expect[name]
             if any(test(s) for s in srcs[1:]):
