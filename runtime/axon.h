@@ -359,7 +359,9 @@ const AxTarget *ax_find_target(const char *name);
 /* ---- graph.c: a tensor program as a dataflow graph of spec'd ops ----------- */
 
 typedef struct AxNode {
-	int op;                  /* index in AxTarget.ops; -1: a tensor input */
+	int op;                  /* index in AxTarget.ops (or .insts); -1: a tensor input */
+	int inst;                /* 1: op indexes the target's instructions */
+	int engine;              /* instructions: the engine it runs on */
 	int input;               /* tensor inputs: parameter position */
 	int nin;
 	int in[AX_MAXOPND];      /* producer node ids; -1: an optional operand left out */
@@ -401,6 +403,7 @@ typedef struct AxGraph {
 } AxGraph;
 
 AxGraph *graph_new(const AxTarget *t, TermCtx *tc);
+const AxOp *node_op(const AxGraph *g, const AxNode *n);  /* its op or instruction */
 int graph_add(AxGraph *g, const AxNode *n);   /* returns the node id */
 /* Runs the graph on concrete sizes with the reference kernels.  in[p] holds
  * tensor parameter p's data (row-major); out[k] receives a malloc'd array and

@@ -44,7 +44,7 @@ enc_node(Enc *e, int id, Term *const *idx, int n)
 	const AxNode *nd = &e->g->nodes[id];
 	if (nd->op < 0)
 		return t_tensor(e->tc, nd->input, e->pname[nd->input], n, idx);
-	const AxOp *op = &e->g->t->ops[nd->op];
+	const AxOp *op = node_op(e->g, nd);
 	AxSym s = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
 		int src = o < nd->nin ? nd->in[o] : -1;
@@ -55,6 +55,7 @@ enc_node(Enc *e, int id, Term *const *idx, int n)
 	memcpy(s.grank, nd->grank, sizeof s.grank);
 	memcpy(s.attr, nd->attr, sizeof s.attr);
 	memcpy(s.sattr, nd->sattr, sizeof s.sattr);
+	s.engine = nd->engine;
 	const void *env[2] = { e, nd };
 	s.access = access;
 	s.env = (void *)env;

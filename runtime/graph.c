@@ -19,6 +19,12 @@ graph_new(const AxTarget *t, TermCtx *tc)
 	return g;
 }
 
+const AxOp *
+node_op(const AxGraph *g, const AxNode *n)
+{
+	return n->inst ? &g->t->insts[n->op] : &g->t->ops[n->op];
+}
+
 int
 graph_add(AxGraph *g, const AxNode *n)
 {
@@ -54,7 +60,7 @@ node_conc(const AxGraph *g, int id, const AxEnv *sizes, const AxShape *shapes, A
           size_t errlen)
 {
 	const AxNode *n = &g->nodes[id];
-	const AxOp *op = &g->t->ops[n->op];
+	const AxOp *op = node_op(g, n);
 	*c = (AxConc){ 0 };
 	c->nopnd = op->nopnd;
 	for (int o = 0; o < op->nopnd; o++) {
@@ -68,6 +74,7 @@ node_conc(const AxGraph *g, int id, const AxEnv *sizes, const AxShape *shapes, A
 	}
 	memcpy(c->grank, n->grank, sizeof c->grank);
 	memcpy(c->attr, n->attr, sizeof c->attr);
+	c->engine = n->engine;
 	for (int a = 0; a < op->nattr; a++) {
 		if (op->attr[a].kind == AX_ATTR_ENUM)
 			continue;
@@ -101,7 +108,7 @@ graph_run(const AxGraph *g, const AxEnv *sizes, const float *const *in, float **
 			val[id] = (float *)in[n->input];
 			continue;
 		}
-		const AxOp *op = &g->t->ops[n->op];
+		const AxOp *op = node_op(g, n);
 		AxConc c;
 		if ((rc = node_conc(g, id, sizes, shape, &c, err, errlen)) != 0)
 			break;
@@ -145,7 +152,7 @@ graph_print(FILE *f, const AxGraph *g)
 		if (n->op < 0)
 			fprintf(f, "input %s", g->params[n->input].name);
 		else {
-			const AxOp *op = &g->t->ops[n->op];
+			const AxOp *op = node_op(g, n);
 			fprintf(f, "%s(", op->name);
 			for (int o = 0; o < n->nin; o++)
 				fprintf(f, o ? ", %%%d" : "%%%d", n->in[o]);

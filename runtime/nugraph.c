@@ -126,8 +126,8 @@ graph_canon(const AxGraph *g)
 			fprintf(f, "%d=in%d;", key[i], n->input);
 			continue;
 		}
-		const AxOp *op = &g->t->ops[n->op];
-		fprintf(f, "%d=%s[", key[i], op->name);
+		const AxOp *op = node_op(g, n);
+		fprintf(f, "%d=%s%s@%d[", key[i], n->inst ? "inst:" : "", op->name, n->inst ? n->engine : -1);
 		for (int k = 0; k < op->ngroups; k++)
 			fprintf(f, "%d,", n->grank[k]);
 		for (int a = 0; a < op->nattr; a++) {

@@ -32,7 +32,7 @@ typedef struct Prop {
 static int
 reinstantiate(Prop *pr, const AxGraph *g, AxNode *n)
 {
-	const AxOp *op = &g->t->ops[n->op];
+	const AxOp *op = node_op(g, n);
 	int rank[AX_MAXOPND];
 	AxSym s = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {

@@ -174,7 +174,7 @@ elem_access(TermCtx *c, void *env, int o, Term *const *idx, int n)
 static int
 py_elementwise(FILE *f, const AxGraph *g, const AxNode *n, char names[][16])
 {
-	const AxOp *op = &g->t->ops[n->op];
+	const AxOp *op = node_op(g, n);
 	if (op->ngroups != 1 || op->nattr || op->layout_only)
 		return -1;
 	for (int o = 0; o < op->nopnd; o++)
@@ -211,7 +211,7 @@ py_elementwise(FILE *f, const AxGraph *g, const AxNode *n, char names[][16])
 static int
 keeps_axis(const AxGraph *g, const AxNode *n, int d)
 {
-	const AxOp *op = &g->t->ops[n->op];
+	const AxOp *op = node_op(g, n);
 	AxSym s = { 0 };
 	char name[32];
 	for (int o = 0; o < op->nopnd; o++) {
@@ -260,7 +260,7 @@ graph_numpy(const AxGraph *g, const char *name, char *why, size_t wn)
 		const AxNode *n = &g->nodes[i];
 		if (n->op < 0)
 			continue;
-		const AxOp *op = &g->t->ops[n->op];
+		const AxOp *op = node_op(g, n);
 		const char *role = role_of(op);
 		char a[AX_MAXOPND][16];
 		for (int o = 0; o < n->nin; o++) {
@@ -368,7 +368,7 @@ graph_dot(FILE *f, const NuGraph *ng)
 			if (n->op < 0)
 				fprintf(f, "    v%d_%d [shape=box, label=\"%s\"];\n", v, i, g->params[n->input].name);
 			else
-				fprintf(f, "    v%d_%d [shape=ellipse, label=\"%s\"];\n", v, i, g->t->ops[n->op].name);
+				fprintf(f, "    v%d_%d [shape=ellipse, label=\"%s\"];\n", v, i, node_op(g, n)->name);
 			for (int o = 0; o < n->nin; o++)
 				if (n->in[o] >= 0)
 					fprintf(f, "    v%d_%d -> v%d_%d;\n", v, n->in[o], v, i);
