@@ -446,6 +446,22 @@ typedef struct PropOpts {
 } PropOpts;
 NuGraph *propagate(const AxGraph *g0, const PropOpts *o);
 
+/* ---- synth.c: instruction sequences for a tile operation (Algorithm 2) ------- */
+typedef struct SynthSeq {
+	int ninsts;
+	const char *insts[8];    /* instruction names, operands before users */
+	uint32_t engines[8];     /* the engines each may run on */
+	char text[512];          /* nc_matmul(stationary=..., moving=b) */
+	char constraints[512];   /* hardware limits on the tile sizes */
+} SynthSeq;
+typedef void (*SynthCb)(void *env, const SynthSeq *seq);
+typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
+/* Sequences of at most depth instructions proved equal to the graph's one
+ * operation (inputs first); each reported through cb.  0 = ok. */
+int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *env, int *checked);
+/* Every 2-D tile instance of op, synthesized; returns the number of instances. */
+int synth_op(const AxTarget *t, TermCtx *tc, int op, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked);
+
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL
  * (and why) if an op has no NumPy spelling. */

@@ -28,6 +28,8 @@ static const char usage[] =
 	"                          prove two functions of FILE.py equal for every size\n"
 	"  variants FILE.py [--fn NAME] [--json] [--dot OUT.dot] [--max-variants N] [--no-algebraic]\n"
 	"                          every proved reordering of the program (operator propagation)\n"
+	"  synth OP [--depth D] [--json]\n"
+	"                          instruction sequences proved equal to a 2-D tile of one op\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -36,7 +38,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): synth, compile.\n";
+	"Not built yet (coming with the next issues): tiling, synth FILE.py, compile.\n";
 
 static int
 fail(const char *fmt, const char *arg)
@@ -191,7 +193,7 @@ typedef struct Opts {
 	int nargs;
 	const char *target, *fn, *dims, *inputs, *out, *dotfile;
 	uint64_t seed;
-	int timeout_ms, json, max_variants, no_algebraic;
+	int timeout_ms, json, max_variants, no_algebraic, depth;
 } Opts;
 
 /* --name VALUE or --name=VALUE; 1 if argv[*i] is that option. */
@@ -239,6 +241,100 @@ json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+typedef struct SynthOut {
+	const AxTarget *t;
+	int json, nseq;
+	const AxGraph *tile;
+} SynthOut;
+
+static void
+synth_instance(void *env, const AxGraph *g)
+{
+	SynthOut *so = env;
+	so->tile = g;
+	if (so->json)
+		return;
+	printf("# tile:");
+	for (int p = 0; p < g->nparams; p++) {
+		const AxNode *n = &g->nodes[g->params[p].node];
+		printf(" %s[", g->params[p].name);
+		for (int d = 0; d < n->rank; d++)
+			printf("%s%s", d ? ", " : "", t_infix(g->tc, n->dim[d]));
+		printf("]");
+	}
+	const AxNode *o = &g->nodes[g->outputs[0]];
+	printf(" -> [");
+	for (int d = 0; d < o->rank; d++)
+		printf("%s%s", d ? ", " : "", t_infix(g->tc, o->dim[d]));
+	printf("]\n");
+}
+
+static void
+synth_seq(void *env, const SynthSeq *q)
+{
+	SynthOut *so = env;
+	if (so->json) {
+		printf("%s\n  {\"insts\": [", so->nseq ? "," : "");
+		for (int i = 0; i < q->ninsts; i++)
+			printf("%s\"%s\"", i ? ", " : "", q->insts[i]);
+		printf("], \"engines\": [");
+		for (int i = 0; i < q->ninsts; i++) {
+			printf("%s[", i ? ", " : "");
+			int first = 1;
+			for (int e = 0; e < so->t->nengines; e++)
+				if (q->engines[i] & (1u << e)) {
+					printf("%s\"%s\"", first ? "" : ", ", so->t->engines[e].name);
+					first = 0;
+				}
+			printf("]");
+		}
+		printf("], \"constraints\": ");
+		json_str(q->constraints);
+		printf(", \"text\": ");
+		json_str(q->text);
+		printf("}");
+	} else {
+		printf("  %s", q->text);
+		if (*q->constraints)
+			printf("   if %s", q->constraints);
+		printf("   on");
+		for (int i = 0; i < q->ninsts; i++) {
+			printf("%s", i ? " ;" : "");
+			for (int e = 0; e < so->t->nengines; e++)
+				if (q->engines[i] & (1u << e))
+					printf(" %s", so->t->engines[e].name);
+		}
+		printf("\n");
+	}
+	so->nseq++;
+}
+
+/* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */
+static int
+cmd_synth(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs the name of an op (see axonc ops)", "synth");
+	const AxOp *op = ax_find_op(t, o->args[0]);
+	if (!op)
+		return fail("no op '%s' (see 'axonc ops')", o->args[0]);
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	SynthOut so = { .t = t, .json = o->json };
+	if (o->json)
+		printf("{\"op\": \"%s\", \"sequences\": [", op->name);
+	int checked;
+	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 2, synth_instance, synth_seq, &so, &checked);
+	double ms = ax_now_ms() - t0;
+	if (o->json)
+		printf("\n], \"checked\": %d, \"ms\": %.3f}\n", checked, ms);
+	else
+		printf("# %s: %d sequence%s over %d tile instance%s, %d checked by the prover, %.1f ms\n", op->name, so.nseq,
+		       so.nseq == 1 ? "" : "s", n, n == 1 ? "" : "s", checked, ms);
+	tc_free(tc);
+	return 0;
 }
 
 /* axonc variants FILE: every equivalent reordering, as NumPy functions */
@@ -355,6 +451,14 @@ main(int argc, char **argv)
 		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
 			if (bad)
 				return 2;
+		} else if (opt_value(argc, argv, &i, "--depth", &v, &bad)) {
+			if (bad)
+				return 2;
+			char *end;
+			long x = strtol(v, &end, 10);
+			if (*end || end == v || x < 1 || x > 3)
+				return fail("--depth needs 1, 2 or 3, got '%s'", v);
+			o.depth = (int)x;
 		} else if (opt_value(argc, argv, &i, "--max-variants", &v, &bad)) {
 			if (bad)
 				return 2;
@@ -436,6 +540,8 @@ main(int argc, char **argv)
 		return cmd_equiv(t, &o);
 	if (strcmp(o.cmd, "variants") == 0)
 		return cmd_variants(t, &o);
+	if (strcmp(o.cmd, "synth") == 0)
+		return cmd_synth(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

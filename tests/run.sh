@@ -214,6 +214,27 @@ expect_rc 0 "$AXONC" variants examples/softmax_matmul.py --dot "$tmp/v.dot"
 expect_grep 'subgraph cluster_1' "$tmp/v.dot" "variants --dot"
 expect_rc 2 "$AXONC" variants examples/glu.py --max-variants 0
 
+# ---- synthesis of one op's tiles (Algorithm 2), found from the instruction specs ----
+synth_has() {   # synth_has OP PATTERN WHAT
+	"$AXONC" synth "$1" --json >"$tmp/sy" 2>"$tmp/err" || { bad "synth $1 failed"; return; }
+	if grep -q -- "$2" "$tmp/sy"; then ok; else bad "synth $1: $3"; fi
+}
+synth_has matmul '"insts": \["nc_transpose", "nc_matmul"\], "engines": \[\["tensor", "vector"\], \["tensor"\]\]' "nc_transpose (tensor or vector) then nc_matmul"
+synth_has matmul '"insts": \["dma_transpose", "nc_matmul"\]' "dma_transpose then nc_matmul"
+synth_has matmul '"constraints": "P <= 128, F <= 128, K <= 512"' "nc_matmul's tile limits"
+synth_has multiply '"insts": \["tensor_tensor"\]' "tensor_tensor"
+synth_has multiply '"insts": \["tensor_scalar"\].*"text": "tensor_scalar(data=a, operand0=b, op0=multiply)"' "tensor_scalar with a [P,1] operand"
+synth_has add '"text": "tensor_tensor(data1=a, data2=b, op=add)"' "tensor_tensor add"
+synth_has exp '"text": "activation(data=a, func=exp)"' "activation exp"
+synth_has rsqrt '"text": "activation(data=a, func=rsqrt)"' "activation rsqrt"
+synth_has silu '"text": "activation(data=a, func=silu)"' "activation silu"
+synth_has sum '"text": "tensor_reduce(data=a, op=add)"' "tensor_reduce along the free axis"
+synth_has sum '"text": "tensor_partition_reduce(data=a, op=add)"' "tensor_partition_reduce along the partition axis"
+synth_has max '"text": "tensor_reduce(data=a, op=max)"' "tensor_reduce max"
+synth_has maximum '"text": "tensor_tensor(data1=a, data2=b, op=maximum)"' "tensor_tensor maximum"
+expect_rc 2 "$AXONC" synth nosuchop
+expect_rc 2 "$AXONC" synth matmul --depth 4
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue

@@ -1,0 +1,550 @@
+/*
+ * synth.c — ISA synthesis for one tile operation (paper section 3.4,
+ * Algorithm 2), without tiling yet.
+ *
+ * The pool holds the target's instructions that share a granular operation
+ * with the tensor operation, plus those that only move data (transposes,
+ * copies), each with every choice of its enum attributes; operand slots take
+ * the operation's inputs, the results of other instructions (holes filled by
+ * the pool), or nothing for an optional operand.  Sketches are built bottom
+ * up to a depth (instructions per sequence).  A sketch is first run by the
+ * reference kernels on concrete sizes and inputs, a cheap refutation that
+ * can only drop sketches that compute something else; every survivor is
+ * then proved equal to the operation by the checker, for every tile size
+ * allowed by the instructions' hardware constraints, which are its
+ * constraints.  Nothing here names an instruction: pool, attributes,
+ * engines and constraints come from the target's tables.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+
+enum { MAXCAND = 4000, PER_VALUE = 2 };
+
+typedef struct Cand {
+	int input;               /* >= 0: the operation's input; -1: an instruction */
+	int inst;
+	int attr[AX_MAXATTR];
+	int nin;
+	int in[AX_MAXOPND];      /* candidate ids; -1: an optional operand left out */
+	int ninsts;
+	AxShape shape;
+	float *val;
+} Cand;
+
+typedef struct Synth {
+	const AxTarget *t;
+	TermCtx *tc;
+	Arena *a;
+	AxGraph *lhs;            /* the tile operation over its inputs */
+	int nin;                 /* its inputs */
+	AxConc conc;             /* the operation at the concrete sizes */
+	AxEnv env;
+	Cand *c;
+	int nc;
+	float *want;
+	AxShape wshape;
+	int *pool, npool;
+	Equiv *eq;
+	Smt *smt;
+	Term *sizes_pos;         /* every size >= 1 */
+	int checked;
+	int depth;
+	SynthCb cb;
+	void *cbenv;
+} Synth;
+
+static int
+close_enough(const float *x, const float *y, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double a = x[i], b = y[i];
+		if (isnan(a) && isnan(b))
+			continue;
+		if (isnan(a) || isnan(b) || fabs(a - b) > 1e-3 * (1 + fabs(a) + fabs(b)))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+same_value(const Cand *a, const float *v, const AxShape *s)
+{
+	if (a->shape.rank != s->rank)
+		return 0;
+	for (int d = 0; d < s->rank; d++)
+		if (a->shape.d[d] != s->d[d])
+			return 0;
+	return close_enough(a->val, v, ax_numel(s));
+}
+
+/* The candidate's text: inst(operands; attributes). */
+static void
+cand_text(const Synth *sy, int id, char *buf, size_t n)
+{
+	const Cand *c = &sy->c[id];
+	if (c->input >= 0) {
+		snprintf(buf, n, "%s", sy->lhs->params[c->input].name);
+		return;
+	}
+	const AxOp *op = &sy->t->insts[c->inst];
+	size_t k = (size_t)snprintf(buf, n, "%s(", op->name);
+	int first = 1;
+	for (int o = 0; o < c->nin && k < n; o++) {
+		if (c->in[o] < 0)
+			continue;
+		char sub[512];
+		cand_text(sy, c->in[o], sub, sizeof sub);
+		k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", first ? "" : ", ", op->opnd[o].name, sub);
+		first = 0;
+	}
+	for (int a = 0; a < op->nattr && k < n; a++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", first && a == 0 ? "" : ", ", op->attr[a].name,
+		                      sy->t->enums[op->attr[a].enum_id].items[c->attr[a]]);
+	if (k < n)
+		snprintf(buf + k, n - k, ")");
+}
+
+/* Adds the instructions of candidate id to g (after its inputs); returns the
+ * node.  Dims come from each instruction's shape function. */
+static int
+add_nodes(Synth *sy, AxGraph *g, int id, int engine_of_first)
+{
+	const Cand *c = &sy->c[id];
+	if (c->input >= 0)
+		return sy->lhs->params[c->input].node;
+	const AxOp *op = &sy->t->insts[c->inst];
+	AxNode n = { .op = c->inst, .inst = 1, .nin = op->nopnd };
+	for (int e = 0; e < sy->t->nengines; e++)
+		if (op->engines & (1u << e)) {
+			n.engine = e;
+			break;
+		}
+	(void)engine_of_first;
+	memcpy(n.attr, c->attr, sizeof n.attr);
+	AxSym s = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		n.in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o], 0) : -1;
+		s.rank[o] = n.in[o] >= 0 ? g->nodes[n.in[o]].rank : -1;
+		for (int d = 0; d < s.rank[o]; d++)
+			s.dim[o][d] = g->nodes[n.in[o]].dim[d];
+	}
+	memcpy(s.attr, n.attr, sizeof s.attr);
+	s.engine = n.engine;
+	Term *out[AX_MAXR];
+	n.rank = op->shape(g->tc, &s, out);
+	for (int d = 0; d < n.rank; d++)
+		n.dim[d] = out[d];
+	/* its preconditions: hardware limits become the sequence's constraints */
+	Term *pre = op->pre(g->tc, &s);
+	if (g->nassume < 64)
+		g->assume[g->nassume++] = pre;
+	return graph_add(g, &n);
+}
+
+static int
+is_hw_limit(const Term *t)
+{
+	/* a size compared with a constant: a tile limit the tiling stage meets */
+	return (t->kind == TK_LE || t->kind == TK_LT) && (t->a[0]->kind == TK_NUM || t->a[1]->kind == TK_NUM);
+}
+
+/* Splits the preconditions into hardware limits (kept as constraints) and the
+ * rest, which must hold for every size; 0 if they do. */
+static int
+split_constraints(Synth *sy, AxGraph *g, char *text, size_t n)
+{
+	Term *limits[128], *rest[128];
+	int nl = 0, nr = 0;
+	Term *stack[256];
+	int sp = 0;
+	for (int i = 0; i < g->nassume; i++)
+		stack[sp++] = g->assume[i];
+	while (sp > 0) {
+		Term *t = stack[--sp];
+		if (t->kind == TK_AND && sp < 254) {
+			stack[sp++] = t->a[0];
+			stack[sp++] = t->a[1];
+		} else if (t->kind == TK_NUM && t->num)
+			;
+		else if (is_hw_limit(t) && nl < 128) {
+			char why[64];
+			if (!smt_prove(sy->smt, sy->sizes_pos, t, why, sizeof why))   /* 1 <= P says nothing */
+				limits[nl++] = t;
+		}
+		else if (nr < 128)
+			rest[nr++] = t;
+	}
+	Term *h = t_and_all(sy->tc, nl, limits);
+	for (int i = 0; i < sy->lhs->nsyms; i++)
+		h = t_bin(sy->tc, TK_AND, h, t_bin(sy->tc, TK_LE, t_int(sy->tc, 1), t_var(sy->tc, sy->lhs->syms[i], TS_INT)));
+	char why[256];
+	for (int i = 0; i < nr; i++)
+		if (!smt_prove(sy->smt, h, rest[i], why, sizeof why))
+			return -1;
+	if (!smt_satisfiable(sy->smt, h, why, sizeof why))
+		return -1;
+	size_t k = 0;
+	text[0] = 0;
+	for (int i = nl - 1; i >= 0 && k < n; i--) {
+		const char *s = t_infix(sy->tc, limits[i]);
+		if (strstr(text, s))
+			continue;
+		k += (size_t)snprintf(text + k, n - k, "%s%s", k ? ", " : "", s);
+	}
+	g->nassume = nl;
+	memcpy(g->assume, limits, sizeof(Term *) * (size_t)nl);
+	return 0;
+}
+
+static void
+try_solution(Synth *sy, int id)
+{
+	AxGraph *g = graph_copy(sy->lhs);
+	g->nnodes = sy->nin;
+	g->nassume = 0;
+	g->noutputs = 1;
+	g->outputs[0] = add_nodes(sy, g, id, 0);
+	SynthSeq seq = { 0 };
+	if (split_constraints(sy, g, seq.constraints, sizeof seq.constraints) != 0)
+		return;
+	sy->checked++;
+	EquivResult r;
+	if (equiv_graphs(sy->eq, sy->lhs, g, &r) != EQ_EQUIVALENT)
+		return;
+	cand_text(sy, id, seq.text, sizeof seq.text);
+	for (int i = sy->nin; i < g->nnodes && seq.ninsts < 8; i++) {
+		const AxOp *op = node_op(g, &g->nodes[i]);
+		seq.insts[seq.ninsts] = op->name;
+		seq.engines[seq.ninsts++] = op->engines;
+	}
+	sy->cb(sy->cbenv, &seq);
+}
+
+/* Runs instruction inst on candidates in[] at the concrete sizes; a new
+ * candidate, or -1 when the shapes do not fit. */
+static int
+apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts)
+{
+	if (sy->nc == MAXCAND)
+		return -1;
+	const AxOp *op = &sy->t->insts[inst];
+	AxConc c = { 0 };
+	c.nopnd = op->nopnd;
+	const float *args[AX_MAXOPND] = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		if (in[o] < 0) {
+			c.rank[o] = -1;
+			continue;
+		}
+		c.rank[o] = sy->c[in[o]].shape.rank;
+		memcpy(c.dim[o], sy->c[in[o]].shape.d, sizeof c.dim[o]);
+		args[o] = sy->c[in[o]].val;
+	}
+	memcpy(c.attr, attr, sizeof c.attr);
+	for (int e = 0; e < sy->t->nengines; e++)
+		if (op->engines & (1u << e)) {
+			c.engine = e;
+			break;
+		}
+	AxShape s;
+	char err[128];
+	if (op->check(&c, &s, err, sizeof err) != 0)
+		return -1;
+	float *v = arena_alloc(sy->a, sizeof(float) * (size_t)(ax_numel(&s) + 1));
+	if (op->ref(&c, args, v, err, sizeof err) != 0)
+		return -1;
+	/* observational pruning: a value some shorter sequence already computes
+	 * is dominated (tensor_copy(a) is a); of equally long ones keep a couple
+	 * (a transpose on two engines) */
+	int same = 0, target = same_value(&(Cand){ .shape = sy->wshape, .val = sy->want }, v, &s);
+	if (ninsts == sy->depth && !target)
+		return -1;   /* the last level feeds nothing: only the result's candidates matter */
+	for (int i = 0; i < sy->nc; i++) {
+		if (!same_value(&sy->c[i], v, &s))
+			continue;
+		if (sy->c[i].ninsts < ninsts)
+			return -1;
+		same++;
+	}
+	if (same >= PER_VALUE && !target)   /* every candidate for the result is tried */
+		return -1;
+	Cand *k = &sy->c[sy->nc];
+	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = v };
+	memcpy(k->attr, attr, sizeof k->attr);
+	memcpy(k->in, in, sizeof k->in);
+	return sy->nc++;
+}
+
+/* All operand choices for inst at this level: slots take earlier candidates
+ * (total instructions = level) or nothing when optional. */
+static void
+fill(Synth *sy, int inst, const int *attr, int *in, int slot, int used, int level, int lo_level)
+{
+	const AxOp *op = &sy->t->insts[inst];
+	if (sy->nc == MAXCAND)
+		return;   /* the candidate budget is spent */
+	if (slot == op->nopnd) {
+		if (used + 1 != level)
+			return;
+		int id = apply(sy, inst, attr, in, level);
+		if (id >= 0 && same_value(&sy->c[id], sy->want, &sy->wshape))
+			try_solution(sy, id);
+		return;
+	}
+	if (op->opnd[slot].optional) {
+		in[slot] = -1;
+		fill(sy, inst, attr, in, slot + 1, used, level, lo_level);
+	}
+	int n = sy->nc;   /* candidates made at this level are not operands of it */
+	for (int i = 0; i < n && i < lo_level; i++) {
+		if (used + sy->c[i].ninsts >= level)
+			continue;
+		in[slot] = i;
+		fill(sy, inst, attr, in, slot + 1, used + sy->c[i].ninsts, level, lo_level);
+	}
+}
+
+static void
+each_attr(Synth *sy, int inst, int *attr, int a, int level, int lo_level)
+{
+	const AxOp *op = &sy->t->insts[inst];
+	if (a == op->nattr) {
+		int in[AX_MAXOPND];
+		fill(sy, inst, attr, in, 0, 0, level, lo_level);
+		return;
+	}
+	const AxEnum *en = &sy->t->enums[op->attr[a].enum_id];
+	for (int k = 0; k < en->nitems; k++) {
+		attr[a] = k;
+		each_attr(sy, inst, attr, a + 1, level, lo_level);
+	}
+}
+
+static int
+shares_gran(const AxOp *a, const AxOp *b)
+{
+	for (int i = 0; a->gran[i]; i++)
+		for (int k = 0; b->gran[k]; k++)
+			if (strcmp(a->gran[i], b->gran[k]) == 0)
+				return 1;
+	return 0;
+}
+
+int
+synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *cbenv, int *checked)
+{
+	Synth sy = { .t = t, .tc = tc, .a = tc_arena(tc), .lhs = lhs, .cb = cb, .cbenv = cbenv };
+	const AxNode *root = &lhs->nodes[lhs->outputs[0]];
+	const AxOp *T = node_op(lhs, root);
+	sy.c = arena_alloc(sy.a, sizeof *sy.c * MAXCAND);
+	sy.pool = arena_alloc(sy.a, sizeof(int) * (size_t)(t->ninsts + 1));
+	for (int i = 0; i < t->ninsts; i++) {
+		const AxOp *in = &t->insts[i];
+		int plain_attrs = 1;
+		for (int a = 0; a < in->nattr; a++)
+			plain_attrs &= in->attr[a].kind == AX_ATTR_ENUM;
+		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares_gran(in, T)))
+			sy.pool[sy.npool++] = i;
+	}
+	/* concrete sizes: distinct small values; inputs in [-1.5, 1.5) so that
+	 * sign-blind instructions (relu, abs) do not pass for the identity */
+	const char *names[64];
+	double vals[64];
+	for (int i = 0; i < lhs->nsyms && i < 64; i++) {
+		names[i] = lhs->syms[i];
+		vals[i] = 3 + 2 * i;
+	}
+	sy.env = (AxEnv){ lhs->nsyms, names, vals };
+	sy.nin = 0;
+	uint64_t st = 12345;
+	for (int p = 0; p < lhs->nparams; p++) {
+		int node = lhs->params[p].node;
+		Cand *c = &sy.c[sy.nc];
+		*c = (Cand){ .input = p };
+		if (graph_shape(lhs, node, &sy.env, &c->shape) != 0)
+			return -1;
+		int64_t n = ax_numel(&c->shape);
+		c->val = arena_alloc(sy.a, sizeof(float) * (size_t)(n + 1));
+		for (int64_t i = 0; i < n; i++) {
+			st = st * 6364136223846793005ull + 1442695040888963407ull;
+			c->val[i] = (float)(3.0 * (double)(st >> 40) / 16777216.0 - 1.5);
+		}
+		sy.nc++;
+		sy.nin++;
+	}
+	float *out[1];
+	char err[256];
+	const float *in[64];
+	for (int p = 0; p < sy.nin; p++)
+		in[p] = sy.c[p].val;
+	if (graph_run(lhs, &sy.env, in, out, &sy.wshape, err, sizeof err) != 0)
+		return -1;
+	sy.want = arena_alloc(sy.a, sizeof(float) * (size_t)(ax_numel(&sy.wshape) + 1));
+	memcpy(sy.want, out[0], sizeof(float) * (size_t)ax_numel(&sy.wshape));
+	free(out[0]);
+	sy.eq = equiv_new(t, tc, 2000);
+	sy.smt = equiv_smt(sy.eq);
+	sy.sizes_pos = t_bool(tc, 1);
+	for (int i = 0; i < lhs->nsyms; i++)
+		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
+		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
+	sy.depth = depth;
+	for (int level = 1; level <= depth; level++) {
+		int lo = sy.nc;
+		for (int k = 0; k < sy.npool; k++) {
+			int attr[AX_MAXATTR] = { 0 };
+			each_attr(&sy, sy.pool[k], attr, 0, level, lo);
+		}
+	}
+	*checked = sy.checked;
+	equiv_free(sy.eq);
+	return 0;
+}
+
+/* Union-find over size variables by name, for the equalities an op needs. */
+static Term *
+root_of(Term **from, Term **to, int n, Term *v)
+{
+	for (int i = 0; i < n; i++)
+		if (from[i] == v)
+			return root_of(from, to, n, to[i]);
+	return v;
+}
+
+static Term *
+rename_dim(Term **from, Term **to, int n, Term *v)
+{
+	return root_of(from, to, n, v);
+}
+
+/* Tile instances of op: operands of rank 2 (or a broadcast [P, 1] operand),
+ * a result of rank 1 or 2; each is synthesized.  Returns the instances done. */
+int
+synth_op(const AxTarget *t, TermCtx *tc, int opi, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked)
+{
+	const AxOp *op = &t->ops[opi];
+	int ng = op->ngroups, done = 0;
+	*checked = 0;
+	if (op->nopnd == 0 || op->nattr)
+		return 0;
+	int total = 1;
+	for (int g = 0; g < ng; g++)
+		total *= 3;
+	for (int code = 0; code < total; code++) {
+		int grank[AX_MAXGROUP] = { 0 }, c = code;
+		for (int g = 0; g < ng; g++, c /= 3)
+			grank[g] = c % 3;
+		int rank[AX_MAXOPND], ok = 1;
+		for (int o = 0; o < op->nopnd; o++) {
+			rank[o] = op->opnd[o].nfixed;
+			for (int k = 0; k < op->opnd[o].ndims; k++)
+				if (op->opnd[o].pat[k] >= 0)
+					rank[o] += grank[op->opnd[o].pat[k]];
+			ok &= rank[o] == 2;
+		}
+		int r = ax_pos(op->layout, rank, grank, -1, op->layout->nout);
+		if (!ok || r < 1 || r > 2)
+			continue;
+		int elementwise = op->broadcast;   /* every operand is the group alone: [P, F] alike */
+		for (int o = 0; o < op->nopnd; o++)
+			elementwise &= op->opnd[o].nfixed == 0;
+		for (int bvar = 0; bvar < (elementwise && op->nopnd == 2 ? 2 : 1); bvar++) {
+			AxGraph *g = graph_new(t, tc);
+			g->params = arena_alloc(tc_arena(tc), sizeof *g->params * (size_t)(op->nopnd + 1));
+			static const char *letters[] = { "P", "F", "K", "N", "Q", "R", "S", "U" };
+			Term *from[32], *to[32];
+			int nu = 0;
+			for (int o = 0; o < op->nopnd; o++) {
+				AxNode n = { .op = -1, .input = o, .rank = 2 };
+				for (int d = 0; d < 2; d++) {
+					char nm[16];
+					snprintf(nm, sizeof nm, "%%s%d_%d", o, d);
+					n.dim[d] = elementwise ? t_var(tc, letters[d], TS_INT) : t_var(tc, nm, TS_INT);
+				}
+				if (bvar && o == 1)
+					n.dim[1] = t_int(tc, 1);
+				g->params[g->nparams++] = (AxParam){ .name = op->opnd[o].name, .tensor = 1, .node = o, .dtype = "f32" };
+				graph_add(g, &n);
+			}
+			/* unify the sizes the op equates, name them P, F, K, ... */
+			AxSym s = { 0 };
+			for (int o = 0; o < op->nopnd; o++) {
+				s.rank[o] = 2;
+				s.dim[o][0] = g->nodes[o].dim[0];
+				s.dim[o][1] = g->nodes[o].dim[1];
+			}
+			memcpy(s.grank, grank, sizeof s.grank);
+			Term *pre = op->pre(tc, &s), *st[64];
+			int sp = 0;
+			st[sp++] = pre;
+			while (sp) {
+				Term *x = st[--sp];
+				if (x->kind == TK_AND && sp < 62) {
+					st[sp++] = x->a[0];
+					st[sp++] = x->a[1];
+				} else if (x->kind == TK_EQ && x->a[0]->kind == TK_VAR && x->a[1]->kind == TK_VAR && nu < 32) {
+					Term *a = root_of(from, to, nu, x->a[0]), *b = root_of(from, to, nu, x->a[1]);
+					if (a != b) {
+						from[nu] = a;
+						to[nu++] = b;
+					}
+				}
+			}
+			int nl = 0;
+			Term *seen[32], *named[32];
+			for (int o = 0; o < op->nopnd; o++)
+				for (int d = 0; d < 2; d++) {
+					Term *v = rename_dim(from, to, nu, g->nodes[o].dim[d]);
+					if (v->kind == TK_VAR && !elementwise) {
+						int k;
+						for (k = 0; k < nl && seen[k] != v; k++)
+							;
+						if (k == nl && nl < 8) {
+							seen[nl] = v;
+							named[nl] = t_var(tc, letters[nl], TS_INT);
+							nl++;
+						}
+						v = k < nl ? named[k] : v;
+					}
+					g->nodes[o].dim[d] = v;
+				}
+			for (int k = 0; k < (elementwise ? 2 : nl); k++)
+				g->syms[g->nsyms++] = elementwise ? letters[k] : t_str(tc, named[k]);
+			for (int o = 0; o < op->nopnd; o++) {
+				s.dim[o][0] = g->nodes[o].dim[0];
+				s.dim[o][1] = g->nodes[o].dim[1];
+			}
+			AxNode n = { .op = opi, .nin = op->nopnd };
+			for (int o = 0; o < op->nopnd; o++)
+				n.in[o] = o;
+			memcpy(n.grank, grank, sizeof n.grank);
+			Term *out[AX_MAXR];
+			n.rank = op->shape(tc, &s, out);
+			for (int d = 0; d < n.rank; d++)
+				n.dim[d] = out[d];
+			g->outputs[0] = graph_add(g, &n);
+			g->noutputs = 1;
+			char why[256];
+			Smt *smt = smt_new(t);
+			Term *h = t_bool(tc, 1);
+			for (int k = 0; k < g->nsyms; k++)
+				h = t_bin(tc, TK_AND, h, t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, g->syms[k], TS_INT)));
+			int valid = smt_prove(smt, h, op->pre(tc, &s), why, sizeof why);
+			AxNode *res = &g->nodes[g->outputs[0]];
+			for (int d = 0; valid && d < res->rank; d++)
+				res->dim[d] = size_simplify(smt, tc, h, res->dim[d]);
+			smt_free(smt);
+			if (!valid)
+				continue;
+			if (icb)
+				icb(env, g);
+			int ch = 0;
+			synth_tile(t, tc, g, depth, cb, env, &ch);
+			*checked += ch;
+			done++;
+		}
+	}
+	return done;
+}
