@@ -459,8 +459,8 @@ synth_op(const AxTarget *t, TermCtx *tc, int opi, int depth, SynthInstCb icb, Sy
 			for (int o = 0; o < op->nopnd; o++) {
 				AxNode n = { .op = -1, .input = o, .rank = 2 };
 				for (int d = 0; d < 2; d++) {
-					char nm[16];
-					snprintf(nm, sizeof nm, "%%s%d_%d", o, d);
+					char nm[40];
+					snprintf(nm, sizeof nm, "%%s%d_%d", o & 7, d & 7);
 					n.dim[d] = elementwise ? t_var(tc, letters[d], TS_INT) : t_var(tc, nm, TS_INT);
 				}
 				if (bvar && o == 1)
