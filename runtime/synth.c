@@ -28,6 +28,7 @@ typedef struct Cand {
 	int attr[AX_MAXATTR];
 	int nin;
 	int in[AX_MAXOPND];      /* candidate ids; -1: an optional operand left out */
+	Term *sattr[AX_MAXATTR]; /* constants: their size and float attributes */
 	int ninsts;
 	AxShape shape;
 	float *val;
@@ -99,9 +100,12 @@ cand_text(const Synth *sy, int id, char *buf, size_t n)
 		k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", first ? "" : ", ", op->opnd[o].name, sub);
 		first = 0;
 	}
-	for (int a = 0; a < op->nattr && k < n; a++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", first && a == 0 ? "" : ", ", op->attr[a].name,
-		                      sy->t->enums[op->attr[a].enum_id].items[c->attr[a]]);
+	for (int a = 0; a < op->nattr && k < n; a++) {
+		const char *v = op->attr[a].kind == AX_ATTR_ENUM ? sy->t->enums[op->attr[a].enum_id].items[c->attr[a]]
+		                : c->sattr[a] ? t_infix(sy->tc, c->sattr[a]) : "?";
+		k += (size_t)snprintf(buf + k, n - k, "%s%s=%s", first ? "" : ", ", op->attr[a].name, v);
+		first = 0;
+	}
 	if (k < n)
 		snprintf(buf + k, n - k, ")");
 }
@@ -123,6 +127,7 @@ add_nodes(Synth *sy, AxGraph *g, int id, int engine_of_first)
 		}
 	(void)engine_of_first;
 	memcpy(n.attr, c->attr, sizeof n.attr);
+	memcpy(n.sattr, c->sattr, sizeof n.sattr);
 	AxSym s = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
 		n.in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o], 0) : -1;
@@ -131,6 +136,7 @@ add_nodes(Synth *sy, AxGraph *g, int id, int engine_of_first)
 			s.dim[o][d] = g->nodes[n.in[o]].dim[d];
 	}
 	memcpy(s.attr, n.attr, sizeof s.attr);
+	memcpy(s.sattr, n.sattr, sizeof s.sattr);
 	s.engine = n.engine;
 	Term *out[AX_MAXR];
 	n.rank = op->shape(g->tc, &s, out);
@@ -225,7 +231,7 @@ try_solution(Synth *sy, int id)
 /* Runs instruction inst on candidates in[] at the concrete sizes; a new
  * candidate, or -1 when the shapes do not fit. */
 static int
-apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts)
+apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *const *sattr)
 {
 	if (sy->nc == MAXCAND)
 		return -1;
@@ -243,6 +249,15 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts)
 		args[o] = sy->c[in[o]].val;
 	}
 	memcpy(c.attr, attr, sizeof c.attr);
+	for (int a = 0; sattr && a < op->nattr; a++) {
+		double x;
+		if (!sattr[a] || t_eval(sattr[a], &sy->env, &x) != 0)
+			return -1;
+		if (op->attr[a].kind == AX_ATTR_SIZE)
+			c.size[a] = (int64_t)x;
+		else
+			c.fval[a] = x;
+	}
 	for (int e = 0; e < sy->t->nengines; e++)
 		if (op->engines & (1u << e)) {
 			c.engine = e;
@@ -273,6 +288,8 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts)
 	Cand *k = &sy->c[sy->nc];
 	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = v };
 	memcpy(k->attr, attr, sizeof k->attr);
+	if (sattr)
+		memcpy(k->sattr, sattr, sizeof k->sattr);
 	memcpy(k->in, in, sizeof k->in);
 	return sy->nc++;
 }
@@ -288,7 +305,7 @@ fill(Synth *sy, int inst, const int *attr, int *in, int slot, int used, int leve
 	if (slot == op->nopnd) {
 		if (used + 1 != level)
 			return;
-		int id = apply(sy, inst, attr, in, level);
+		int id = apply(sy, inst, attr, in, level, NULL);
 		if (id >= 0 && same_value(&sy->c[id], sy->want, &sy->wshape))
 			try_solution(sy, id);
 		return;
@@ -322,14 +339,59 @@ each_attr(Synth *sy, int inst, int *attr, int a, int level, int lo_level)
 	}
 }
 
+/* Instructions that make a constant tile (no operands; size and float
+ * attributes): every choice of their sizes among the tile's sizes and 1, and
+ * of their values among 0, 1 and 1 / size. */
+static void
+constants(Synth *sy, int inst, Term **sattr, int a)
+{
+	const AxOp *op = &sy->t->insts[inst];
+	if (sy->nc == MAXCAND)
+		return;
+	if (a == op->nattr) {
+		int in[AX_MAXOPND] = { 0 };
+		apply(sy, inst, (int[AX_MAXATTR]){ 0 }, in, 1, sattr);
+		return;
+	}
+	TermCtx *tc = sy->tc;
+	if (op->attr[a].kind == AX_ATTR_SIZE) {
+		sattr[a] = t_int(tc, 1);
+		constants(sy, inst, sattr, a + 1);
+		for (int i = 0; i < sy->lhs->nsyms; i++) {
+			sattr[a] = t_var(tc, sy->lhs->syms[i], TS_INT);
+			constants(sy, inst, sattr, a + 1);
+		}
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		sattr[a] = t_num(tc, k, 1, TS_REAL);
+		constants(sy, inst, sattr, a + 1);
+	}
+	for (int i = 0; i < sy->lhs->nsyms; i++) {
+		sattr[a] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL), t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
+		constants(sy, inst, sattr, a + 1);
+	}
+}
+
+static int
+has_gran(const AxOp *a, const char *g)
+{
+	for (int i = 0; a->gran[i]; i++)
+		if (strcmp(a->gran[i], g) == 0)
+			return 1;
+	return 0;
+}
+
+/* The constituent filter of Algorithm 2: a granular operation in common.  A
+ * fold that can add is a running sum, so it counts as sharing "sum". */
 static int
 shares_gran(const AxOp *a, const AxOp *b)
 {
 	for (int i = 0; a->gran[i]; i++)
-		for (int k = 0; b->gran[k]; k++)
-			if (strcmp(a->gran[i], b->gran[k]) == 0)
-				return 1;
-	return 0;
+		if (has_gran(b, a->gran[i]))
+			return 1;
+	return (has_gran(a, "fold") && has_gran(a, "add") && has_gran(b, "sum")) ||
+	       (has_gran(b, "fold") && has_gran(b, "add") && has_gran(a, "sum"));
 }
 
 int
@@ -391,6 +453,16 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
 		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
 	sy.depth = depth;
+	if (depth > 1)   /* constant tiles are operands, never results */
+		for (int i = 0; i < t->ninsts; i++) {
+			const AxOp *in = &t->insts[i];
+			int ok = in->nopnd == 0;
+			for (int a = 0; a < in->nattr; a++)
+				ok &= in->attr[a].kind != AX_ATTR_ENUM;
+			Term *sattr[AX_MAXATTR] = { 0 };
+			if (ok && in->nattr <= 3)
+				constants(&sy, i, sattr, 0);
+		}
 	for (int level = 1; level <= depth; level++) {
 		int lo = sy.nc;
 		for (int k = 0; k < sy.npool; k++) {

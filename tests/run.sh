@@ -232,6 +232,9 @@ synth_has sum '"text": "tensor_reduce(data=a, op=add)"' "tensor_reduce along the
 synth_has sum '"text": "tensor_partition_reduce(data=a, op=add)"' "tensor_partition_reduce along the partition axis"
 synth_has max '"text": "tensor_reduce(data=a, op=max)"' "tensor_reduce max"
 synth_has maximum '"text": "tensor_tensor(data1=a, data2=b, op=maximum)"' "tensor_tensor maximum"
+synth_has cumsum '"text": "tensor_tensor_scan(data0=memset(P=P, F=F, value=1.0), data1=a, op0=multiply, op1=add)"' "the ones-scan idiom for cumsum"
+synth_has mean '"text": "tensor_scalar_reduce(data=a, operand0=memset(P=P, F=1, value=1.0 / F), op0=multiply, reduce_op=add)"' "mean as a reduction with a scale"
+synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), moving=a)"' "partition-axis mean on the tensor engine"
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
