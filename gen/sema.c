@@ -219,7 +219,7 @@ check_enum(Spec *spec, Decl *d)
 		list_push(&seen, (void *)it->name);
 		if (d->params.n == 0) {
 			static const char *reds[] = { "sum", "max", "min", 0 };
-			static const char *gran[] = { "sum", "rmax", "rmin" };
+			static const char *gran[] = { "sum-reduce", "max-reduce", "min-reduce" };
 			if (it->sem->kind != E_NAME || !in_strv(reds, it->sem->name)) {
 				error_at(it->sem->loc, "item '%s' of reduction enum '%s' must be sum, max or min", it->name, d->name);
 				continue;

@@ -227,7 +227,7 @@ check_call(Scope *s, Expr *e)
 		for (int i = 0; i < 2; i++)
 			want(e->args.v[i], at[i], t, "an argument of max/min");
 		if (t == T_REAL)
-			add_gran(s, e->name);
+			add_gran(s, e->callk == 2 ? "binary-max" : "binary-min");
 		return t;
 	}
 	int slot;
@@ -317,7 +317,7 @@ check_red(Scope *s, Expr *e)
 		for (int i = 0; i < en->gran.n; i++)
 			add_gran(s, en->gran.v[i]);
 	} else {
-		static const char *g[] = { "sum", "rmax", "rmin", "fold" };
+		static const char *g[] = { "sum-reduce", "max-reduce", "min-reduce", "fold" };
 		add_gran(s, g[e->red]);
 	}
 	if (s->cx != CX_BODY)
@@ -397,7 +397,7 @@ check_expr(Scope *s, Expr *e)
 			return e->ty = T_NONE;
 		}
 		if (ta == T_REAL)
-			add_gran(s, "neg");
+			add_gran(s, "negate");
 		return e->ty = ta;
 	case E_NOT:
 		ta = check_expr(s, e->a);
@@ -454,7 +454,7 @@ check_expr(Scope *s, Expr *e)
 		if (ta == T_INT && tb == T_INT)
 			return e->ty = T_INT;
 		{
-			static const char *g[] = { [B_ADD] = "add", [B_SUB] = "sub", [B_MUL] = "mul", [B_DIV] = "div" };
+			static const char *g[] = { [B_ADD] = "+", [B_SUB] = "-", [B_MUL] = "*", [B_DIV] = "/" };
 			add_gran(s, g[e->op]);
 		}
 		return e->ty = T_REAL;

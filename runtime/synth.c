@@ -383,15 +383,15 @@ has_gran(const AxOp *a, const char *g)
 }
 
 /* The constituent filter of Algorithm 2: a granular operation in common.  A
- * fold that can add is a running sum, so it counts as sharing "sum". */
+ * fold that can add is a running sum, so it counts as sharing a sum. */
 static int
 shares_gran(const AxOp *a, const AxOp *b)
 {
 	for (int i = 0; a->gran[i]; i++)
 		if (has_gran(b, a->gran[i]))
 			return 1;
-	return (has_gran(a, "fold") && has_gran(a, "add") && has_gran(b, "sum")) ||
-	       (has_gran(b, "fold") && has_gran(b, "add") && has_gran(a, "sum"));
+	return (has_gran(a, "fold") && has_gran(a, "+") && has_gran(b, "sum-reduce")) ||
+	       (has_gran(b, "fold") && has_gran(b, "+") && has_gran(a, "sum-reduce"));
 }
 
 int
