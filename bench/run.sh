@@ -38,5 +38,24 @@ out=bench/RESULTS.md
 		hits=$(sed -n 's/.*"cache_hits": \([0-9]*\).*/\1/p' /tmp/axon_bench_v.json)
 		echo "| $(basename "$f" .py) | $nv | $checks | $hits | $med |"
 	done
+	echo
+	echo "## Synthesis of one op's 2-D tiles (depth 2)"
+	echo
+	echo "\`axonc synth OP\`: sequences found over the op's tile instances, sketches proved, and the"
+	echo "median of 3 runs of the time axonc reports."
+	echo
+	echo "| op | sequences | proved | median ms |"
+	echo "| --- | --- | --- | --- |"
+	for op in matmul add multiply divide maximum exp rsqrt silu square negative sum max mean cumsum; do
+		ms=""
+		for k in 1 2 3; do
+			"$B/axonc" synth "$op" --json >/tmp/axon_bench_s.json
+			ms="$ms $(sed -n 's/.*"ms": \([0-9.]*\).*/\1/p' /tmp/axon_bench_s.json)"
+		done
+		med=$(printf '%s\n' $ms | sort -g | sed -n 2p)
+		nseq=$(grep -c '"insts":' /tmp/axon_bench_s.json)
+		chk=$(sed -n 's/.*"checked": \([0-9]*\).*/\1/p' /tmp/axon_bench_s.json)
+		echo "| $op | $nseq | $chk | $med |"
+	done
 } > "$out"
 cat "$out"

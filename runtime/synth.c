@@ -383,7 +383,8 @@ has_gran(const AxOp *a, const char *g)
 }
 
 /* The constituent filter of Algorithm 2: a granular operation in common.  A
- * fold that can add is a running sum, so it counts as sharing a sum. */
+ * fold that can add is a running sum, so it counts as sharing a sum; a
+ * subtraction can negate (0 - x), so it counts as sharing a negation. */
 static int
 shares_gran(const AxOp *a, const AxOp *b)
 {
@@ -391,7 +392,8 @@ shares_gran(const AxOp *a, const AxOp *b)
 		if (has_gran(b, a->gran[i]))
 			return 1;
 	return (has_gran(a, "fold") && has_gran(a, "+") && has_gran(b, "sum-reduce")) ||
-	       (has_gran(b, "fold") && has_gran(b, "+") && has_gran(a, "sum-reduce"));
+	       (has_gran(b, "fold") && has_gran(b, "+") && has_gran(a, "sum-reduce")) ||
+	       (has_gran(a, "-") && has_gran(b, "negate")) || (has_gran(b, "-") && has_gran(a, "negate"));
 }
 
 int

@@ -235,6 +235,7 @@ synth_has maximum '"text": "tensor_tensor(data1=a, data2=b, op=maximum)"' "tenso
 synth_has cumsum '"text": "tensor_tensor_scan(data0=memset(P=P, F=F, value=1.0), data1=a, op0=multiply, op1=add)"' "the ones-scan idiom for cumsum"
 synth_has mean '"text": "tensor_scalar_reduce(data=a, operand0=memset(P=P, F=1, value=1.0 / F), op0=multiply, reduce_op=add)"' "mean as a reduction with a scale"
 synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), moving=a)"' "partition-axis mean on the tensor engine"
+synth_has negative '"text": "tensor_tensor(data1=memset(P=P, F=F, value=0.0), data2=a, op=subtract)"' "negation as 0 - x"
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
