@@ -351,19 +351,31 @@ t_print(FILE *f, const TermCtx *c, const Term *t)
 	}
 }
 
-char *
-t_str(TermCtx *c, const Term *t)
+static void infix(FILE *f, const TermCtx *c, const Term *t, int prec);
+
+/* A printer's output as a string in the context's arena. */
+static char *
+print_to_string(TermCtx *c, const Term *t, int infix_form)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		ax_die("open_memstream");
-	t_print(f, c, t);
+	if (infix_form)
+		infix(f, c, t, 0);
+	else
+		t_print(f, c, t);
 	fclose(f);
 	char *s = arena_strdup(c->arena, buf);
 	free(buf);
 	return s;
+}
+
+char *
+t_str(TermCtx *c, const Term *t)
+{
+	return print_to_string(c, t, 0);
 }
 
 Arena *
@@ -467,16 +479,7 @@ infix(FILE *f, const TermCtx *c, const Term *t, int prec)
 char *
 t_infix(TermCtx *c, const Term *t)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		ax_die("open_memstream");
-	infix(f, c, t, 0);
-	fclose(f);
-	char *s = arena_strdup(c->arena, buf);
-	free(buf);
-	return s;
+	return print_to_string(c, t, 1);
 }
 
 int
