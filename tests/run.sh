@@ -8,7 +8,7 @@
 #   toy target       a second target directory builds and loads on its own
 #   architecture     runtime/ names no spec'd op, instruction, fn or memory
 #   CLI              axonc's commands, help and errors
-#   fuzz             300 mutated spec files: messages, never a crash
+#   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash
 #   unit             every tests/unit/*.c program
 # Prints one line per failure and ends with "N passed, M failed".
 set -u
@@ -238,6 +238,11 @@ synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), m
 synth_has negative '"text": "tensor_tensor(data1=memset(P=P, F=F, value=0.0), data2=a, op=subtract)"' "negation as 0 - x"
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
+
+# ---- bad programs never crash axonc (mutation fuzzing, fixed seed) ----
+if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_programs.py" "$OLDPWD/$AXONC" 60 1 >"$tmp/fuzzp" 2>&1); then ok; else
+	bad "fuzzing axonc"; tail -20 "$tmp/fuzzp" | sed 's/^/    /'
+fi
 
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
