@@ -204,6 +204,56 @@ split_constraints(Synth *sy, AxGraph *g, char *text, size_t n)
 	return 0;
 }
 
+/* The engines of node i other than the one the proof used: an engine whose
+ * limits cannot hold with the sequence's is dropped; one with tighter limits
+ * (a vector-engine transpose of at most 32 x 32) has them said. */
+static void
+engine_limits(Synth *sy, AxGraph *g, int i, Term *base, SynthSeq *seq)
+{
+	AxNode *n = &g->nodes[i];
+	const AxOp *op = node_op(g, n);
+	AxSym s = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		s.rank[o] = n->in[o] >= 0 ? g->nodes[n->in[o]].rank : -1;
+		for (int d = 0; d < s.rank[o]; d++)
+			s.dim[o][d] = g->nodes[n->in[o]].dim[d];
+	}
+	memcpy(s.attr, n->attr, sizeof s.attr);
+	memcpy(s.sattr, n->sattr, sizeof s.sattr);
+	char why[128];
+	Term *h = t_bin(sy->tc, TK_AND, sy->sizes_pos, base);
+	for (int e = 0; e < sy->t->nengines; e++) {
+		if (!(op->engines & (1u << e)) || e == n->engine)
+			continue;
+		s.engine = e;
+		Term *pre = op->pre(sy->tc, &s);
+		if (smt_prove(sy->smt, h, pre, why, sizeof why))
+			continue;   /* no tighter than the sequence's limits */
+		if (!smt_satisfiable(sy->smt, t_bin(sy->tc, TK_AND, h, pre), why, sizeof why)) {
+			seq->engines[seq->ninsts] &= ~(1u << e);
+			continue;
+		}
+		/* the conjuncts of its limits that the sequence's do not imply */
+		size_t k = strlen(seq->constraints);
+		k += (size_t)snprintf(seq->constraints + k, sizeof seq->constraints - k, "%s%s on %s:", k ? "; " : "",
+		                      op->name, sy->t->engines[e].name);
+		Term *st[64];
+		int sp = 0, first = 1;
+		st[sp++] = pre;
+		while (sp && k < sizeof seq->constraints - 64) {
+			Term *x = st[--sp];
+			if (x->kind == TK_AND && sp < 62) {
+				st[sp++] = x->a[0];
+				st[sp++] = x->a[1];
+			} else if (!smt_prove(sy->smt, h, x, why, sizeof why)) {
+				k += (size_t)snprintf(seq->constraints + k, sizeof seq->constraints - k, "%s %s", first ? "" : ",",
+				                      t_infix(sy->tc, size_simplify(sy->smt, sy->tc, h, x)));
+				first = 0;
+			}
+		}
+	}
+}
+
 static void
 try_solution(Synth *sy, int id)
 {
@@ -220,10 +270,13 @@ try_solution(Synth *sy, int id)
 	if (equiv_graphs(sy->eq, sy->lhs, g, &r) != EQ_EQUIVALENT)
 		return;
 	cand_text(sy, id, seq.text, sizeof seq.text);
+	Term *base = t_and_all(sy->tc, g->nassume, g->assume);
 	for (int i = sy->nin; i < g->nnodes && seq.ninsts < 8; i++) {
 		const AxOp *op = node_op(g, &g->nodes[i]);
 		seq.insts[seq.ninsts] = op->name;
-		seq.engines[seq.ninsts++] = op->engines;
+		seq.engines[seq.ninsts] = op->engines;
+		engine_limits(sy, g, i, base, &seq);
+		seq.ninsts++;
 	}
 	sy->cb(sy->cbenv, &seq);
 }

@@ -221,7 +221,7 @@ synth_has() {   # synth_has OP PATTERN WHAT
 }
 synth_has matmul '"insts": \["nc_transpose", "nc_matmul"\], "engines": \[\["tensor", "vector"\], \["tensor"\]\]' "nc_transpose (tensor or vector) then nc_matmul"
 synth_has matmul '"insts": \["dma_transpose", "nc_matmul"\]' "dma_transpose then nc_matmul"
-synth_has matmul '"constraints": "P <= 128, F <= 128, K <= 512"' "nc_matmul's tile limits"
+synth_has matmul '"constraints": "P <= 128, F <= 128, K <= 512; nc_transpose on vector: F <= 32, P <= 32"' "nc_matmul's tile limits, and the vector engine's tighter transpose"
 synth_has multiply '"insts": \["tensor_tensor"\]' "tensor_tensor"
 synth_has multiply '"insts": \["tensor_scalar"\].*"text": "tensor_scalar(data=a, operand0=b, op0=multiply)"' "tensor_scalar with a [P,1] operand"
 synth_has add '"text": "tensor_tensor(data1=a, data2=b, op=add)"' "tensor_tensor add"
