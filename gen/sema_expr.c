@@ -268,6 +268,8 @@ check_call(Scope *s, Expr *e)
 	for (int i = 0; i < n; i++)
 		want(e->args.v[i], at[i], T_REAL, "an argument");
 	add_gran(s, f->name);
+	for (int i = 0; i < f->gran.n; i++)   /* a defined fn brings what its definition computes */
+		add_gran(s, f->gran.v[i]);
 	return T_REAL;
 }
 

@@ -28,8 +28,9 @@ static const char usage[] =
 	"                          prove two functions of FILE.py equal for every size\n"
 	"  variants FILE.py [--fn NAME] [--json] [--dot OUT.dot] [--max-variants N] [--no-algebraic]\n"
 	"                          every proved reordering of the program (operator propagation)\n"
-	"  synth OP [--depth D] [--json]\n"
-	"                          instruction sequences proved equal to a 2-D tile of one op\n"
+	"  synth OP|FILE.py [--depth D] [--json]\n"
+	"                          instruction sequences proved equal to a 2-D tile of one op,\n"
+	"                          or to every 2-D operation of every variant of a program\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -38,7 +39,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): tiling, synth FILE.py, compile.\n";
+	"Not built yet (coming with the next issues): tiling, compile.\n";
 
 static int
 fail(const char *fmt, const char *arg)
@@ -311,12 +312,131 @@ synth_seq(void *env, const SynthSeq *q)
 	so->nseq++;
 }
 
+typedef struct SynthMemo {
+	char *key;
+	int first, n;           /* its sequences in the shared list */
+} SynthMemo;
+
+typedef struct SynthList {
+	SynthSeq *seq;
+	int n, cap;
+} SynthList;
+
+static void
+collect_seq(void *env, const SynthSeq *q)
+{
+	SynthList *l = env;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		SynthSeq *v = realloc(l->seq, sizeof *v * (size_t)l->cap);
+		if (!v)
+			ax_die("out of memory");
+		l->seq = v;
+	}
+	l->seq[l->n++] = *q;
+}
+
+/* axonc synth FILE.py: every 2-D operation of every variant, synthesized;
+ * equal tiles (same op, attributes and shapes) are synthesized once */
+static int
+cmd_synth_program(const AxTarget *t, const Opts *o)
+{
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
+	if (!g) {
+		tc_free(tc);
+		return 1;
+	}
+	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	NuGraph *ng = propagate(g, &po);
+	SynthList all = { 0 };
+	SynthMemo memo[512];
+	int nmemo = 0, checked = 0, tiles = 0, hits = 0;
+	SynthOut so = { .t = t, .json = o->json };
+	if (o->json)
+		printf("{\"file\": ");
+	if (o->json) {
+		json_str(o->args[0]);
+		printf(", \"variants\": [");
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		AxGraph *vg = ng->variants[v];
+		if (o->json)
+			printf("%s\n {\"id\": %d, \"ops\": [", v ? "," : "", v);
+		else
+			printf("# variant %d\n", v);
+		int firstop = 1;
+		for (int i = 0; i < vg->nnodes; i++) {
+			const AxNode *nd = &vg->nodes[i];
+			if (nd->op < 0)
+				continue;
+			char why[128];
+			AxGraph *tile = synth_node_tile(vg, i, why, sizeof why);
+			const char *name = node_op(vg, nd)->name;
+			if (!tile) {
+				if (!o->json)
+					printf("  %%%d %s: %s\n", i, name, why);
+				continue;
+			}
+			/* the memo key: the tile's structure and sizes */
+			char *c = graph_canon(tile), key[2048];
+			size_t k = (size_t)snprintf(key, sizeof key, "%s|", c);
+			for (int n = 0; n < tile->nnodes && k < sizeof key - 64; n++)
+				for (int d = 0; d < tile->nodes[n].rank && k < sizeof key - 64; d++)
+					k += (size_t)snprintf(key + k, sizeof key - k, "%s,", t_str(tc, tile->nodes[n].dim[d]));
+			int m;
+			for (m = 0; m < nmemo && strcmp(memo[m].key, key) != 0; m++)
+				;
+			if (m < nmemo)
+				hits++;
+			else if (nmemo < 512) {
+				int ch = 0;
+				memo[m].key = arena_strdup(tc_arena(tc), key);
+				memo[m].first = all.n;
+				synth_tile(t, tc, tile, o->depth > 0 ? o->depth : 2, collect_seq, &all, &ch);
+				memo[m].n = all.n - memo[m].first;
+				checked += ch;
+				tiles++;
+				nmemo++;
+			} else
+				continue;
+			if (o->json) {
+				printf("%s\n  {\"node\": %d, \"op\": \"%s\", \"sequences\": [", firstop ? "" : ",", i, name);
+				so.nseq = 0;
+				for (int q = 0; q < memo[m].n; q++)
+					synth_seq(&so, &all.seq[memo[m].first + q]);
+				printf("]}");
+				firstop = 0;
+			} else {
+				printf("  %%%d %s:%s\n", i, name, memo[m].n ? "" : " no sequence found");
+				for (int q = 0; q < memo[m].n; q++)
+					synth_seq(&so, &all.seq[memo[m].first + q]);
+			}
+		}
+		if (o->json)
+			printf("]}");
+	}
+	double ms = ax_now_ms() - t0;
+	if (o->json)
+		printf("\n], \"tiles\": %d, \"cache_hits\": %d, \"checked\": %d, \"ms\": %.3f}\n", tiles, hits, checked, ms);
+	else
+		printf("# %d variant%s, %d distinct tiles synthesized (%d reused), %d checked by the prover, %.1f ms\n",
+		       ng->nvariants, ng->nvariants == 1 ? "" : "s", tiles, hits, checked, ms);
+	free(all.seq);
+	tc_free(tc);
+	return 0;
+}
+
 /* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */
 static int
 cmd_synth(const AxTarget *t, const Opts *o)
 {
 	if (o->nargs != 1)
-		return fail("%s needs the name of an op (see axonc ops)", "synth");
+		return fail("%s needs the name of an op (see axonc ops) or a program", "synth");
+	size_t len = strlen(o->args[0]);
+	if (len > 3 && strcmp(o->args[0] + len - 3, ".py") == 0)
+		return cmd_synth_program(t, o);
 	const AxOp *op = ax_find_op(t, o->args[0]);
 	if (!op)
 		return fail("no op '%s' (see 'axonc ops')", o->args[0]);

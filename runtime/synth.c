@@ -471,7 +471,7 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 	double vals[64];
 	for (int i = 0; i < lhs->nsyms && i < 64; i++) {
 		names[i] = lhs->syms[i];
-		vals[i] = 3 + 2 * i;
+		vals[i] = 4 + 2 * i;   /* distinct and even: halves and pairs fit */
 	}
 	sy.env = (AxEnv){ lhs->nsyms, names, vals };
 	sy.nin = 0;
@@ -674,4 +674,46 @@ synth_op(const AxTarget *t, TermCtx *tc, int opi, int depth, SynthInstCb icb, Sy
 		}
 	}
 	return done;
+}
+
+/* The 2-D tile of a graph node: its operands as inputs (rank 2 each, the
+ * node's own sizes), the node's op on them.  NULL when the node is not a 2-D
+ * computation (a layout op, a constant, an operand of another rank: those
+ * wait for the tiling stage). */
+AxGraph *
+synth_node_tile(const AxGraph *g, int id, char *why, size_t n)
+{
+	const AxNode *nd = &g->nodes[id];
+	const AxOp *op = node_op(g, nd);
+	if (nd->op < 0 || op->layout_only || op->nopnd == 0 || op->nattr) {
+		snprintf(why, n, "moves data or makes a constant: for the tiling stage");
+		return NULL;
+	}
+	if (nd->rank != 2) {
+		snprintf(why, n, "rank %d: for the tiling stage", nd->rank);
+		return NULL;
+	}
+	AxGraph *t = graph_new(g->t, g->tc);
+	t->params = arena_alloc(tc_arena(g->tc), sizeof *t->params * (size_t)(op->nopnd + 1));
+	for (int o = 0; o < op->nopnd; o++) {
+		int src = nd->in[o];
+		if (src < 0 || g->nodes[src].rank != 2) {
+			snprintf(why, n, "operand %d has rank %d: for the tiling stage", o, src < 0 ? -1 : g->nodes[src].rank);
+			return NULL;
+		}
+		AxNode in = { .op = -1, .input = o, .rank = 2 };
+		memcpy(in.dim, g->nodes[src].dim, sizeof in.dim);
+		t->params[t->nparams++] = (AxParam){ .name = op->opnd[o].name, .tensor = 1, .node = o, .dtype = "f32" };
+		graph_add(t, &in);
+	}
+	AxNode x = *nd;
+	for (int o = 0; o < op->nopnd; o++)
+		x.in[o] = o;
+	t->outputs[0] = graph_add(t, &x);
+	t->noutputs = 1;
+	memcpy(t->syms, g->syms, sizeof t->syms);
+	t->nsyms = g->nsyms;
+	memcpy(t->assume, g->assume, sizeof t->assume);
+	t->nassume = g->nassume;
+	return t;
 }

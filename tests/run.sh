@@ -236,6 +236,10 @@ synth_has cumsum '"text": "tensor_tensor_scan(data0=memset(P=P, F=F, value=1.0),
 synth_has mean '"text": "tensor_scalar_reduce(data=a, operand0=memset(P=P, F=1, value=1.0 / F), op0=multiply, reduce_op=add)"' "mean as a reduction with a scale"
 synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), moving=a)"' "partition-axis mean on the tensor engine"
 synth_has negative '"text": "tensor_tensor(data1=memset(P=P, F=F, value=0.0), data2=a, op=subtract)"' "negation as 0 - x"
+synth_has square '"text": "tensor_tensor(data1=a, data2=a, op=multiply)"' "square as a product (a defined fn's constituents count)"
+expect_rc 0 "$AXONC" synth examples/rmsnorm_matmul.py --json
+expect_grep '"tiles": 6, "cache_hits": 4' "$tmp/out" "synth FILE.py synthesizes each distinct tile once"
+expect_grep '"op": "matmul", "sequences": \[' "$tmp/out" "synth FILE.py covers the matmul"
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
