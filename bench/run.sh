@@ -57,5 +57,26 @@ out=bench/RESULTS.md
 		chk=$(sed -n 's/.*"checked": \([0-9]*\).*/\1/p' /tmp/axon_bench_s.json)
 		echo "| $op | $nseq | $chk | $med |"
 	done
+	echo
+	echo "## Synthesis per example (\`axonc synth FILE.py\`, depth 2)"
+	echo
+	echo "Every 2-D operation of every variant; distinct tiles synthesized once. Median of 3 runs of"
+	echo "the time axonc reports (propagation included)."
+	echo
+	echo "| benchmark | variants | tiles | reused | proved | median ms |"
+	echo "| --- | --- | --- | --- | --- | --- |"
+	for f in examples/*.py; do
+		ms=""
+		for k in 1 2 3; do
+			"$B/axonc" synth "$f" --json >/tmp/axon_bench_f.json
+			ms="$ms $(sed -n 's/.*"ms": \([0-9.]*\)}$/\1/p' /tmp/axon_bench_f.json)"
+		done
+		med=$(printf '%s\n' $ms | sort -g | sed -n 2p)
+		nv=$(grep -c '"id":' /tmp/axon_bench_f.json)
+		tl=$(sed -n 's/.*"tiles": \([0-9]*\).*/\1/p' /tmp/axon_bench_f.json)
+		rh=$(sed -n 's/.*"cache_hits": \([0-9]*\).*/\1/p' /tmp/axon_bench_f.json)
+		ck=$(sed -n 's/.*"checked": \([0-9]*\), "ms".*/\1/p' /tmp/axon_bench_f.json)
+		echo "| $(basename "$f" .py) | $nv | $tl | $rh | $ck | $med |"
+	done
 } > "$out"
 cat "$out"
