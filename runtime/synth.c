@@ -317,11 +317,10 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 			break;
 		}
 	AxShape s;
-	char err[128];
-	if (op->check(&c, &s, err, sizeof err) != 0)
+	if (op->check(&c, &s, NULL, 0) != 0)   /* most combinations do not fit: no message wanted */
 		return -1;
 	float *v = arena_alloc(sy->a, sizeof(float) * (size_t)(ax_numel(&s) + 1));
-	if (op->ref(&c, args, v, err, sizeof err) != 0)
+	if (op->ref(&c, args, v, NULL, 0) != 0)
 		return -1;
 	/* observational pruning: a value some shorter sequence already computes
 	 * is dominated (tensor_copy(a) is a); of equally long ones keep a couple
