@@ -113,7 +113,7 @@ cand_text(const Synth *sy, int id, char *buf, size_t n)
 /* Adds the instructions of candidate id to g (after its inputs); returns the
  * node.  Dims come from each instruction's shape function. */
 static int
-add_nodes(Synth *sy, AxGraph *g, int id, int engine_of_first)
+add_nodes(Synth *sy, AxGraph *g, int id)
 {
 	const Cand *c = &sy->c[id];
 	if (c->input >= 0)
@@ -125,12 +125,11 @@ add_nodes(Synth *sy, AxGraph *g, int id, int engine_of_first)
 			n.engine = e;
 			break;
 		}
-	(void)engine_of_first;
 	memcpy(n.attr, c->attr, sizeof n.attr);
 	memcpy(n.sattr, c->sattr, sizeof n.sattr);
 	AxSym s = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
-		n.in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o], 0) : -1;
+		n.in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o]) : -1;
 		s.rank[o] = n.in[o] >= 0 ? g->nodes[n.in[o]].rank : -1;
 		for (int d = 0; d < s.rank[o]; d++)
 			s.dim[o][d] = g->nodes[n.in[o]].dim[d];
@@ -261,7 +260,7 @@ try_solution(Synth *sy, int id)
 	g->nnodes = sy->nin;
 	g->nassume = 0;
 	g->noutputs = 1;
-	g->outputs[0] = add_nodes(sy, g, id, 0);
+	g->outputs[0] = add_nodes(sy, g, id);
 	SynthSeq seq = { 0 };
 	if (split_constraints(sy, g, seq.constraints, sizeof seq.constraints) != 0)
 		return;
@@ -539,12 +538,6 @@ root_of(Term **from, Term **to, int n, Term *v)
 	return v;
 }
 
-static Term *
-rename_dim(Term **from, Term **to, int n, Term *v)
-{
-	return root_of(from, to, n, v);
-}
-
 /* Tile instances of op: operands of rank 2 (or a broadcast [P, 1] operand),
  * a result of rank 1 or 2; each is synthesized.  Returns the instances done. */
 int
@@ -622,7 +615,7 @@ synth_op(const AxTarget *t, TermCtx *tc, int opi, int depth, SynthInstCb icb, Sy
 			Term *seen[32], *named[32];
 			for (int o = 0; o < op->nopnd; o++)
 				for (int d = 0; d < 2; d++) {
-					Term *v = rename_dim(from, to, nu, g->nodes[o].dim[d]);
+					Term *v = root_of(from, to, nu, g->nodes[o].dim[d]);
 					if (v->kind == TK_VAR && !elementwise) {
 						int k;
 						for (k = 0; k < nl && seen[k] != v; k++)
