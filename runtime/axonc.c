@@ -219,6 +219,21 @@ opt_value(int argc, char **argv, int *i, const char *name, const char **val, int
 	return 1;
 }
 
+/* An integer option in [lo, hi]; 0 = ok, else the error was said. */
+static int
+int_option(const char *name, const char *v, long lo, long hi, int *out)
+{
+	char *end;
+	long x = strtol(v, &end, 10);
+	if (*end || end == v || x < lo || x > hi) {
+		fprintf(stderr, "axonc: error: %s needs an integer from %ld to %ld, got '%s'\n(run 'axonc --help' for usage)\n",
+		        name, lo, hi, v);
+		return 1;
+	}
+	*out = (int)x;
+	return 0;
+}
+
 static AxGraph *
 load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 {
@@ -242,6 +257,22 @@ json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+/* The program's variants (operator propagation), their invariants checked;
+ * NULL after the front end reported errors. */
+static NuGraph *
+load_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
+{
+	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
+	if (!g)
+		return NULL;
+	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	NuGraph *ng = propagate(g, &po);
+	char err[256];
+	if (ng_check(ng, err, sizeof err) != 0)
+		ax_die("νGraph invariant: %s", err);
+	return ng;
 }
 
 typedef struct SynthOut {
@@ -343,13 +374,11 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 {
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
-	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
-	if (!g) {
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
 		tc_free(tc);
 		return 1;
 	}
-	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
-	NuGraph *ng = propagate(g, &po);
 	SynthList all = { 0 };
 	SynthMemo memo[512];
 	int nmemo = 0, checked = 0, tiles = 0, hits = 0;
@@ -464,16 +493,12 @@ cmd_variants(const AxTarget *t, const Opts *o)
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "variants");
 	TermCtx *tc = tc_new(t);
-	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
-	if (!g) {
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
 		tc_free(tc);
 		return 1;
 	}
-	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
-	NuGraph *ng = propagate(g, &po);
-	char err[256];
-	if (ng_check(ng, err, sizeof err) != 0)
-		ax_die("νGraph invariant: %s", err);
+	const AxGraph *g = ng->g0;
 	int rc = 0;
 	if (o->json)
 		printf("{\"variants\": [");
@@ -572,21 +597,11 @@ main(int argc, char **argv)
 			if (bad)
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--depth", &v, &bad)) {
-			if (bad)
+			if (bad || int_option("--depth", v, 1, 3, &o.depth))
 				return 2;
-			char *end;
-			long x = strtol(v, &end, 10);
-			if (*end || end == v || x < 1 || x > 3)
-				return fail("--depth needs 1, 2 or 3, got '%s'", v);
-			o.depth = (int)x;
 		} else if (opt_value(argc, argv, &i, "--max-variants", &v, &bad)) {
-			if (bad)
+			if (bad || int_option("--max-variants", v, 1, 1 << 20, &o.max_variants))
 				return 2;
-			char *end;
-			long x = strtol(v, &end, 10);
-			if (*end || end == v || x < 1)
-				return fail("--max-variants needs a positive integer, got '%s'", v);
-			o.max_variants = (int)x;
 		}
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||
