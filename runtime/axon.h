@@ -106,6 +106,9 @@ Term *t_red(TermCtx *c, TermKind k, Term *v, Term *lo, Term *hi, Term *body);
 Term *t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *body);
 Term *t_and_all(TermCtx *c, int n, Term *const *a);
 Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real */
+/* t with from[k] replaced by to[k] (from[] must not be rebound inside t) */
+int t_mentions(const Term *t, const Term *v);             /* v occurs in t */
+Term *t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n);
 void t_print(FILE *f, const TermCtx *c, const Term *t);
 char *t_str(TermCtx *c, const Term *t);                  /* in the context's arena */
 char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: for messages */
@@ -463,6 +466,37 @@ int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb 
 AxGraph *synth_node_tile(const AxGraph *g, int id, char *why, size_t n);
 /* Every 2-D tile instance of op, synthesized; returns the number of instances. */
 int synth_op(const AxTarget *t, TermCtx *tc, int op, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked);
+
+/* ---- tile.c: the tiling pass (strip, block and tile sizes; 2-D tile ops) ------- */
+enum { TR_NONE, TR_SUM, TR_MAX, TR_MIN, TR_SCAN };        /* how partial tiles combine */
+enum { TO_INPUT, TO_COMPUTE, TO_VIEW, TO_CONST, TO_UNTILED };
+typedef struct TileAxis {    /* one axis an operation iterates over */
+	Term *extent;
+	int out;                 /* position in the result; -1: reduced away */
+	int tiled;               /* 1: a dim of the 2-D tiles; 0: a loop, one index at a time */
+	int red;                 /* TR_*: a reduction along it (TR_SCAN: a running one, carried) */
+	int whole;               /* a reduction that is not plain: one tile spans the axis */
+	int unit;                /* a size-1 axis: 1 in the tile, no parameters */
+	int cls;                 /* axis class: one strip count shared by the graph; -1 none */
+	const char *t, *b;       /* tile size and block count ("t0_5", "b0_5"); NULL for loops */
+} TileAxis;
+typedef struct TileOp {
+	int kind;                /* TO_* */
+	int naxes;
+	TileAxis ax[AX_MAXR + 4];
+	uint32_t replicated;     /* bit o: operand o is replicated across partitions by its load */
+	AxGraph *tile;           /* TO_COMPUTE: the op over 2-D tiles, sizes named by its tile parameters */
+	const char *why;         /* TO_VIEW, TO_UNTILED: what it is instead */
+} TileOp;
+typedef struct AxTiling {
+	const AxGraph *g;
+	TileOp *op;              /* per node */
+	int ncls;
+	Term *cls_extent[64];
+	const char *strip[64];   /* "n0", ...: the number of strips along the class */
+} AxTiling;
+AxTiling *tile_graph(const AxGraph *g);
+void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */
 
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL

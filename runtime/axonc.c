@@ -457,6 +457,26 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 	return 0;
 }
 
+/* axonc tile FILE.py: every variant's tiling */
+static int
+cmd_tile(const AxTarget *t, const Opts *o)
+{
+	if (!o->nargs)
+		return fail("%s needs a program", "tile");
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
+		tc_free(tc);
+		return 1;
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		printf("# variant %d\n", v);
+		tile_print(stdout, tile_graph(ng->variants[v]));
+	}
+	tc_free(tc);
+	return 0;
+}
+
 /* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */
 static int
 cmd_synth(const AxTarget *t, const Opts *o)
@@ -677,6 +697,8 @@ main(int argc, char **argv)
 		return cmd_variants(t, &o);
 	if (strcmp(o.cmd, "synth") == 0)
 		return cmd_synth(t, &o);
+	if (strcmp(o.cmd, "tile") == 0)
+		return cmd_tile(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

@@ -122,49 +122,7 @@ q_add(Canon *c, int64_t an, int64_t ad, int64_t bn, int64_t bd, int64_t *n, int6
 	q_norm(c, n, d);
 }
 
-/* ---- terms: occurrence, substitution, printing for ordering ----------------- */
-
-static int
-mentions(const Term *t, const Term *v)
-{
-	if (t == v)
-		return 1;
-	for (int i = 0; i < t->n; i++)
-		if (mentions(t->a[i], v))
-			return 1;
-	return 0;
-}
-
-/* t with every occurrence of from[k] replaced by to[k] (bound variables
- * only, so no capture: binders of t are other bound variables). */
-static Term *
-subst(Canon *c, Term *t, Term *const *from, Term *const *to, int n)
-{
-	for (int k = 0; k < n; k++)
-		if (t == from[k])
-			return to[k];
-	if (t->n == 0)
-		return t;
-	int hit = 0;
-	for (int k = 0; k < n && !hit; k++)
-		hit = mentions(t, from[k]);
-	if (!hit)
-		return t;
-	Term *a[16];
-	for (int i = 0; i < t->n; i++)
-		a[i] = subst(c, t->a[i], from, to, n);
-	switch ((TermKind)t->kind) {
-	case TK_TENSOR: return t_tensor(c->tc, t->id, t->name, t->n, a);
-	case TK_CALL: return t_call(c->tc, t->id, t->n, a);
-	case TK_NEG: return t_neg(c->tc, a[0]);
-	case TK_NOT: return t_not(c->tc, a[0]);
-	case TK_TOREAL: return t_toreal(c->tc, a[0]);
-	case TK_ITE: return t_ite(c->tc, a[0], a[1], a[2]);
-	case TK_SUM: case TK_RMAX: case TK_RMIN: return t_red(c->tc, (TermKind)t->kind, a[0], a[1], a[2], a[3]);
-	case TK_FOLD: return t_fold(c->tc, a[0], a[1], a[2], a[3], a[4], a[5]);
-	default: return t_bin(c->tc, (TermKind)t->kind, a[0], a[1]);
-	}
-}
+/* ---- terms: printing for ordering ------------------------------------------- */
 
 static int
 cmp_str(const void *x, const void *y)
@@ -238,16 +196,16 @@ m_mul(Canon *c, const Mono *x, const Mono *y)
 	for (int i = 0; i < x->natoms; i++)
 		m.atoms[i] = x->atoms[i];
 	for (int i = 0; i < y->natoms; i++)
-		m.atoms[x->natoms + i] = subst(c, y->atoms[i], from, to, nren);
+		m.atoms[x->natoms + i] = t_subst(c->tc, y->atoms[i], from, to, nren);
 	m.nvars = x->nvars + y->nvars;
 	m.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
 	for (int i = 0; i < x->nvars; i++)
 		m.vars[i] = x->vars[i];
 	for (int j = 0; j < y->nvars; j++) {
 		SVar v = y->vars[j];
-		v.v = subst(c, v.v, from, to, nren);
-		v.lo = subst(c, v.lo, from, to, nren);
-		v.hi = subst(c, v.hi, from, to, nren);
+		v.v = t_subst(c->tc, v.v, from, to, nren);
+		v.lo = t_subst(c->tc, v.lo, from, to, nren);
+		v.hi = t_subst(c->tc, v.hi, from, to, nren);
 		m.vars[x->nvars + j] = v;
 	}
 	return m;
@@ -279,9 +237,9 @@ p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 		Mono m = p.m[i];
 		int dep = 0;
 		for (int k = 0; k < m.natoms && !dep; k++)
-			dep = mentions(m.atoms[k], v);
+			dep = t_mentions(m.atoms[k], v);
 		for (int k = 0; k < m.nvars && !dep; k++)
-			dep = mentions(m.vars[k].lo, v) || mentions(m.vars[k].hi, v);
+			dep = t_mentions(m.vars[k].lo, v) || t_mentions(m.vars[k].hi, v);
 		Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
 		one.m[0] = m;
 		if (dep) {
@@ -381,10 +339,10 @@ opaque_red(Canon *c, Term *t)
 		Term *init = p_term(c, norm(c, t->a[4]), TS_REAL);
 		Term *body = p_term(c, norm(c, t->a[5]), TS_REAL);
 		Term *from[2] = { v, acc }, *to[2] = { cv, cacc };
-		r = t_fold(c->tc, cv, lo, hi, cacc, init, subst(c, body, from, to, 2));
+		r = t_fold(c->tc, cv, lo, hi, cacc, init, t_subst(c->tc, body, from, to, 2));
 	} else {
 		Term *body = p_term(c, norm(c, t->a[3]), TS_REAL);
-		r = t_red(c->tc, (TermKind)t->kind, cv, lo, hi, subst(c, body, &v, &cv, 1));
+		r = t_red(c->tc, (TermKind)t->kind, cv, lo, hi, t_subst(c->tc, body, &v, &cv, 1));
 	}
 	c->nrange--;
 	c->depth--;
@@ -474,7 +432,7 @@ norm(Canon *c, Term *t)
 			Mono *m = &body.m[i];
 			int has = 0;
 			for (int k = 0; k < m->natoms; k++)
-				has += mentions(m->atoms[k], acc);
+				has += t_mentions(m->atoms[k], acc);
 			if (m->natoms == 1 && m->atoms[0] == acc && m->nvars == 0 && m->num == 1 && m->den == 1 && plain < 0)
 				plain = i;
 			else if (has)
@@ -529,7 +487,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 	}
 	for (int i = 0; i < na; i++) {
 		ks[i].t = m->atoms[i];
-		ks[i].key = t_str(c->tc, subst(c, m->atoms[i], from, to, nv < 64 ? nv : 64));
+		ks[i].key = t_str(c->tc, t_subst(c->tc, m->atoms[i], from, to, nv < 64 ? nv : 64));
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
 	/* number the variables by first occurrence */
@@ -539,7 +497,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 			int seen = 0;
 			for (int j = 0; j < no; j++)
 				seen |= order[j] == k;
-			if (!seen && mentions(ks[i].t, m->vars[k].v))
+			if (!seen && t_mentions(ks[i].t, m->vars[k].v))
 				order[no++] = k;
 		}
 	for (int k = 0; k < nv && k < 64; k++) {
@@ -555,7 +513,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		to[j] = t_bvar(c->tc, base + j, TS_INT);
 	}
 	for (int i = 0; i < na; i++) {
-		ks[i].t = subst(c, ks[i].t, from, to, no);
+		ks[i].t = t_subst(c->tc, ks[i].t, from, to, no);
 		ks[i].key = t_str(c->tc, ks[i].t);
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
@@ -566,7 +524,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		body = t_num(c->tc, 1, 1, s);
 	for (int j = no - 1; j >= 0; j--) {
 		const SVar *v = &m->vars[order[j]];
-		body = t_red(c->tc, TK_SUM, to[j], subst(c, v->lo, from, to, no), subst(c, v->hi, from, to, no),
+		body = t_red(c->tc, TK_SUM, to[j], t_subst(c->tc, v->lo, from, to, no), t_subst(c->tc, v->hi, from, to, no),
 		             t_toreal(c->tc, body));
 	}
 	return body;

@@ -278,6 +278,49 @@ t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *bod
 	return mk(c, TK_FOLD, TS_REAL, 0, 0, 0, NULL, 6, x);
 }
 
+int
+t_mentions(const Term *t, const Term *v)
+{
+	if (t == v)
+		return 1;
+	for (int i = 0; i < t->n; i++)
+		if (t_mentions(t->a[i], v))
+			return 1;
+	return 0;
+}
+
+/* t with every occurrence of from[k] replaced by to[k].  Binders of t must
+ * not be among from[] (no capture: callers rename free variables or bound
+ * variables that t's binders do not rebind). */
+Term *
+t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (t == from[k])
+			return to[k];
+	if (t->n == 0)
+		return t;
+	int hit = 0;
+	for (int k = 0; k < n && !hit; k++)
+		hit = t_mentions(t, from[k]);
+	if (!hit)
+		return t;
+	Term *a[16];
+	for (int i = 0; i < t->n; i++)
+		a[i] = t_subst(c, t->a[i], from, to, n);
+	switch ((TermKind)t->kind) {
+	case TK_TENSOR: return t_tensor(c, t->id, t->name, t->n, a);
+	case TK_CALL: return t_call(c, t->id, t->n, a);
+	case TK_NEG: return t_neg(c, a[0]);
+	case TK_NOT: return t_not(c, a[0]);
+	case TK_TOREAL: return t_toreal(c, a[0]);
+	case TK_ITE: return t_ite(c, a[0], a[1], a[2]);
+	case TK_SUM: case TK_RMAX: case TK_RMIN: return t_red(c, (TermKind)t->kind, a[0], a[1], a[2], a[3]);
+	case TK_FOLD: return t_fold(c, a[0], a[1], a[2], a[3], a[4], a[5]);
+	default: return t_bin(c, (TermKind)t->kind, a[0], a[1]);
+	}
+}
+
 Term *
 t_and_all(TermCtx *c, int n, Term *const *a)
 {
