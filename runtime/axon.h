@@ -450,10 +450,14 @@ typedef struct PropOpts {
 NuGraph *propagate(const AxGraph *g0, const PropOpts *o);
 
 /* ---- synth.c: instruction sequences for a tile operation (Algorithm 2) ------- */
+enum { SYNTH_OMITTED = -1000 };
 typedef struct SynthSeq {
 	int ninsts;
 	const char *insts[8];    /* instruction names, operands before users */
 	uint32_t engines[8];     /* the engines each may run on */
+	int inst[8];             /* instruction indices in the target */
+	int src[8][AX_MAXOPND];  /* operand sources: j >= 0 instruction j of the sequence, -1 - p the
+	                            tile's input p, SYNTH_OMITTED an optional operand left out */
 	char text[512];          /* nc_matmul(stationary=..., moving=b) */
 	char constraints[512];   /* hardware limits on the tile sizes */
 } SynthSeq;
@@ -497,6 +501,39 @@ typedef struct AxTiling {
 } AxTiling;
 AxTiling *tile_graph(const AxGraph *g);
 void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */
+int tile_print_node(FILE *f, const AxTiling *T, int id);   /* one node's line (no newline); 0: an input */
+
+/* ---- lower.c: tile operations to instruction choices, with data movement ------- */
+enum { LOWER_MAXSTEPS = 16 };
+typedef struct LowerCache LowerCache;   /* synthesized sequences by (tile semantics, target, depth) */
+typedef struct LowerMove {
+	int inst, from, to;      /* a copy instruction between two memories */
+	const char *what;        /* the operand or instruction whose data it moves, or "result" */
+} LowerMove;
+typedef struct LowerChoice {
+	SynthSeq seq;            /* the computation, sizes named by the node's tile parameters */
+	int mem[8];              /* the memory each instruction writes */
+	int nmoves;
+	LowerMove move[LOWER_MAXSTEPS];   /* loads, moves between instructions, the store */
+	char text[1024];         /* the whole sequence in order */
+} LowerChoice;
+typedef struct LowerNode {
+	int nchoices, unplaced;  /* unplaced: sequences whose memories no copy reaches */
+	LowerChoice *choice;
+	const char *constant[AX_MAXOPND];   /* operands made on chip: the instruction that makes them */
+	int red;                 /* TR_* of the reduction that crosses tiles, 0 none */
+	const char *combine_op;  /* the op that merges partial tiles */
+	int ncombine;
+	SynthSeq *combine;       /* its sequences */
+	const char *combine_why; /* why there is none */
+} LowerNode;
+LowerCache *lower_cache_new(const AxTarget *t, TermCtx *tc, int depth);
+void lower_cache_free(LowerCache *c);
+void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, double *ms);
+/* sequences for one tile graph (cached), renamed to its sizes; returns how many */
+int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int max);
+/* every compute node of a tiled variant: its choices (per node, NULL for others) */
+LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
 
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL

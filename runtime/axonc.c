@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "axon.h"
+#include "cli.h"
 
 static const char usage[] =
 	"usage: axonc COMMAND [OPTIONS]\n"
@@ -41,7 +42,7 @@ static const char usage[] =
 	"\n"
 	"Not built yet (coming with the next issues): tiling, compile.\n";
 
-static int
+int
 fail(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "axonc: error: ");
@@ -188,15 +189,6 @@ demo(const AxTarget *t)
 	return 0;
 }
 
-typedef struct Opts {
-	const char *cmd;
-	const char *args[4];
-	int nargs;
-	const char *target, *fn, *dims, *inputs, *out, *dotfile;
-	uint64_t seed;
-	int timeout_ms, json, max_variants, no_algebraic, depth;
-} Opts;
-
 /* --name VALUE or --name=VALUE; 1 if argv[*i] is that option. */
 static int
 opt_value(int argc, char **argv, int *i, const char *name, const char **val, int *bad)
@@ -234,7 +226,7 @@ int_option(const char *name, const char *v, long lo, long hi, int *out)
 	return 0;
 }
 
-static AxGraph *
+AxGraph *
 load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 {
 	if (o->nargs < 1) {
@@ -244,7 +236,7 @@ load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 	return frontend_load(t, tc, o->args[0], o->fn);
 }
 
-static void
+void
 json_str(const char *s)
 {
 	putchar('"');
@@ -261,7 +253,7 @@ json_str(const char *s)
 
 /* The program's variants (operator propagation), their invariants checked;
  * NULL after the front end reported errors. */
-static NuGraph *
+NuGraph *
 load_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
 {
 	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
@@ -273,237 +265,6 @@ load_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
 	if (ng_check(ng, err, sizeof err) != 0)
 		ax_die("νGraph invariant: %s", err);
 	return ng;
-}
-
-typedef struct SynthOut {
-	const AxTarget *t;
-	int json, nseq;
-	const AxGraph *tile;
-} SynthOut;
-
-static void
-synth_instance(void *env, const AxGraph *g)
-{
-	SynthOut *so = env;
-	so->tile = g;
-	if (so->json)
-		return;
-	printf("# tile:");
-	for (int p = 0; p < g->nparams; p++) {
-		const AxNode *n = &g->nodes[g->params[p].node];
-		printf(" %s[", g->params[p].name);
-		for (int d = 0; d < n->rank; d++)
-			printf("%s%s", d ? ", " : "", t_infix(g->tc, n->dim[d]));
-		printf("]");
-	}
-	const AxNode *o = &g->nodes[g->outputs[0]];
-	printf(" -> [");
-	for (int d = 0; d < o->rank; d++)
-		printf("%s%s", d ? ", " : "", t_infix(g->tc, o->dim[d]));
-	printf("]\n");
-}
-
-static void
-synth_seq(void *env, const SynthSeq *q)
-{
-	SynthOut *so = env;
-	if (so->json) {
-		printf("%s\n  {\"insts\": [", so->nseq ? "," : "");
-		for (int i = 0; i < q->ninsts; i++)
-			printf("%s\"%s\"", i ? ", " : "", q->insts[i]);
-		printf("], \"engines\": [");
-		for (int i = 0; i < q->ninsts; i++) {
-			printf("%s[", i ? ", " : "");
-			int first = 1;
-			for (int e = 0; e < so->t->nengines; e++)
-				if (q->engines[i] & (1u << e)) {
-					printf("%s\"%s\"", first ? "" : ", ", so->t->engines[e].name);
-					first = 0;
-				}
-			printf("]");
-		}
-		printf("], \"constraints\": ");
-		json_str(q->constraints);
-		printf(", \"text\": ");
-		json_str(q->text);
-		printf("}");
-	} else {
-		printf("  %s", q->text);
-		if (*q->constraints)
-			printf("   if %s", q->constraints);
-		printf("   on");
-		for (int i = 0; i < q->ninsts; i++) {
-			printf("%s", i ? " ;" : "");
-			for (int e = 0; e < so->t->nengines; e++)
-				if (q->engines[i] & (1u << e))
-					printf(" %s", so->t->engines[e].name);
-		}
-		printf("\n");
-	}
-	so->nseq++;
-}
-
-typedef struct SynthMemo {
-	char *key;
-	int first, n;           /* its sequences in the shared list */
-} SynthMemo;
-
-typedef struct SynthList {
-	SynthSeq *seq;
-	int n, cap;
-} SynthList;
-
-static void
-collect_seq(void *env, const SynthSeq *q)
-{
-	SynthList *l = env;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		SynthSeq *v = realloc(l->seq, sizeof *v * (size_t)l->cap);
-		if (!v)
-			ax_die("out of memory");
-		l->seq = v;
-	}
-	l->seq[l->n++] = *q;
-}
-
-/* axonc synth FILE.py: every 2-D operation of every variant, synthesized;
- * equal tiles (same op, attributes and shapes) are synthesized once */
-static int
-cmd_synth_program(const AxTarget *t, const Opts *o)
-{
-	double t0 = ax_now_ms();
-	TermCtx *tc = tc_new(t);
-	NuGraph *ng = load_variants(t, tc, o);
-	if (!ng) {
-		tc_free(tc);
-		return 1;
-	}
-	SynthList all = { 0 };
-	SynthMemo memo[512];
-	int nmemo = 0, checked = 0, tiles = 0, hits = 0;
-	SynthOut so = { .t = t, .json = o->json };
-	if (o->json)
-		printf("{\"file\": ");
-	if (o->json) {
-		json_str(o->args[0]);
-		printf(", \"variants\": [");
-	}
-	for (int v = 0; v < ng->nvariants; v++) {
-		AxGraph *vg = ng->variants[v];
-		if (o->json)
-			printf("%s\n {\"id\": %d, \"ops\": [", v ? "," : "", v);
-		else
-			printf("# variant %d\n", v);
-		int firstop = 1;
-		for (int i = 0; i < vg->nnodes; i++) {
-			const AxNode *nd = &vg->nodes[i];
-			if (nd->op < 0)
-				continue;
-			char why[128];
-			AxGraph *tile = synth_node_tile(vg, i, why, sizeof why);
-			const char *name = node_op(vg, nd)->name;
-			if (!tile) {
-				if (!o->json)
-					printf("  %%%d %s: %s\n", i, name, why);
-				continue;
-			}
-			/* the memo key: the tile's structure and sizes */
-			char *c = graph_canon(tile), key[2048];
-			size_t k = (size_t)snprintf(key, sizeof key, "%s|", c);
-			for (int n = 0; n < tile->nnodes && k < sizeof key - 64; n++)
-				for (int d = 0; d < tile->nodes[n].rank && k < sizeof key - 64; d++)
-					k += (size_t)snprintf(key + k, sizeof key - k, "%s,", t_str(tc, tile->nodes[n].dim[d]));
-			int m;
-			for (m = 0; m < nmemo && strcmp(memo[m].key, key) != 0; m++)
-				;
-			if (m < nmemo)
-				hits++;
-			else if (nmemo < 512) {
-				int ch = 0;
-				memo[m].key = arena_strdup(tc_arena(tc), key);
-				memo[m].first = all.n;
-				synth_tile(t, tc, tile, o->depth > 0 ? o->depth : 2, collect_seq, &all, &ch);
-				memo[m].n = all.n - memo[m].first;
-				checked += ch;
-				tiles++;
-				nmemo++;
-			} else
-				continue;
-			if (o->json) {
-				printf("%s\n  {\"node\": %d, \"op\": \"%s\", \"sequences\": [", firstop ? "" : ",", i, name);
-				so.nseq = 0;
-				for (int q = 0; q < memo[m].n; q++)
-					synth_seq(&so, &all.seq[memo[m].first + q]);
-				printf("]}");
-				firstop = 0;
-			} else {
-				printf("  %%%d %s:%s\n", i, name, memo[m].n ? "" : " no sequence found");
-				for (int q = 0; q < memo[m].n; q++)
-					synth_seq(&so, &all.seq[memo[m].first + q]);
-			}
-		}
-		if (o->json)
-			printf("]}");
-	}
-	double ms = ax_now_ms() - t0;
-	if (o->json)
-		printf("\n], \"tiles\": %d, \"cache_hits\": %d, \"checked\": %d, \"ms\": %.3f}\n", tiles, hits, checked, ms);
-	else
-		printf("# %d variant%s, %d distinct tiles synthesized (%d reused), %d checked by the prover, %.1f ms\n",
-		       ng->nvariants, ng->nvariants == 1 ? "" : "s", tiles, hits, checked, ms);
-	free(all.seq);
-	tc_free(tc);
-	return 0;
-}
-
-/* axonc tile FILE.py: every variant's tiling */
-static int
-cmd_tile(const AxTarget *t, const Opts *o)
-{
-	if (!o->nargs)
-		return fail("%s needs a program", "tile");
-	TermCtx *tc = tc_new(t);
-	NuGraph *ng = load_variants(t, tc, o);
-	if (!ng) {
-		tc_free(tc);
-		return 1;
-	}
-	for (int v = 0; v < ng->nvariants; v++) {
-		printf("# variant %d\n", v);
-		tile_print(stdout, tile_graph(ng->variants[v]));
-	}
-	tc_free(tc);
-	return 0;
-}
-
-/* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */
-static int
-cmd_synth(const AxTarget *t, const Opts *o)
-{
-	if (o->nargs != 1)
-		return fail("%s needs the name of an op (see axonc ops) or a program", "synth");
-	size_t len = strlen(o->args[0]);
-	if (len > 3 && strcmp(o->args[0] + len - 3, ".py") == 0)
-		return cmd_synth_program(t, o);
-	const AxOp *op = ax_find_op(t, o->args[0]);
-	if (!op)
-		return fail("no op '%s' (see 'axonc ops')", o->args[0]);
-	double t0 = ax_now_ms();
-	TermCtx *tc = tc_new(t);
-	SynthOut so = { .t = t, .json = o->json };
-	if (o->json)
-		printf("{\"op\": \"%s\", \"sequences\": [", op->name);
-	int checked;
-	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 2, synth_instance, synth_seq, &so, &checked);
-	double ms = ax_now_ms() - t0;
-	if (o->json)
-		printf("\n], \"checked\": %d, \"ms\": %.3f}\n", checked, ms);
-	else
-		printf("# %s: %d sequence%s over %d tile instance%s, %d checked by the prover, %.1f ms\n", op->name, so.nseq,
-		       so.nseq == 1 ? "" : "s", n, n == 1 ? "" : "s", checked, ms);
-	tc_free(tc);
-	return 0;
 }
 
 /* axonc variants FILE: every equivalent reordering, as NumPy functions */

@@ -272,6 +272,11 @@ try_solution(Synth *sy, int id)
 	Term *base = t_and_all(sy->tc, g->nassume, g->assume);
 	for (int i = sy->nin; i < g->nnodes && seq.ninsts < 8; i++) {
 		const AxOp *op = node_op(g, &g->nodes[i]);
+		seq.inst[seq.ninsts] = g->nodes[i].op;
+		for (int o = 0; o < AX_MAXOPND; o++) {
+			int src = o < g->nodes[i].nin ? g->nodes[i].in[o] : -1;
+			seq.src[seq.ninsts][o] = src < 0 ? SYNTH_OMITTED : src < sy->nin ? -1 - src : src - sy->nin;
+		}
 		seq.insts[seq.ninsts] = op->name;
 		seq.engines[seq.ninsts] = op->engines;
 		engine_limits(sy, g, i, base, &seq);

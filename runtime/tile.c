@@ -224,7 +224,9 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 			const Read *r = &s->rd[o][j];
 			if (r->kind == 1 && !to->ax[r->axis].tiled)
 				continue;                     /* a loop index */
-			if (r->kind == 1 && !to->ax[r->axis].unit)
+			if (r->kind == 1 && to->ax[r->axis].whole)
+				in.dim[in.rank++] = to->ax[r->axis].extent;   /* one tile spans it */
+			else if (r->kind == 1 && !to->ax[r->axis].unit)
 				in.dim[in.rank++] = t_var(tc, to->ax[r->axis].t, TS_INT);
 			else if (r->kind == 1 && to->ax[r->axis].unit)
 				in.dim[in.rank++] = t_int(tc, 1);
@@ -439,7 +441,7 @@ tile_graph(const AxGraph *g)
 		if (!s->top)
 			for (int k = 0; k < to->naxes; k++)
 				if (to->ax[k].red && to->ax[k].tiled)
-					to->ax[k].whole = 1;   /* f(reduction): partial tiles do not combine */
+					to->ax[k].whole = 1, to->ax[k].t = to->ax[k].b = NULL;   /* f(reduction): partial tiles do not combine */
 		char why[256];
 		to->tile = tile_instance(&tl, id, s, why, sizeof why);
 		if (!to->tile) {
@@ -469,60 +471,73 @@ print_axes(FILE *f, const AxTiling *T, const TileOp *to, int which)
 
 static const char *const red_name[] = { "", "sum", "max", "min", "scan" };
 
-void
-tile_print(FILE *f, const AxTiling *T)
+/* One node's line: loops, [strips | blocks] op operand tiles -> result tile,
+ * cross-tile reductions; 0 if the node is an input. */
+int
+tile_print_node(FILE *f, const AxTiling *T, int id)
 {
 	const AxGraph *g = T->g;
 	TermCtx *tc = g->tc;
+	const AxNode *nd = &g->nodes[id];
+	const TileOp *to = &T->op[id];
+	if (to->kind == TO_INPUT)
+		return 0;
+	const AxOp *op = node_op(g, nd);
+	int loops = 0;
+	for (int k = 0; k < to->naxes; k++)
+		if (!to->ax[k].tiled && !(to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num == 1))
+			fprintf(f, "%s%s", loops++ ? ", " : "for ", t_infix(tc, to->ax[k].extent));
+	if (loops)
+		fprintf(f, ": ");
+	if (to->kind == TO_VIEW) {
+		fprintf(f, "%s: view (%s)", op->name, to->why);
+		return 1;
+	}
+	if (to->kind == TO_CONST) {
+		fprintf(f, "%s: a constant, made in place for each tile that reads it", op->name);
+		return 1;
+	}
+	if (to->kind == TO_UNTILED) {
+		fprintf(f, "%s: %s", op->name, to->why);
+		return 1;
+	}
+	fprintf(f, "[");
+	print_axes(f, T, to, 0);
+	fprintf(f, " | ");
+	print_axes(f, T, to, 1);
+	fprintf(f, "] %s ", op->name);
+	const AxGraph *tg = to->tile;
+	for (int n = 0; n < tg->nnodes; n++) {
+		const AxNode *tn = &tg->nodes[n];
+		fprintf(f, "%s[", n == 0 ? "" : n == tg->nnodes - 1 ? " -> " : ", ");
+		for (int d = 0; d < tn->rank; d++)
+			fprintf(f, "%s%s", d ? ", " : "", t_infix(tc, tn->dim[d]));
+		fprintf(f, "]");
+	}
+	for (int k = 0; k < to->naxes; k++) {
+		const TileAxis *ax = &to->ax[k];
+		if (ax->red && ax->tiled && ax->whole)
+			fprintf(f, "; one tile spans %s (the reduction is not the whole equation: partial tiles do not combine)",
+			        t_infix(tc, ax->extent));
+		else if (ax->red && ax->tiled)
+			fprintf(f, "; %s across tiles along %s", red_name[ax->red], t_infix(tc, ax->extent));
+	}
+	for (int o = 0; o < AX_MAXOPND; o++)
+		if (to->replicated & (1u << o))
+			fprintf(f, "; %s replicated across partitions", op->opnd[o].name);
+	return 1;
+}
+
+void
+tile_print(FILE *f, const AxTiling *T)
+{
 	for (int c = 0; c < T->ncls; c++)
-		fprintf(f, "  strip %s over %s\n", T->strip[c], t_infix(tc, T->cls_extent[c]));
-	for (int id = 0; id < g->nnodes; id++) {
-		const AxNode *nd = &g->nodes[id];
-		const TileOp *to = &T->op[id];
-		if (to->kind == TO_INPUT)
+		fprintf(f, "  strip %s over %s\n", T->strip[c], t_infix(T->g->tc, T->cls_extent[c]));
+	for (int id = 0; id < T->g->nnodes; id++) {
+		if (T->op[id].kind == TO_INPUT)
 			continue;
-		const AxOp *op = node_op(g, nd);
 		fprintf(f, "  %%%d ", id);
-		int loops = 0;
-		for (int k = 0; k < to->naxes; k++)
-			if (!to->ax[k].tiled && !(to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num == 1))
-				fprintf(f, "%s%s", loops++ ? ", " : "for ", t_infix(tc, to->ax[k].extent));
-		if (loops)
-			fprintf(f, ": ");
-		if (to->kind == TO_VIEW) {
-			fprintf(f, "%s: view (%s)\n", op->name, to->why);
-			continue;
-		}
-		if (to->kind == TO_CONST) {
-			fprintf(f, "%s: a constant, made in place for each tile that reads it\n", op->name);
-			continue;
-		}
-		if (to->kind == TO_UNTILED) {
-			fprintf(f, "%s: %s\n", op->name, to->why);
-			continue;
-		}
-		fprintf(f, "[");
-		print_axes(f, T, to, 0);
-		fprintf(f, " | ");
-		print_axes(f, T, to, 1);
-		fprintf(f, "] %s ", op->name);
-		const AxGraph *tg = to->tile;
-		for (int n = 0; n < tg->nnodes; n++) {
-			const AxNode *tn = &tg->nodes[n];
-			fprintf(f, "%s[", n == 0 ? "" : n == tg->nnodes - 1 ? " -> " : ", ");
-			for (int d = 0; d < tn->rank; d++)
-				fprintf(f, "%s%s", d ? ", " : "", t_infix(tc, tn->dim[d]));
-			fprintf(f, "]");
-		}
-		for (int k = 0; k < to->naxes; k++) {
-			const TileAxis *ax = &to->ax[k];
-			if (ax->red && ax->tiled)
-				fprintf(f, "; %s over %s %s", ax->whole ? "one tile spans" : "across tiles:",
-				        t_infix(tc, ax->extent), ax->whole ? "(not a plain reduction)" : red_name[ax->red]);
-		}
-		for (int o = 0; o < AX_MAXOPND; o++)
-			if (to->replicated & (1u << o))
-				fprintf(f, "; %s replicated across partitions", op->opnd[o].name);
+		tile_print_node(f, T, id);
 		fprintf(f, "\n");
 	}
 }

@@ -1,0 +1,275 @@
+/*
+ * axonc_synth.c — the commands `axonc synth` and `axonc tile`: one op's
+ * instruction sequences, or a program's variants tiled and lowered.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+#include "cli.h"
+
+typedef struct SynthOut {
+	const AxTarget *t;
+	int json, nseq;
+	const char *indent;
+} SynthOut;
+
+static void
+synth_instance(void *env, const AxGraph *g)
+{
+	SynthOut *so = env;
+	if (so->json)
+		return;
+	printf("# tile:");
+	for (int n = 0; n < g->nnodes; n++) {
+		const AxNode *nd = &g->nodes[n];
+		if (n < g->nparams)
+			printf(" %s[", g->params[n].name);
+		else
+			printf(" -> [");
+		for (int d = 0; d < nd->rank; d++)
+			printf("%s%s", d ? ", " : "", t_infix(g->tc, nd->dim[d]));
+		printf("]");
+	}
+	printf("\n");
+}
+
+static void
+json_engines(const AxTarget *t, uint32_t mask)
+{
+	printf("[");
+	int first = 1;
+	for (int e = 0; e < t->nengines; e++)
+		if (mask & (1u << e)) {
+			printf("%s\"%s\"", first ? "" : ", ", t->engines[e].name);
+			first = 0;
+		}
+	printf("]");
+}
+
+/* One sequence; with its data movement when ch is given. */
+static void
+print_seq(SynthOut *so, const SynthSeq *q, const LowerChoice *ch)
+{
+	const AxTarget *t = so->t;
+	if (so->json) {
+		printf("%s\n  {\"insts\": [", so->nseq ? "," : "");
+		for (int i = 0; i < q->ninsts; i++)
+			printf("%s\"%s\"", i ? ", " : "", q->insts[i]);
+		printf("], \"engines\": [");
+		for (int i = 0; i < q->ninsts; i++) {
+			printf("%s", i ? ", " : "");
+			json_engines(t, q->engines[i]);
+		}
+		printf("], \"constraints\": ");
+		json_str(q->constraints);
+		printf(", \"text\": ");
+		json_str(q->text);
+		if (ch) {
+			printf(", \"moves\": [");
+			for (int k = 0; k < ch->nmoves; k++) {
+				const LowerMove *m = &ch->move[k];
+				printf("%s{\"inst\": \"%s\", \"of\": ", k ? ", " : "", t->insts[m->inst].name);
+				json_str(m->what);
+				printf(", \"from\": \"%s\", \"to\": \"%s\", \"engines\": ", t->mems[m->from].name,
+				       t->mems[m->to].name);
+				json_engines(t, t->insts[m->inst].engines);
+				printf("}");
+			}
+			printf("], \"lowered\": ");
+			json_str(ch->text);
+		}
+		printf("}");
+	} else {
+		printf("%s%s", so->indent, q->text);
+		if (*q->constraints)
+			printf("   if %s", q->constraints);
+		printf("   on");
+		for (int i = 0; i < q->ninsts; i++) {
+			printf("%s", i ? " ;" : "");
+			for (int e = 0; e < t->nengines; e++)
+				if (q->engines[i] & (1u << e))
+					printf(" %s", t->engines[e].name);
+		}
+		printf("\n");
+		if (ch)
+			printf("%s    %s\n", so->indent, ch->text);
+	}
+	so->nseq++;
+}
+
+static void
+synth_seq(void *env, const SynthSeq *q)
+{
+	print_seq(env, q, NULL);
+}
+
+static const char *const red_names[] = { "", "sum", "max", "min", "scan" };
+
+/* axonc synth FILE.py: every variant tiled, every tile op lowered */
+static int
+cmd_synth_program(const AxTarget *t, const Opts *o)
+{
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
+		tc_free(tc);
+		return 1;
+	}
+	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 2);
+	SynthOut so = { .t = t, .json = o->json, .indent = "      " };
+	int missing = 0;
+	if (o->json) {
+		printf("{\"file\": ");
+		json_str(o->args[0]);
+		printf(", \"variants\": [");
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		AxGraph *vg = ng->variants[v];
+		AxTiling *T = tile_graph(vg);
+		LowerNode *L = lower_variant(cache, T, 64);
+		if (o->json)
+			printf("%s\n {\"id\": %d, \"strips\": [", v ? "," : "", v);
+		else
+			printf("# variant %d\n", v);
+		for (int c = 0; c < T->ncls; c++) {
+			if (o->json) {
+				printf("%s{\"name\": \"%s\", \"over\": ", c ? ", " : "", T->strip[c]);
+				json_str(t_infix(tc, T->cls_extent[c]));
+				printf("}");
+			} else
+				printf("  strip %s over %s\n", T->strip[c], t_infix(tc, T->cls_extent[c]));
+		}
+		if (o->json)
+			printf("], \"ops\": [");
+		int firstop = 1;
+		for (int i = 0; i < vg->nnodes; i++) {
+			const TileOp *to = &T->op[i];
+			if (to->kind == TO_INPUT)
+				continue;
+			char *line = NULL;
+			size_t len = 0;
+			FILE *mf = open_memstream(&line, &len);
+			if (!mf)
+				ax_die("out of memory");
+			tile_print_node(mf, T, i);
+			fclose(mf);
+			const LowerNode *ln = &L[i];
+			const char *name = node_op(vg, &vg->nodes[i])->name;
+			if (to->kind == TO_COMPUTE && ln->nchoices == 0)
+				missing++;
+			if (o->json) {
+				printf("%s\n  {\"node\": %d, \"op\": \"%s\", \"tiling\": ", firstop ? "" : ",", i, name);
+				json_str(line);
+				printf(", \"kind\": \"%s\"", to->kind == TO_COMPUTE ? "compute" : to->kind == TO_VIEW ? "view"
+				                             : to->kind == TO_CONST ? "constant" : "untiled");
+				if (to->kind == TO_COMPUTE) {
+					printf(", \"sequences\": [");
+					so.nseq = 0;
+					for (int q = 0; q < ln->nchoices; q++)
+						print_seq(&so, &ln->choice[q].seq, &ln->choice[q]);
+					printf("]");
+					for (int c = 0; c < AX_MAXOPND; c++)
+						if (ln->constant[c]) {
+							printf(", \"constant\": ");
+							json_str(ln->constant[c]);
+						}
+					if (ln->red) {
+						printf(", \"across_tiles\": {\"reduction\": \"%s\", \"op\": \"%s\", \"sequences\": [",
+						       red_names[ln->red], ln->combine_op ? ln->combine_op : "");
+						so.nseq = 0;
+						for (int q = 0; q < ln->ncombine; q++)
+							print_seq(&so, &ln->combine[q], NULL);
+						printf("]}");
+					}
+				}
+				printf("}");
+				firstop = 0;
+			} else {
+				printf("  %%%d %s\n", i, line);
+				if (to->kind == TO_COMPUTE && ln->nchoices == 0)
+					printf("      no sequence found\n");
+				for (int c = 0; c < AX_MAXOPND; c++)
+					if (ln->constant[c])
+						printf("      made on chip: %s\n", ln->constant[c]);
+				for (int q = 0; q < ln->nchoices; q++)
+					print_seq(&so, &ln->choice[q].seq, &ln->choice[q]);
+				if (ln->red) {
+					printf("      partial tiles (%s) combine by %s:\n", red_names[ln->red], ln->combine_op);
+					so.indent = "        ";
+					for (int q = 0; q < ln->ncombine; q++)
+						print_seq(&so, &ln->combine[q], NULL);
+					so.indent = "      ";
+				} else if (ln->combine_why)
+					printf("      partial tiles: %s\n", ln->combine_why);
+			}
+			free(line);
+		}
+		if (o->json)
+			printf("]}");
+	}
+	int tiles, hits, checked;
+	double sms;
+	lower_cache_stats(cache, &tiles, &hits, &checked, &sms);
+	double ms = ax_now_ms() - t0;
+	if (o->json)
+		printf("\n], \"tiles\": %d, \"cache_hits\": %d, \"checked\": %d, \"missing\": %d, \"synth_ms\": %.3f, \"ms\": %.3f}\n",
+		       tiles, hits, checked, missing, sms, ms);
+	else
+		printf("# %d variant%s, %d distinct tiles synthesized (%d reused), %d checked by the prover, "
+		       "%d operation%s without a sequence, %.1f ms (synthesis %.1f ms)\n",
+		       ng->nvariants, ng->nvariants == 1 ? "" : "s", tiles, hits, checked, missing, missing == 1 ? "" : "s",
+		       ms, sms);
+	lower_cache_free(cache);
+	tc_free(tc);
+	return missing ? 1 : 0;
+}
+
+/* axonc tile FILE.py: every variant's tiling */
+int
+cmd_tile(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs FILE.py", "tile");
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
+		tc_free(tc);
+		return 1;
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		printf("# variant %d\n", v);
+		tile_print(stdout, tile_graph(ng->variants[v]));
+	}
+	tc_free(tc);
+	return 0;
+}
+
+/* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */
+int
+cmd_synth(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs the name of an op (see axonc ops) or a program", "synth");
+	size_t len = strlen(o->args[0]);
+	if (len > 3 && strcmp(o->args[0] + len - 3, ".py") == 0)
+		return cmd_synth_program(t, o);
+	const AxOp *op = ax_find_op(t, o->args[0]);
+	if (!op)
+		return fail("no op '%s' (see 'axonc ops')", o->args[0]);
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	SynthOut so = { .t = t, .json = o->json, .indent = "  " };
+	if (o->json)
+		printf("{\"op\": \"%s\", \"sequences\": [", op->name);
+	int checked;
+	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 2, synth_instance, synth_seq, &so, &checked);
+	double ms = ax_now_ms() - t0;
+	if (o->json)
+		printf("\n], \"checked\": %d, \"ms\": %.3f}\n", checked, ms);
+	else
+		printf("# %s: %d sequence%s over %d tile instance%s, %d checked by the prover, %.1f ms\n", op->name, so.nseq,
+		       so.nseq == 1 ? "" : "s", n, n == 1 ? "" : "s", checked, ms);
+	tc_free(tc);
+	return 0;
+}

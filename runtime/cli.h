@@ -1,0 +1,24 @@
+/*
+ * cli.h — what the axonc command files share (private to runtime/axonc*.c).
+ */
+#ifndef AXON_CLI_H
+#define AXON_CLI_H
+#include "axon.h"
+
+typedef struct Opts {
+	const char *cmd;
+	const char *args[4];
+	int nargs;
+	const char *target, *fn, *dims, *inputs, *out, *dotfile;
+	uint64_t seed;
+	int timeout_ms, json, max_variants, no_algebraic, depth;
+} Opts;
+
+int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */
+void json_str(const char *s);                                    /* a JSON string on stdout */
+AxGraph *load_program(const AxTarget *t, TermCtx *tc, const Opts *o);
+NuGraph *load_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
+int cmd_synth(const AxTarget *t, const Opts *o);
+int cmd_tile(const AxTarget *t, const Opts *o);
+
+#endif
