@@ -484,8 +484,14 @@ typedef struct TileAxis {    /* one axis an operation iterates over */
 	int cls;                 /* axis class: one strip count shared by the graph; -1 none */
 	const char *t, *b;       /* tile size and block count ("t0_5", "b0_5"); NULL for loops */
 } TileAxis;
+typedef struct TileAxisRead {   /* how an operation reads one dim of an operand */
+	int kind;                /* 1 an axis of the operation, 2 a constant index (broadcast),
+	                            3 index arithmetic, 4 an axis plus an offset (views) */
+	int axis;
+} TileAxisRead;
 typedef struct TileOp {
 	int kind;                /* TO_* */
+	TileAxisRead read[AX_MAXOPND][AX_MAXR];   /* per operand dim */
 	int naxes;
 	TileAxis ax[AX_MAXR + 4];
 	uint32_t replicated;     /* bit o: operand o is replicated across partitions by its load */
@@ -502,6 +508,12 @@ typedef struct AxTiling {
 AxTiling *tile_graph(const AxGraph *g);
 void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */
 int tile_print_node(FILE *f, const AxTiling *T, int id);   /* one node's line (no newline); 0: an input */
+
+/* ---- tilecheck.c: a tiling executed tile by tile ----------------------------------- */
+/* Every tiled op of T run tile by tile at the given sizes (random inputs from
+ * seed) and compared with the op computed whole; the number of ops checked,
+ * or -1 and err says which differs. */
+int tile_check(const AxTiling *T, const AxEnv *sizes, uint64_t seed, char *err, size_t n);
 
 /* ---- lower.c: tile operations to instruction choices, with data movement ------- */
 enum { LOWER_MAXSTEPS = 16 };
@@ -569,6 +581,12 @@ void equiv_clear_cache(Equiv *q);
 Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
 /* ---- run.c: axonc run ------------------------------------------------------------ */
+/* "M=64,K=32" into names (malloc'd) and values; 0 = ok, else err says why */
+int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen);
+/* g's sizes from "M=64,K=32" plus scalar defaults, assumptions checked; names[0..*nsizes)
+ * are malloc'd.  0 = ok, 2 = badly written, 1 = they do not fit g (err says why) */
+int ax_size_env(const AxGraph *g, const char *dims, const char **names, double *vals, int cap, int *n, int *nsizes,
+                char *err, size_t errlen);
 int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);
 
 /* ---- frontend.c: the NumPy subset to a graph --------------------------------- */

@@ -225,7 +225,8 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 	return missing ? 1 : 0;
 }
 
-/* axonc tile FILE.py: every variant's tiling */
+/* axonc tile FILE.py [--dims ...]: every variant's tiling; with sizes, each
+ * tiled op is also run tile by tile against the op computed whole */
 int
 cmd_tile(const AxTarget *t, const Opts *o)
 {
@@ -233,16 +234,31 @@ cmd_tile(const AxTarget *t, const Opts *o)
 		return fail("%s needs FILE.py", "tile");
 	TermCtx *tc = tc_new(t);
 	NuGraph *ng = load_variants(t, tc, o);
-	if (!ng) {
-		tc_free(tc);
-		return 1;
-	}
-	for (int v = 0; v < ng->nvariants; v++) {
+	const char *names[96];
+	double vals[96];
+	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
+	char err[512];
+	if (ng && o->dims && (rc = ax_size_env(ng->g0, o->dims, names, vals, 96, &n, &nsizes, err, sizeof err)) != 0)
+		fprintf(stderr, "axonc: error: %s\n", err);
+	int envbad = rc != 0;
+	for (int v = 0; ng && !envbad && v < ng->nvariants; v++) {
+		AxTiling *T = tile_graph(ng->variants[v]);
 		printf("# variant %d\n", v);
-		tile_print(stdout, tile_graph(ng->variants[v]));
+		tile_print(stdout, T);
+		if (!o->dims)
+			continue;
+		AxEnv env = { n, names, vals };
+		int k = tile_check(T, &env, o->seed ? o->seed : 1, err, sizeof err);
+		if (k < 0) {
+			fprintf(stderr, "axonc: error: variant %d: %s\n", v, err);
+			rc = 1;
+		} else
+			printf("# variant %d: %d tiled op%s run tile by tile agree with the whole ops\n", v, k, k == 1 ? "" : "s");
 	}
+	for (int i = 0; i < nsizes; i++)
+		free((char *)names[i]);
 	tc_free(tc);
-	return 0;
+	return rc;
 }
 
 /* axonc synth OP: instruction sequences for one tensor op, every 2-D tile of it */

@@ -6,9 +6,9 @@
 #include <string.h>
 #include "axon.h"
 
-/* "M=64,K=32" into names and values; 0 = ok. */
-static int
-parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen)
+/* "M=64,K=32" into names (malloc'd) and values; 0 = ok. */
+int
+ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen)
 {
 	*n = 0;
 	const char *p = spec;
@@ -68,54 +68,64 @@ out_path(const char *base, int k, int n)
 	return p;
 }
 
+/* The sizes of g from "M=64,K=32", its scalar parameters at their defaults,
+ * its assumptions checked: names[0..*nsizes) are malloc'd (the caller frees
+ * them).  0 = ok; 2 = the sizes are wrongly written; 1 = they do not fit g. */
+int
+ax_size_env(const AxGraph *g, const char *dims, const char **names, double *vals, int cap, int *n, int *nsizes,
+            char *err, size_t errlen)
+{
+	*n = *nsizes = 0;
+	if (ax_parse_dims(dims ? dims : "", names, vals, cap - g->nparams, n, err, errlen) != 0) {
+		*nsizes = *n;
+		return 2;
+	}
+	*nsizes = *n;
+	for (int i = 0; i < *nsizes; i++) {
+		int known = 0;
+		for (int k = 0; k < g->nsyms; k++)
+			known |= strcmp(g->syms[k], names[i]) == 0;
+		if (!known)
+			return ax_fail(err, errlen, "--dims: '%s' is not a size of %s", names[i], g->fn), 1;
+	}
+	for (int k = 0; k < g->nsyms; k++) {
+		int given = 0;
+		for (int i = 0; i < *nsizes; i++)
+			given |= strcmp(g->syms[k], names[i]) == 0;
+		if (!given)
+			return ax_fail(err, errlen, "size %s is not given (--dims %s=...)", g->syms[k], g->syms[k]), 1;
+	}
+	for (int p = 0; p < g->nparams; p++)
+		if (!g->params[p].tensor && *n < cap) {
+			names[*n] = g->params[p].name;
+			vals[(*n)++] = g->params[p].defval;
+		}
+	AxEnv env = { *n, names, vals };
+	for (int i = 0; i < g->nassume; i++) {
+		double v;
+		if (t_eval(g->assume[i], &env, &v) != 0 || v == 0)
+			return ax_fail(err, errlen, "%s needs %s, which these sizes break", g->fn, t_infix(g->tc, g->assume[i])),
+			       1;
+	}
+	return 0;
+}
+
 int
 cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out)
 {
 	const char *names[80];
 	double vals[80];
-	int n = 0, rc = 1;
+	int n = 0, nsizes = 0, rc = 1;
 	char err[512];
 	float *in[64] = { 0 }, *res[16] = { 0 };
 	int owned[64] = { 0 };
-	if (parse_dims(dims ? dims : "", names, vals, 64, &n, err, sizeof err) != 0) {
+	int bad = ax_size_env(g, dims, names, vals, 80, &n, &nsizes, err, sizeof err);
+	if (bad) {
 		fprintf(stderr, "axonc: error: %s\n", err);
-		for (int i = 0; i < n; i++)
-			free((char *)names[i]);
-		return 2;
+		rc = bad;
+		goto done;
 	}
-	int nsizes = n;
-	for (int i = 0; i < nsizes; i++) {
-		int known = 0;
-		for (int k = 0; k < g->nsyms; k++)
-			known |= strcmp(g->syms[k], names[i]) == 0;
-		if (!known) {
-			fprintf(stderr, "axonc: error: --dims: '%s' is not a size of %s\n", names[i], g->fn);
-			goto done;
-		}
-	}
-	for (int k = 0; k < g->nsyms; k++) {
-		int given = 0;
-		for (int i = 0; i < nsizes; i++)
-			given |= strcmp(g->syms[k], names[i]) == 0;
-		if (!given) {
-			fprintf(stderr, "axonc: error: size %s is not given (--dims %s=...)\n", g->syms[k], g->syms[k]);
-			goto done;
-		}
-	}
-	for (int p = 0; p < g->nparams; p++)
-		if (!g->params[p].tensor && n < 80) {
-			names[n] = g->params[p].name;
-			vals[n++] = g->params[p].defval;
-		}
 	AxEnv env = { n, names, vals };
-	for (int i = 0; i < g->nassume; i++) {
-		double v;
-		if (t_eval(g->assume[i], &env, &v) != 0 || v == 0) {
-			fprintf(stderr, "axonc: error: %s needs %s, which these sizes break\n", g->fn,
-			        t_infix(g->tc, g->assume[i]));
-			goto done;
-		}
-	}
 	/* inputs: from files, or random in [-1, 1) from the seed */
 	int ntensor = 0;
 	for (int p = 0; p < g->nparams; p++)

@@ -21,11 +21,6 @@
 
 enum { MAXAX = AX_MAXR + 4 };
 
-typedef struct Read {        /* what operand o's index j is */
-	int kind;                /* 0 unknown, 1 axis, 2 constant, 3 arithmetic, 4 offset */
-	int axis;
-} Read;
-
 typedef struct Scan {        /* an operation's element equation, analysed */
 	TermCtx *tc;
 	Term *out[AX_MAXR];      /* result index variables */
@@ -34,7 +29,7 @@ typedef struct Scan {        /* an operation's element equation, analysed */
 	int bkind[8], bscan[8];
 	Term *bhi[8];
 	int nb;
-	Read rd[AX_MAXOPND][AX_MAXR];
+	TileAxisRead rd[AX_MAXOPND][AX_MAXR];
 	int top;                 /* the equation is a reduction at its top (or no reduction) */
 } Scan;
 
@@ -78,20 +73,20 @@ scan_term(Scan *s, Term *t)
 			/* a broadcast guard: dim == 1 ? 0 : i */
 			if (ix->kind == TK_ITE && ix->a[1]->kind == TK_NUM && ix->a[1]->num == 0)
 				ix = ix->a[2];
-			Read r = { 3, -1 };
+			TileAxisRead r = { 3, -1 };
 			if (ix->kind == TK_NUM)
 				r.kind = 2;
 			for (int k = 0; k < s->nout; k++)
 				if (ix == s->out[k])
-					r = (Read){ 1, k };
+					r = (TileAxisRead){ 1, k };
 			for (int b = 0; b < s->nb; b++)
 				if (ix == s->bv[b])
-					r = (Read){ 1, s->bscan[b] >= 0 ? s->bscan[b] : s->nout + b };
+					r = (TileAxisRead){ 1, s->bscan[b] >= 0 ? s->bscan[b] : s->nout + b };
 			if (r.kind == 3 && (ix->kind == TK_ADD || ix->kind == TK_SUB))
 				for (int k = 0; k < s->nout; k++)   /* i + start: an offset view */
 					if (ix->a[0] == s->out[k] && !t_mentions(ix->a[1], s->out[k]))
-						r = (Read){ 4, k };
-			Read *old = &s->rd[t->id][j];
+						r = (TileAxisRead){ 4, k };
+			TileAxisRead *old = &s->rd[t->id][j];
 			if (old->kind == 0)
 				*old = r;
 			else if (old->kind != r.kind || old->axis != r.axis)
@@ -193,6 +188,7 @@ node_axes(Tiler *tl, int id, Scan *s)
 		for (int j = 0; j < AX_MAXR; j++)
 			if (s->rd[o][j].kind == 1 && s->rd[o][j].axis >= nd->rank)
 				s->rd[o][j].axis = map[s->rd[o][j].axis - nd->rank];
+	memcpy(to->read, s->rd, sizeof to->read);
 }
 
 /* ---- the 2-D tile instance of a node ------------------------------------------ */
@@ -221,7 +217,7 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 		const AxNode *sn = &g->nodes[src];
 		AxNode in = { .op = -1, .input = t->nparams };
 		for (int j = 0; j < sn->rank; j++) {
-			const Read *r = &s->rd[o][j];
+			const TileAxisRead *r = &s->rd[o][j];
 			if (r->kind == 1 && !to->ax[r->axis].tiled)
 				continue;                     /* a loop index */
 			if (r->kind == 1 && to->ax[r->axis].whole)
@@ -366,7 +362,7 @@ tile_graph(const AxGraph *g)
 		for (int o = 0; o < op->nopnd && o < nd->nin; o++) {
 			int src = nd->in[o];
 			for (int j = 0; src >= 0 && j < g->nodes[src].rank; j++) {
-				const Read *r = &scans[id].rd[o][j];
+				const TileAxisRead *r = &scans[id].rd[o][j];
 				if (r->kind == 1 && !T->op[id].ax[r->axis].red)
 					uf_join(&tl, src * MAXAX + j, id * MAXAX + r->axis);
 			}
