@@ -543,7 +543,7 @@ LowerCache *lower_cache_new(const AxTarget *t, TermCtx *tc, int depth);
 void lower_cache_free(LowerCache *c);
 void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, double *ms);
 /* sequences for one tile graph (cached), renamed to its sizes; returns how many */
-int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int max);
+int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
 /* every compute node of a tiled variant: its choices (per node, NULL for others) */
 LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
 

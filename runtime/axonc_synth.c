@@ -103,7 +103,7 @@ synth_seq(void *env, const SynthSeq *q)
 	print_seq(env, q, NULL);
 }
 
-static const char *const red_names[] = { "", "sum", "max", "min", "scan" };
+static const char *const red_names[] = { "", "sum-reduce", "max-reduce", "min-reduce", "scan" };
 
 /* axonc synth FILE.py: every variant tiled, every tile op lowered */
 static int
@@ -156,7 +156,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 			fclose(mf);
 			const LowerNode *ln = &L[i];
 			const char *name = node_op(vg, &vg->nodes[i])->name;
-			if (to->kind == TO_COMPUTE && ln->nchoices == 0)
+			if ((to->kind == TO_COMPUTE && ln->nchoices == 0) || to->kind == TO_UNTILED)
 				missing++;
 			if (o->json) {
 				printf("%s\n  {\"node\": %d, \"op\": \"%s\", \"tiling\": ", firstop ? "" : ",", i, name);

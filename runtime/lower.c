@@ -172,7 +172,7 @@ canonical(const AxGraph *tile, const char **from, const char **to, int *nren)
 /* The sequences for a tile graph, from the cache or found now; renamed to
  * the tile's own sizes into out[] (at most max); returns how many. */
 int
-lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int max)
+lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 {
 	const char *from[16], *to[16];
 	int nren = 0;
@@ -210,7 +210,7 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int max)
 		c->n++;
 	}
 	int n = 0;
-	for (int q = 0; q < c->count[m] && n < max; q++) {
+	for (int q = 0; q < c->count[m] && n < cap; q++) {
 		out[n] = c->seq[c->first[m] + q];
 		rename_words(out[n].text, sizeof out[n].text, from, to, nren);
 		rename_words(out[n].constraints, sizeof out[n].constraints, from, to, nren);

@@ -102,7 +102,7 @@ static void
 scan_node(const AxGraph *g, const AxNode *nd, Scan *s)
 {
 	const AxOp *op = node_op(g, nd);
-	memset(s, 0, sizeof *s);
+	*s = (Scan){ 0 };
 	s->tc = g->tc;
 	AxSym sym = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
@@ -465,7 +465,7 @@ print_axes(FILE *f, const AxTiling *T, const TileOp *to, int which)
 	}
 }
 
-static const char *const red_name[] = { "", "sum", "max", "min", "scan" };
+static const char *const red_name[] = { "", "sum-reduce", "max-reduce", "min-reduce", "scan" };
 
 /* One node's line: loops, [strips | blocks] op operand tiles -> result tile,
  * cross-tile reductions; 0 if the node is an input. */

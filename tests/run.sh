@@ -237,9 +237,50 @@ synth_has mean '"text": "tensor_scalar_reduce(data=a, operand0=memset(P=P, F=1, 
 synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), moving=a)"' "partition-axis mean on the tensor engine"
 synth_has negative '"text": "tensor_tensor(data1=memset(P=P, F=F, value=0.0), data2=a, op=subtract)"' "negation as 0 - x"
 synth_has square '"text": "tensor_tensor(data1=a, data2=a, op=multiply)"' "square as a product (a defined fn's constituents count)"
+
+# ---- tiling: strips shared per axis class, block/tile sizes per op, loops, cross-tile reductions ----
+expect_rc 0 "$AXONC" tile examples/rmsnorm_matmul.py
+expect_grep '%2 \[n0, n1 | b0_2, b1_2, b2_2\] matmul \[t0_2, t2_2\], \[t2_2, t1_2\] -> \[t0_2, t1_2\]; sum-reduce across tiles along K' "$tmp/out" "matmul tiled over M, N with the K reduction across tiles"
+expect_grep '%8 \[n0, n1 | b0_8, b1_8\] multiply \[t0_8, t1_8\], \[t0_8, 1\]' "$tmp/out" "the multiply after the matmul shares its strips, not its block/tile sizes"
+expect_grep '%4 \[n0 | b0_4\] mean \[t0_4, K\] -> \[t0_4, 1\]; one tile spans K' "$tmp/out" "mean (sum / N) keeps its axis in one tile"
+expect_grep 'b replicated across partitions' "$tmp/out" "a rank-0 operand is replicated across partitions"
+expect_rc 0 "$AXONC" tile examples/softmax.py
+expect_grep 'max \[t0_1, t1_1\] -> \[t0_1, 1\]; max-reduce across tiles along N' "$tmp/out" "row max across free-axis tiles"
+expect_grep 'sum \[t0_4, t1_4\] -> \[t0_4, 1\]; sum-reduce across tiles along N' "$tmp/out" "row sum across free-axis tiles"
+expect_rc 0 "$AXONC" tile examples/cumsum.py
+expect_grep 'scan across tiles along N' "$tmp/out" "cumsum's carry across tiles"
+expect_rc 0 "$AXONC" tile examples/gqa.py --max-variants 1
+expect_grep '%15 for B, Hkv, Hq / Hkv: \[n0, n5 | b0_15, b1_15, b2_15\] matmul' "$tmp/out" "batch and head axes become loops around a 2-D matmul"
+expect_grep 'merge_axes: view' "$tmp/out" "a reshape is a view"
+# every tiled op of every variant, run tile by tile (edge tiles, partial reductions, carries) = the op run whole
+for f in examples/*.py; do
+	case $f in
+	*gqa*) d=B=2,Hq=4,Hkv=2,S=7,D=5 ;;
+	*glu.py|*swiglu.py|*maxpool*|*rope*) d=M=10,N=14 ;;
+	*) d=M=7,N=9,K=11 ;;
+	esac
+	d=$(echo "$d" | tr ',' '\n' | while read -r kv; do "$AXONC" graph "$f" | grep -q "\b${kv%%=*}\b" && echo "$kv"; done | paste -sd, -)
+	if "$AXONC" tile "$f" --dims "$d" >"$tmp/out" 2>"$tmp/err" && ! grep -q error "$tmp/err" &&
+	   [ "$(grep -c 'agree with the whole ops' "$tmp/out")" -eq "$(grep -c '^# variant [0-9]*$' "$tmp/out")" ]; then ok; else
+		bad "tile $f --dims $d: tiles disagree with the whole op"; head -5 "$tmp/err" | sed 's/^/    /'
+	fi
+done
+expect_rc 0 "$AXONC" tile tests/tiling/loop_reduction.py
+expect_grep 'sum: reduces along a loop axis: not tiled yet' "$tmp/out" "a reduction along a loop axis is said, not faked"
+expect_rc 1 "$AXONC" synth tests/tiling/loop_reduction.py --json
+expect_grep '"missing": 1' "$tmp/out" "synth FILE.py counts the op it could not lower"
+expect_rc 1 "$AXONC" tile examples/matmul.py --dims M=4,K=4
+expect_grep 'size N is not given' "$tmp/err" "tile --dims: a missing size"
+
+# ---- lowering: every op of every variant tiled, synthesized once per semantics, data movement inserted ----
 expect_rc 0 "$AXONC" synth examples/rmsnorm_matmul.py --json
-expect_grep '"tiles": 6, "cache_hits": 4' "$tmp/out" "synth FILE.py synthesizes each distinct tile once"
-expect_grep '"op": "matmul", "sequences": \[' "$tmp/out" "synth FILE.py covers the matmul"
+expect_grep '"tiles": 7, "cache_hits": 7' "$tmp/out" "synth FILE.py synthesizes each distinct tile semantics once"
+expect_grep '"missing": 0' "$tmp/out" "every op of rmsnorm_matmul lowers"
+expect_grep '"insts": \["nc_transpose", "nc_matmul"\], .*"constraints": "t0_2 <= 128, t2_2 <= 128, t1_2 <= 512' "$tmp/out" "hardware limits attach to the node's tile parameters"
+expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf", "engines": \["vector", "scalar", "gpsimd"\]}, {"inst": "dma_copy", "of": "result", "from": "sbuf", "to": "hbm"' "$tmp/out" "a PSUM result is copied to SBUF, then stored"
+expect_grep '{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf"' "$tmp/out" "an HBM operand is loaded"
+expect_grep '"constant": "b = memset(P=t0_6, F=1, value=eps)"' "$tmp/out" "a constant operand made on chip, proved"
+expect_grep '"across_tiles": {"reduction": "sum-reduce", "op": "add", "sequences": \[' "$tmp/out" "the combining op of a cross-tile sum, found by its equation"
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
