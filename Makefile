@@ -134,7 +134,7 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== Tiling, synthesis, fusion, selection and NKI emission are not built yet; what runs today:"
+	@echo "== Fusion, candidate extraction, the performance model and NKI emission are not built yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
@@ -144,6 +144,10 @@ demo: deps
 	$(BUILD)/axonc equiv tests/equiv/pos_rmsnorm_matmul.py lhs rhs
 	@echo "== every reordering operator propagation finds, as NumPy"
 	$(BUILD)/axonc variants examples/rmsnorm_matmul.py
+	@echo "== every variant tiled, and run tile by tile against the whole ops (M=7, K=9, N=5)"
+	$(BUILD)/axonc tile examples/rmsnorm_matmul.py --dims M=7,K=9,N=5
+	@echo "== every tile operation lowered to proved instruction sequences, with data movement"
+	$(BUILD)/axonc synth examples/rmsnorm_matmul.py
 
 clean:
 	rm -rf build

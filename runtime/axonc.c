@@ -29,9 +29,13 @@ static const char usage[] =
 	"                          prove two functions of FILE.py equal for every size\n"
 	"  variants FILE.py [--fn NAME] [--json] [--dot OUT.dot] [--max-variants N] [--no-algebraic]\n"
 	"                          every proved reordering of the program (operator propagation)\n"
+	"  tile FILE.py [--dims M=7,K=9] [--seed S]\n"
+	"                          every variant tiled: loops, shared strips, block and tile sizes per\n"
+	"                          op, reductions across tiles; with --dims, each tiled op is run tile\n"
+	"                          by tile and compared with the op run whole\n"
 	"  synth OP|FILE.py [--depth D] [--json]\n"
-	"                          instruction sequences proved equal to a 2-D tile of one op,\n"
-	"                          or to every 2-D operation of every variant of a program\n"
+	"                          instruction sequences proved equal to a 2-D tile of one op; for a\n"
+	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -40,7 +44,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): tiling, compile.\n";
+	"Not built yet (coming with the next issues): fusion, compile.\n";
 
 int
 fail(const char *fmt, const char *arg)
@@ -125,8 +129,8 @@ sym_instance(TermCtx *tc, const AxOp *op, AxSym *s)
 static int
 demo(const AxTarget *t)
 {
-	printf("axonc demo: the pipeline (propagate, tile, synthesize, fuse, extract, measure, emit)\n"
-	       "is not built yet. This demo loads the generated target and runs its tables.\n\n");
+	printf("axonc demo: the generated target's tables at work (the pipeline so far: graph, variants,\n"
+	       "tile, synth; fusion, extraction, measurement and emission are not built yet).\n\n");
 	ax_print_target(stdout, t);
 	TermCtx *tc = tc_new(t);
 	const AxOp *op = NULL;
