@@ -66,6 +66,10 @@ typedef struct Synth {
 	Term *sizes_pos;         /* every size >= 1 */
 	int checked;
 	int depth;
+	int only_result;         /* make only candidates with the result's value */
+	int found;               /* fewest instructions of a candidate with the result's value; -1: none yet */
+	float *trial;            /* a value being tried */
+	int64_t captrial;
 	SynthCb cb;
 	void *cbenv;
 	/* observational equivalence: candidates hashed by shape and a couple of
@@ -529,10 +533,15 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 		s = *shape;
 	else if (op->check(&c, &s, NULL, 0) != 0)   /* most combinations do not fit: no message wanted */
 		return -1;
-	int last = ninsts == sy->depth;
+	int last = sy->only_result;
 	if (last && !shape_eq(&s, &sy->wshape))
 		return -1;   /* the last level feeds nothing: only the result's candidates matter */
-	float *v = arena_alloc(sy->a, sizeof(float) * (size_t)(ax_numel(&s) + 1));
+	int64_t numel = ax_numel(&s);
+	if (numel + 1 > sy->captrial) {
+		sy->captrial = 2 * (numel + 1);
+		sy->trial = arena_alloc(sy->a, sizeof(float) * (size_t)sy->captrial);
+	}
+	float *v = sy->trial;
 	if (op->ref(&c, args, v, NULL, 0) != 0)
 		return -1;
 	/* observational pruning: a value some shorter sequence already computes
@@ -546,8 +555,12 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 		return -1;
 	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
 		return -1;
+	float *kept = arena_alloc(sy->a, sizeof(float) * (size_t)(numel + 1));
+	memcpy(kept, v, sizeof(float) * (size_t)numel);
+	if (*target && (sy->found < 0 || ninsts < sy->found))
+		sy->found = ninsts;
 	Cand *k = &sy->c[sy->nc];
-	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = v };
+	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = kept };
 	memcpy(k->attr, attr, sizeof k->attr);
 	if (sattr)
 		memcpy(k->sattr, sattr, sizeof k->sattr);
@@ -702,7 +715,7 @@ grow(Synth *sy, const Level *L, int inst, int level)
 	fitting(sy, L, op, st, 0, &nfit, &fit, &res, &capfit);
 	sy->ntup = 0;
 	for (int f = 0; f < nfit; f++) {
-		if (level == sy->depth && !shape_eq(&res[f], &sy->wshape))
+		if (sy->only_result && !shape_eq(&res[f], &sy->wshape))
 			continue;
 		int in[AX_MAXOPND];
 		tuples_of(sy, L, op->nopnd, fit + f * AX_MAXOPND, f, in, 0, 0, level);
@@ -789,7 +802,7 @@ shares_gran(const AxOp *a, const AxOp *b)
 int
 synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *cbenv, int *checked)
 {
-	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv };
+	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv, .found = -1 };
 	const AxNode *root = &lhs->nodes[lhs->outputs[0]];
 	const AxOp *T = node_op(lhs, root);
 	sy.pool = arena_alloc(sy.a, sizeof(int) * (size_t)(t->ninsts + 1));
@@ -847,6 +860,9 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
 		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
 	sy.depth = depth;
+	for (int p = 0; p < sy.nin; p++)
+		if (same_value(&sy.c[p], sy.want, &sy.wshape))
+			sy.found = 0;
 	if (depth > 1)   /* constant tiles are operands, never results */
 		for (int i = 0; i < t->ninsts; i++) {
 			const AxOp *in = &t->insts[i];
@@ -857,11 +873,21 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 			if (ok && in->nattr <= 3)
 				constants(&sy, i, sattr, 0);
 		}
-	for (int level = 1; level <= depth && !sy.spent; level++) {
+	/* Once a candidate of k instructions has the result's value, every longer
+	 * one with that value is dominated by it: the levels past k can add no
+	 * sequence (the candidates they would make only feed longer ones).  So a
+	 * level first makes only the candidates with the result's value, as the
+	 * last one does (which of them are kept and tried does not depend on the
+	 * level's other candidates); only when there is none, and a level
+	 * follows, does it make the rest. */
+	for (int level = 1; level <= depth && !sy.spent && (sy.found < 0 || level <= sy.found); level++) {
 		Level L;
 		level_index(&sy, &L, sy.nc);
-		for (int k = 0; k < sy.npool && !sy.spent; k++)
-			grow(&sy, &L, sy.pool[k], level);
+		for (int pass = 0; pass < 2 && (pass == 0 || (level < depth && sy.found < 0)); pass++) {
+			sy.only_result = pass == 0;
+			for (int k = 0; k < sy.npool && !sy.spent; k++)
+				grow(&sy, &L, sy.pool[k], level);
+		}
 	}
 	*checked = sy.checked;
 	equiv_free(sy.eq);
