@@ -722,7 +722,8 @@ grow(Synth *sy, const Level *L, int inst, int level)
 	}
 	int w = op->nopnd + 1;
 	tup_width = op->nopnd;
-	qsort(sy->tup, (size_t)sy->ntup, sizeof(int) * (size_t)w, tuple_cmp);
+	if (sy->ntup > 1)
+		qsort(sy->tup, (size_t)sy->ntup, sizeof(int) * (size_t)w, tuple_cmp);
 	int attr[AX_MAXATTR] = { 0 }, nitems[AX_MAXATTR] = { 0 };
 	for (int a = 0; a < op->nattr; a++)
 		nitems[a] = sy->t->enums[op->attr[a].enum_id].nitems;
