@@ -14,6 +14,12 @@
  * allowed by the instructions' hardware constraints, which are its
  * constraints.  Nothing here names an instruction: pool, attributes,
  * engines and constraints come from the target's tables.
+ *
+ * Speed: operands are chosen per shape (one check of an instruction per
+ * tuple of operand shapes), values are found equal through a hash, and the
+ * search stops at the first level that makes the result's value (longer
+ * sequences for it would be dominated), so depth 3 costs about what the
+ * shortest sequences do unless there is none.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -22,7 +28,7 @@
 
 /* MAXCAND bounds the candidates of one tile (a guard against a runaway
  * search, said on stderr when it is reached); the array grows on demand. */
-enum { MAXCAND = 1 << 20, PER_VALUE = 2, NKEY = 2 };
+enum { MAXCAND = 1 << 18, PER_VALUE = 2, NKEY = 2 };
 
 typedef struct Cand {
 	int input;               /* >= 0: the operation's input; -1: an instruction */
@@ -875,12 +881,13 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 				constants(&sy, i, sattr, 0);
 		}
 	/* Once a candidate of k instructions has the result's value, every longer
-	 * one with that value is dominated by it: the levels past k can add no
-	 * sequence (the candidates they would make only feed longer ones).  So a
-	 * level first makes only the candidates with the result's value, as the
-	 * last one does (which of them are kept and tried does not depend on the
-	 * level's other candidates); only when there is none, and a level
-	 * follows, does it make the rest. */
+	 * one with that value is dominated by it (observational pruning, up to the
+	 * tolerance of close_enough, which is not transitive), so the levels past
+	 * k can add no sequence: the candidates they would make only feed longer
+	 * ones.  So a level first makes only the candidates with the result's
+	 * value, as the last one does (which of them are kept and tried does not
+	 * depend on the level's other candidates), and makes the rest only when
+	 * there is none and a level follows. */
 	for (int level = 1; level <= depth && !sy.spent && (sy.found < 0 || level <= sy.found); level++) {
 		Level L;
 		level_index(&sy, &L, sy.nc);
