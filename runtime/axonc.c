@@ -423,7 +423,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 				int ch = 0;
 				memo[m].key = arena_strdup(tc_arena(tc), key);
 				memo[m].first = all.n;
-				synth_tile(t, tc, tile, o->depth > 0 ? o->depth : 2, collect_seq, &all, &ch);
+				synth_tile(t, tc, tile, o->depth > 0 ? o->depth : 3, collect_seq, &all, &ch);
 				memo[m].n = all.n - memo[m].first;
 				checked += ch;
 				tiles++;
@@ -475,7 +475,7 @@ cmd_synth(const AxTarget *t, const Opts *o)
 	if (o->json)
 		printf("{\"op\": \"%s\", \"sequences\": [", op->name);
 	int checked;
-	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 2, synth_instance, synth_seq, &so, &checked);
+	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 3, synth_instance, synth_seq, &so, &checked);
 	double ms = ax_now_ms() - t0;
 	if (o->json)
 		printf("\n], \"checked\": %d, \"ms\": %.3f}\n", checked, ms);
