@@ -116,7 +116,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 		tc_free(tc);
 		return 1;
 	}
-	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 2);
+	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
 	SynthOut so = { .t = t, .json = o->json, .indent = "      " };
 	int missing = 0;
 	if (o->json) {
@@ -279,7 +279,7 @@ cmd_synth(const AxTarget *t, const Opts *o)
 	if (o->json)
 		printf("{\"op\": \"%s\", \"sequences\": [", op->name);
 	int checked;
-	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 2, synth_instance, synth_seq, &so, &checked);
+	int n = synth_op(t, tc, (int)(op - t->ops), o->depth > 0 ? o->depth : 3, synth_instance, synth_seq, &so, &checked);
 	double ms = ax_now_ms() - t0;
 	if (o->json)
 		printf("\n], \"checked\": %d, \"ms\": %.3f}\n", checked, ms);

@@ -14,13 +14,21 @@
  * allowed by the instructions' hardware constraints, which are its
  * constraints.  Nothing here names an instruction: pool, attributes,
  * engines and constraints come from the target's tables.
+ *
+ * Speed: operands are chosen per shape (one check of an instruction per
+ * tuple of operand shapes), values are found equal through a hash, and the
+ * search stops at the first level that makes the result's value (longer
+ * sequences for it would be dominated), so depth 3 costs about what the
+ * shortest sequences do unless there is none.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "axon.h"
 
-enum { MAXCAND = 4000, PER_VALUE = 2 };
+/* MAXCAND bounds the candidates of one tile (a guard against a runaway
+ * search, said on stderr when it is reached); the array grows on demand. */
+enum { MAXCAND = 1 << 18, PER_VALUE = 2, NKEY = 2 };
 
 typedef struct Cand {
 	int input;               /* >= 0: the operation's input; -1: an instruction */
@@ -34,16 +42,28 @@ typedef struct Cand {
 	float *val;
 } Cand;
 
+/* The operands of one level: the candidates made before it, grouped by
+ * shape and, within a shape, by instruction count, each group in id order. */
+typedef struct Level {
+	int n;                   /* candidates [0, n) */
+	int nshape;
+	AxShape *shapes;
+	int nk;                  /* instruction counts 0 .. nk - 1 */
+	int **ids;               /* ids[s * nk + k]: the candidates of shape s with k instructions */
+	int *nids;
+} Level;
+
 typedef struct Synth {
 	const AxTarget *t;
 	TermCtx *tc;
-	Arena *a;
+	Arena *a;                /* candidates and their values: this tile's own arena */
 	AxGraph *lhs;            /* the tile operation over its inputs */
 	int nin;                 /* its inputs */
 	AxConc conc;             /* the operation at the concrete sizes */
 	AxEnv env;
 	Cand *c;
-	int nc;
+	int nc, capc;
+	int spent;               /* MAXCAND was reached */
 	float *want;
 	AxShape wshape;
 	int *pool, npool;
@@ -52,8 +72,19 @@ typedef struct Synth {
 	Term *sizes_pos;         /* every size >= 1 */
 	int checked;
 	int depth;
+	int only_result;         /* make only candidates with the result's value */
+	int found;               /* fewest instructions of a candidate with the result's value; -1: none yet */
+	float *trial;            /* a value being tried */
+	int64_t captrial;
 	SynthCb cb;
 	void *cbenv;
+	/* observational equivalence: candidates hashed by shape and a couple of
+	 * their values, coarsely; those with an infinity there are "wild" */
+	int *head, hcap;         /* chain heads, hcap a power of two */
+	int *next;               /* per candidate, capc entries */
+	int *wild, nwild;
+	/* operand tuples of one instruction at one level, in enumeration order */
+	int *tup, ntup, captup;
 } Synth;
 
 static int
@@ -70,14 +101,151 @@ close_enough(const float *x, const float *y, int64_t n)
 }
 
 static int
+shape_eq(const AxShape *a, const AxShape *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (int d = 0; d < a->rank; d++)
+		if (a->d[d] != b->d[d])
+			return 0;
+	return 1;
+}
+
+static int
 same_value(const Cand *a, const float *v, const AxShape *s)
 {
-	if (a->shape.rank != s->rank)
-		return 0;
+	return shape_eq(&a->shape, s) && close_enough(a->val, v, ax_numel(s));
+}
+
+/* Observational equivalence in O(1): a value is hashed by its shape and the
+ * buckets of NKEY of its elements on a log scale, f(x) = sign(x) log(1 + |x|)
+ * in steps of QSTEP.  Two elements that close_enough accepts differ by at
+ * most 2.01e-3 in f (same sign: |a - b| <= 1e-3 (1 + |a| + |b|) keeps a and b
+ * within 0.2% of each other; opposite signs: both are below 1.001e-3), less
+ * than half a step, so an equal value lies in an element's own bucket or in
+ * the neighbour on its nearer side: 2^NKEY probes find every candidate the
+ * linear scan would.  NaN equals only NaN (a bucket of its own); an infinity
+ * is within the tolerance of everything, so a value with one at a key
+ * position is "wild": compared with every candidate, and always scanned. */
+#define QSTEP 0.01
+#define QNAN INT64_MIN
+
+static int64_t
+qbucket(float x, int64_t *nb)
+{
+	if (isnan(x)) {
+		*nb = QNAN;
+		return QNAN;
+	}
+	double q = copysign(log1p(fabs((double)x)), (double)x) / QSTEP, f = floor(q);
+	int64_t b = (int64_t)f;
+	*nb = q - f < 0.5 ? b - 1 : b + 1;
+	return b;
+}
+
+static void
+key_pos(const AxShape *s, int64_t pos[NKEY])
+{
+	int64_t n = ax_numel(s);
+	for (int k = 0; k < NKEY; k++)
+		pos[k] = n > 0 ? n * k / NKEY : -1;
+}
+
+static int
+is_wild(const float *v, const AxShape *s)
+{
+	int64_t pos[NKEY];
+	key_pos(s, pos);
+	for (int k = 0; k < NKEY; k++)
+		if (pos[k] >= 0 && isinf(v[pos[k]]))
+			return 1;
+	return 0;
+}
+
+static uint64_t
+hmix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t
+vhash(const AxShape *s, const int64_t *b)
+{
+	uint64_t h = (uint64_t)s->rank;
 	for (int d = 0; d < s->rank; d++)
-		if (a->shape.d[d] != s->d[d])
-			return 0;
-	return close_enough(a->val, v, ax_numel(s));
+		h = hmix(h, (uint64_t)s->d[d]);
+	for (int k = 0; k < NKEY; k++)
+		h = hmix(h, (uint64_t)b[k]);
+	return h ^ (h >> 29);
+}
+
+static void
+hash_insert(Synth *sy, int id)
+{
+	if (2 * (sy->nc + 1) > sy->hcap) {   /* grow: rehash every candidate */
+		int cap = sy->hcap ? 2 * sy->hcap : 1024;
+		sy->head = arena_alloc(sy->a, sizeof(int) * (size_t)cap);
+		for (int i = 0; i < cap; i++)
+			sy->head[i] = -1;
+		sy->hcap = cap;
+		sy->nwild = 0;
+		for (int i = 0; i < id; i++)
+			hash_insert(sy, i);
+	}
+	const Cand *c = &sy->c[id];
+	if (is_wild(c->val, &c->shape)) {
+		sy->wild[sy->nwild++] = id;
+		return;
+	}
+	int64_t pos[NKEY], b[NKEY], nb;
+	key_pos(&c->shape, pos);
+	for (int k = 0; k < NKEY; k++)
+		b[k] = pos[k] >= 0 ? qbucket(c->val[pos[k]], &nb) : 0;
+	int h = (int)(vhash(&c->shape, b) & (uint64_t)(sy->hcap - 1));
+	sy->next[id] = sy->head[h];
+	sy->head[h] = id;
+}
+
+/* Calls f on every candidate whose value equals v (and maybe others, which
+ * f tests with same_value); stops when f returns nonzero, and returns that. */
+typedef int (*EachSame)(void *env, const Cand *c);
+static int
+each_maybe_same(Synth *sy, const float *v, const AxShape *s, EachSame f, void *env)
+{
+	int r;
+	for (int w = 0; w < sy->nwild; w++)
+		if ((r = f(env, &sy->c[sy->wild[w]])) != 0)
+			return r;
+	if (is_wild(v, s)) {
+		for (int i = 0; i < sy->nc; i++)
+			if (!is_wild(sy->c[i].val, &sy->c[i].shape) && (r = f(env, &sy->c[i])) != 0)
+				return r;
+		return 0;
+	}
+	int64_t pos[NKEY], b[2][NKEY];
+	key_pos(s, pos);
+	for (int k = 0; k < NKEY; k++)
+		b[0][k] = b[1][k] = 0;
+	for (int k = 0; k < NKEY; k++)
+		if (pos[k] >= 0)
+			b[0][k] = qbucket(v[pos[k]], &b[1][k]);
+	int seen[1 << NKEY], nseen = 0;
+	for (int m = 0; m < 1 << NKEY; m++) {
+		int64_t key[NKEY];
+		for (int k = 0; k < NKEY; k++)
+			key[k] = b[(m >> k) & 1][k];
+		int h = (int)(vhash(s, key) & (uint64_t)(sy->hcap - 1)), dup = 0;
+		for (int j = 0; j < nseen; j++)
+			dup |= seen[j] == h;
+		if (dup)
+			continue;
+		seen[nseen++] = h;
+		for (int i = sy->head[h]; i >= 0; i = sy->next[i])
+			if ((r = f(env, &sy->c[i])) != 0)
+				return r;
+	}
+	return 0;
 }
 
 /* The candidate's text: inst(operands; attributes). */
@@ -285,12 +453,63 @@ try_solution(Synth *sy, int id)
 	sy->cb(sy->cbenv, &seq);
 }
 
-/* Runs instruction inst on candidates in[] at the concrete sizes; a new
- * candidate, or -1 when the shapes do not fit. */
+/* Room for one more candidate; 0 when MAXCAND is reached (said once). */
 static int
-apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *const *sattr)
+room(Synth *sy)
 {
-	if (sy->nc == MAXCAND)
+	if (sy->nc < sy->capc)
+		return 1;
+	if (sy->nc == MAXCAND) {
+		if (!sy->spent)
+			fprintf(stderr, "axonc: synth: the budget of %d candidates is spent; longer sequences may be missed\n",
+			        MAXCAND);
+		sy->spent = 1;
+		return 0;
+	}
+	int cap = sy->capc ? 2 * sy->capc : 1024;
+	cap = cap > MAXCAND ? MAXCAND : cap;
+	Cand *c = arena_alloc(sy->a, sizeof *c * (size_t)cap);
+	int *next = arena_alloc(sy->a, sizeof(int) * (size_t)cap), *wild = arena_alloc(sy->a, sizeof(int) * (size_t)cap);
+	if (sy->nc) {
+		memcpy(c, sy->c, sizeof *c * (size_t)sy->nc);
+		memcpy(next, sy->next, sizeof(int) * (size_t)sy->nc);
+		memcpy(wild, sy->wild, sizeof(int) * (size_t)sy->nwild);
+	}
+	sy->c = c;
+	sy->next = next;
+	sy->wild = wild;
+	sy->capc = cap;
+	return 1;
+}
+
+typedef struct Dom {         /* the equal candidates met so far */
+	const float *v;
+	const AxShape *s;
+	int ninsts, same;
+} Dom;
+
+static int
+dominated(void *env, const Cand *c)
+{
+	Dom *d = env;
+	if (!same_value(c, d->v, d->s))
+		return 0;
+	if (c->ninsts < d->ninsts)
+		return 1;   /* a shorter sequence computes it */
+	d->same++;
+	return 0;
+}
+
+/* Runs instruction inst on candidates in[] at the concrete sizes; a new
+ * candidate, or -1 when the shapes do not fit or the value is dominated.
+ * shape: the result's shape when the caller knows that they fit, else NULL.
+ * *target: the value is the operation's. */
+static int
+apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *const *sattr, const AxShape *shape,
+      int *target)
+{
+	*target = 0;
+	if (!room(sy))
 		return -1;
 	const AxOp *op = &sy->t->insts[inst];
 	AxConc c = { 0 };
@@ -321,77 +540,217 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 			break;
 		}
 	AxShape s;
-	if (op->check(&c, &s, NULL, 0) != 0)   /* most combinations do not fit: no message wanted */
+	if (shape)
+		s = *shape;
+	else if (op->check(&c, &s, NULL, 0) != 0)   /* most combinations do not fit: no message wanted */
 		return -1;
-	float *v = arena_alloc(sy->a, sizeof(float) * (size_t)(ax_numel(&s) + 1));
+	int last = sy->only_result;
+	if (last && !shape_eq(&s, &sy->wshape))
+		return -1;   /* the last level feeds nothing: only the result's candidates matter */
+	int64_t numel = ax_numel(&s);
+	if (numel + 1 > sy->captrial) {
+		sy->captrial = 2 * (numel + 1);
+		sy->trial = arena_alloc(sy->a, sizeof(float) * (size_t)sy->captrial);
+	}
+	float *v = sy->trial;
 	if (op->ref(&c, args, v, NULL, 0) != 0)
 		return -1;
 	/* observational pruning: a value some shorter sequence already computes
 	 * is dominated (tensor_copy(a) is a); of equally long ones keep a couple
 	 * (a transpose on two engines) */
-	int same = 0, target = same_value(&(Cand){ .shape = sy->wshape, .val = sy->want }, v, &s);
-	if (ninsts == sy->depth && !target)
-		return -1;   /* the last level feeds nothing: only the result's candidates matter */
-	for (int i = 0; i < sy->nc; i++) {
-		if (!same_value(&sy->c[i], v, &s))
-			continue;
-		if (sy->c[i].ninsts < ninsts)
-			return -1;
-		same++;
-	}
-	if (same >= PER_VALUE && !target)   /* every candidate for the result is tried */
+	*target = same_value(&(Cand){ .shape = sy->wshape, .val = sy->want }, v, &s);
+	if (last && !*target)
 		return -1;
+	Dom d = { v, &s, ninsts, 0 };
+	if (each_maybe_same(sy, v, &s, dominated, &d))
+		return -1;
+	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
+		return -1;
+	float *kept = arena_alloc(sy->a, sizeof(float) * (size_t)(numel + 1));
+	memcpy(kept, v, sizeof(float) * (size_t)numel);
+	if (*target && (sy->found < 0 || ninsts < sy->found))
+		sy->found = ninsts;
 	Cand *k = &sy->c[sy->nc];
-	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = v };
+	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = kept };
 	memcpy(k->attr, attr, sizeof k->attr);
 	if (sattr)
 		memcpy(k->sattr, sattr, sizeof k->sattr);
 	memcpy(k->in, in, sizeof k->in);
+	hash_insert(sy, sy->nc);
 	return sy->nc++;
 }
 
-/* All operand choices for inst at this level: slots take earlier candidates
- * (total instructions = level) or nothing when optional. */
+/* The operands of a level: candidates [0, n) grouped by shape and count. */
 static void
-fill(Synth *sy, int inst, const int *attr, int *in, int slot, int used, int level, int lo_level)
+level_index(Synth *sy, Level *L, int n)
 {
-	const AxOp *op = &sy->t->insts[inst];
-	if (sy->nc == MAXCAND)
-		return;   /* the candidate budget is spent */
-	if (slot == op->nopnd) {
-		if (used + 1 != level)
-			return;
-		int id = apply(sy, inst, attr, in, level, NULL);
-		if (id >= 0 && same_value(&sy->c[id], sy->want, &sy->wshape))
-			try_solution(sy, id);
-		return;
+	L->n = n;
+	L->nk = sy->depth + 1;
+	L->shapes = arena_alloc(sy->a, sizeof *L->shapes * (size_t)(n + 1));
+	int *sh = arena_alloc(sy->a, sizeof(int) * (size_t)(n + 1));
+	L->nshape = 0;
+	for (int i = 0; i < n; i++) {
+		int k;
+		for (k = 0; k < L->nshape && !shape_eq(&L->shapes[k], &sy->c[i].shape); k++)
+			;
+		if (k == L->nshape)
+			L->shapes[L->nshape++] = sy->c[i].shape;
+		sh[i] = k;
 	}
-	if (op->opnd[slot].optional) {
-		in[slot] = -1;
-		fill(sy, inst, attr, in, slot + 1, used, level, lo_level);
+	size_t ng = (size_t)(L->nshape * L->nk);
+	L->ids = arena_alloc(sy->a, sizeof(int *) * (ng + 1));
+	L->nids = arena_alloc(sy->a, sizeof(int) * (ng + 1));
+	for (int i = 0; i < n; i++)
+		L->nids[sh[i] * L->nk + sy->c[i].ninsts]++;
+	for (size_t g = 0; g < ng; g++) {
+		L->ids[g] = arena_alloc(sy->a, sizeof(int) * (size_t)(L->nids[g] + 1));
+		L->nids[g] = 0;
 	}
-	int n = sy->nc;   /* candidates made at this level are not operands of it */
-	for (int i = 0; i < n && i < lo_level; i++) {
-		if (used + sy->c[i].ninsts >= level)
-			continue;
-		in[slot] = i;
-		fill(sy, inst, attr, in, slot + 1, used + sy->c[i].ninsts, level, lo_level);
+	for (int i = 0; i < n; i++) {
+		int g = sh[i] * L->nk + sy->c[i].ninsts;
+		L->ids[g][L->nids[g]++] = i;
 	}
 }
 
 static void
-each_attr(Synth *sy, int inst, int *attr, int a, int level, int lo_level)
+push_tuple(Synth *sy, int nopnd, const int *in, int f)
 {
-	const AxOp *op = &sy->t->insts[inst];
-	if (a == op->nattr) {
-		int in[AX_MAXOPND];
-		fill(sy, inst, attr, in, 0, 0, level, lo_level);
+	int w = nopnd + 1;
+	if ((sy->ntup + 1) * w > sy->captup) {
+		int cap = sy->captup ? 2 * sy->captup : 4096 * w;
+		int *t = arena_alloc(sy->a, sizeof(int) * (size_t)cap);
+		if (sy->ntup)
+			memcpy(t, sy->tup, sizeof(int) * (size_t)(sy->ntup * w));
+		sy->tup = t;
+		sy->captup = cap;
+	}
+	memcpy(sy->tup + sy->ntup * w, in, sizeof(int) * (size_t)nopnd);
+	sy->tup[sy->ntup * w + nopnd] = f;
+	sy->ntup++;
+}
+
+/* Every operand tuple of one fitting shape tuple st: slots take candidates of
+ * their shape whose instructions add up to level - 1 with the new one. */
+static void
+tuples_of(Synth *sy, const Level *L, int nopnd, const int *st, int f, int *in, int slot, int used, int level)
+{
+	if (slot == nopnd) {
+		if (used + 1 == level)
+			push_tuple(sy, nopnd, in, f);
 		return;
 	}
-	const AxEnum *en = &sy->t->enums[op->attr[a].enum_id];
-	for (int k = 0; k < en->nitems; k++) {
-		attr[a] = k;
-		each_attr(sy, inst, attr, a + 1, level, lo_level);
+	if (st[slot] < 0) {
+		in[slot] = -1;
+		tuples_of(sy, L, nopnd, st, f, in, slot + 1, used, level);
+		return;
+	}
+	for (int k = 0; used + k < level && k < L->nk; k++) {
+		const int *ids = L->ids[st[slot] * L->nk + k];
+		for (int j = 0; j < L->nids[st[slot] * L->nk + k]; j++) {
+			in[slot] = ids[j];
+			tuples_of(sy, L, nopnd, st, f, in, slot + 1, used + k, level);
+		}
+	}
+}
+
+static int tup_width;
+
+static int
+tuple_cmp(const void *x, const void *y)
+{
+	const int *a = x, *b = y;
+	for (int o = 0; o < tup_width; o++)
+		if (a[o] != b[o])
+			return a[o] < b[o] ? -1 : 1;
+	return 0;
+}
+
+/* The shape tuples (a shape of the level per operand, -1 for an optional one
+ * left out) that inst accepts, with their results.  The spec language names
+ * enum attributes only in element equations, so whether shapes fit does not
+ * depend on them: one check per shape tuple serves every attribute choice. */
+static void
+fitting(Synth *sy, const Level *L, const AxOp *op, int *st, int slot, int *nfit, int **fit, AxShape **res, int *cap)
+{
+	if (slot == op->nopnd) {
+		AxConc c = { .nopnd = op->nopnd };
+		for (int o = 0; o < op->nopnd; o++) {
+			c.rank[o] = st[o] < 0 ? -1 : L->shapes[st[o]].rank;
+			if (st[o] >= 0)
+				memcpy(c.dim[o], L->shapes[st[o]].d, sizeof c.dim[o]);
+		}
+		for (int e = 0; e < sy->t->nengines; e++)
+			if (op->engines & (1u << e)) {
+				c.engine = e;
+				break;
+			}
+		AxShape s;
+		if (op->check(&c, &s, NULL, 0) != 0)
+			return;
+		if (*nfit == *cap) {
+			int nc = *cap ? 2 * *cap : 64;
+			int *f = arena_alloc(sy->a, sizeof(int) * (size_t)(nc * AX_MAXOPND));
+			AxShape *r = arena_alloc(sy->a, sizeof *r * (size_t)nc);
+			if (*nfit) {
+				memcpy(f, *fit, sizeof(int) * (size_t)(*nfit * AX_MAXOPND));
+				memcpy(r, *res, sizeof *r * (size_t)*nfit);
+			}
+			*fit = f;
+			*res = r;
+			*cap = nc;
+		}
+		memcpy(*fit + *nfit * AX_MAXOPND, st, sizeof(int) * AX_MAXOPND);
+		(*res)[(*nfit)++] = s;
+		return;
+	}
+	if (op->opnd[slot].optional) {
+		st[slot] = -1;
+		fitting(sy, L, op, st, slot + 1, nfit, fit, res, cap);
+	}
+	for (int k = 0; k < L->nshape; k++) {
+		st[slot] = k;
+		fitting(sy, L, op, st, slot + 1, nfit, fit, res, cap);
+	}
+}
+
+/* One instruction of the pool at one level: every choice of its enum
+ * attributes, and for each every operand tuple, in the order of the plain
+ * nested enumeration (an optional operand left out first, then candidate ids
+ * ascending, slot by slot), since which equal values are kept depends on it. */
+static void
+grow(Synth *sy, const Level *L, int inst, int level)
+{
+	const AxOp *op = &sy->t->insts[inst];
+	int st[AX_MAXOPND] = { 0 }, nfit = 0, capfit = 0, *fit = NULL;
+	AxShape *res = NULL;
+	fitting(sy, L, op, st, 0, &nfit, &fit, &res, &capfit);
+	sy->ntup = 0;
+	for (int f = 0; f < nfit; f++) {
+		if (sy->only_result && !shape_eq(&res[f], &sy->wshape))
+			continue;
+		int in[AX_MAXOPND];
+		tuples_of(sy, L, op->nopnd, fit + f * AX_MAXOPND, f, in, 0, 0, level);
+	}
+	int w = op->nopnd + 1;
+	tup_width = op->nopnd;
+	if (sy->ntup > 1)
+		qsort(sy->tup, (size_t)sy->ntup, sizeof(int) * (size_t)w, tuple_cmp);
+	int attr[AX_MAXATTR] = { 0 }, nitems[AX_MAXATTR] = { 0 };
+	for (int a = 0; a < op->nattr; a++)
+		nitems[a] = sy->t->enums[op->attr[a].enum_id].nitems;
+	for (;;) {
+		for (int j = 0; j < sy->ntup && !sy->spent; j++) {
+			const int *in = sy->tup + j * w;
+			int target, id = apply(sy, inst, attr, in, level, NULL, &res[in[op->nopnd]], &target);
+			if (id >= 0 && target)
+				try_solution(sy, id);
+		}
+		/* the next attribute choice, the last attribute fastest */
+		int a = op->nattr - 1;
+		while (a >= 0 && ++attr[a] == nitems[a])
+			attr[a--] = 0;
+		if (a < 0)
+			return;
 	}
 }
 
@@ -402,11 +761,11 @@ static void
 constants(Synth *sy, int inst, Term **sattr, int a)
 {
 	const AxOp *op = &sy->t->insts[inst];
-	if (sy->nc == MAXCAND)
+	if (sy->spent)
 		return;
 	if (a == op->nattr) {
-		int in[AX_MAXOPND] = { 0 };
-		apply(sy, inst, (int[AX_MAXATTR]){ 0 }, in, 1, sattr);
+		int in[AX_MAXOPND] = { 0 }, target;
+		apply(sy, inst, (int[AX_MAXATTR]){ 0 }, in, 1, sattr, NULL, &target);
 		return;
 	}
 	TermCtx *tc = sy->tc;
@@ -455,10 +814,9 @@ shares_gran(const AxOp *a, const AxOp *b)
 int
 synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *cbenv, int *checked)
 {
-	Synth sy = { .t = t, .tc = tc, .a = tc_arena(tc), .lhs = lhs, .cb = cb, .cbenv = cbenv };
+	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv, .found = -1 };
 	const AxNode *root = &lhs->nodes[lhs->outputs[0]];
 	const AxOp *T = node_op(lhs, root);
-	sy.c = arena_alloc(sy.a, sizeof *sy.c * MAXCAND);
 	sy.pool = arena_alloc(sy.a, sizeof(int) * (size_t)(t->ninsts + 1));
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
@@ -479,18 +837,21 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 	sy.env = (AxEnv){ lhs->nsyms, names, vals };
 	sy.nin = 0;
 	uint64_t st = 12345;
+	int rc = -1;
 	for (int p = 0; p < lhs->nparams; p++) {
 		int node = lhs->params[p].node;
+		room(&sy);
 		Cand *c = &sy.c[sy.nc];
 		*c = (Cand){ .input = p };
 		if (graph_shape(lhs, node, &sy.env, &c->shape) != 0)
-			return -1;
+			goto out;
 		int64_t n = ax_numel(&c->shape);
 		c->val = arena_alloc(sy.a, sizeof(float) * (size_t)(n + 1));
 		for (int64_t i = 0; i < n; i++) {
 			st = st * 6364136223846793005ull + 1442695040888963407ull;
 			c->val[i] = (float)(3.0 * (double)(st >> 40) / 16777216.0 - 1.5);
 		}
+		hash_insert(&sy, sy.nc);
 		sy.nc++;
 		sy.nin++;
 	}
@@ -500,7 +861,7 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 	for (int p = 0; p < sy.nin; p++)
 		in[p] = sy.c[p].val;
 	if (graph_run(lhs, &sy.env, in, out, &sy.wshape, err, sizeof err) != 0)
-		return -1;
+		goto out;
 	sy.want = arena_alloc(sy.a, sizeof(float) * (size_t)(ax_numel(&sy.wshape) + 1));
 	memcpy(sy.want, out[0], sizeof(float) * (size_t)ax_numel(&sy.wshape));
 	free(out[0]);
@@ -511,6 +872,9 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
 		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
 	sy.depth = depth;
+	for (int p = 0; p < sy.nin; p++)
+		if (same_value(&sy.c[p], sy.want, &sy.wshape))
+			sy.found = 0;
 	if (depth > 1)   /* constant tiles are operands, never results */
 		for (int i = 0; i < t->ninsts; i++) {
 			const AxOp *in = &t->insts[i];
@@ -521,16 +885,29 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 			if (ok && in->nattr <= 3)
 				constants(&sy, i, sattr, 0);
 		}
-	for (int level = 1; level <= depth; level++) {
-		int lo = sy.nc;
-		for (int k = 0; k < sy.npool; k++) {
-			int attr[AX_MAXATTR] = { 0 };
-			each_attr(&sy, sy.pool[k], attr, 0, level, lo);
+	/* Once a candidate of k instructions has the result's value, every longer
+	 * one with that value is dominated by it (observational pruning, up to the
+	 * tolerance of close_enough, which is not transitive), so the levels past
+	 * k can add no sequence: the candidates they would make only feed longer
+	 * ones.  So a level first makes only the candidates with the result's
+	 * value, as the last one does (which of them are kept and tried does not
+	 * depend on the level's other candidates), and makes the rest only when
+	 * there is none and a level follows. */
+	for (int level = 1; level <= depth && !sy.spent && (sy.found < 0 || level <= sy.found); level++) {
+		Level L;
+		level_index(&sy, &L, sy.nc);
+		for (int pass = 0; pass < 2 && (pass == 0 || (level < depth && sy.found < 0)); pass++) {
+			sy.only_result = pass == 0;
+			for (int k = 0; k < sy.npool && !sy.spent; k++)
+				grow(&sy, &L, sy.pool[k], level);
 		}
 	}
 	*checked = sy.checked;
 	equiv_free(sy.eq);
-	return 0;
+	rc = 0;
+out:
+	arena_free(sy.a);
+	return rc;
 }
 
 /* Union-find over size variables by name, for the equalities an op needs. */
