@@ -288,9 +288,19 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 	for (int k = 0; k < to->naxes; k++)
 		if (to->ax[k].t && t->nsyms < 64)
 			t->syms[t->nsyms++] = to->ax[k].t;
-	/* sizes the op still mentions (N of a mean, a slice bound) stay symbols */
-	for (int i = 0; i < g->nsyms && t->nsyms < 64; i++)
-		t->syms[t->nsyms++] = g->syms[i];
+	/* sizes the op still mentions (N of a mean, a slice bound) stay symbols;
+	 * the others would only widen the synthesizer's search */
+	for (int i = 0; i < g->nsyms && t->nsyms < 64; i++) {
+		Term *v = t_var(tc, g->syms[i], TS_INT);
+		int used = 0;
+		for (int k = 0; k < t->nnodes && !used; k++)
+			for (int d = 0; d < t->nodes[k].rank; d++)
+				used |= t_mentions(t->nodes[k].dim[d], v);
+		for (int a = 0; a < AX_MAXATTR; a++)
+			used |= x.sattr[a] && t_mentions(x.sattr[a], v);
+		if (used)
+			t->syms[t->nsyms++] = g->syms[i];
+	}
 	memcpy(t->assume, g->assume, sizeof t->assume);
 	t->nassume = g->nassume;
 	Smt *smt = smt_new(g->t);
