@@ -466,8 +466,6 @@ typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
 /* Sequences of at most depth instructions proved equal to the graph's one
  * operation (inputs first); each reported through cb.  0 = ok. */
 int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *env, int *checked);
-/* The 2-D tile of graph node id as a graph of its own, or NULL and why. */
-AxGraph *synth_node_tile(const AxGraph *g, int id, char *why, size_t n);
 /* Every 2-D tile instance of op, synthesized; returns the number of instances. */
 int synth_op(const AxTarget *t, TermCtx *tc, int op, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked);
 
