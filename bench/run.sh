@@ -39,7 +39,7 @@ out=bench/RESULTS.md
 		echo "| $(basename "$f" .py) | $nv | $checks | $hits | $med |"
 	done
 	echo
-	echo "## Synthesis of one op's 2-D tiles (depth 2)"
+	echo "## Synthesis of one op's 2-D tiles (default depth 3; an instance without any sequence searches all three levels, cumsum's partition-axis one)"
 	echo
 	echo "\`axonc synth OP\`: sequences found over the op's tile instances, sketches proved, and the"
 	echo "median of 3 runs of the time axonc reports."

@@ -112,7 +112,10 @@ rename_words(char *s, size_t n, const char *const *from, const char *const *to, 
 		out[k++] = *p++;
 	}
 	out[k] = 0;
-	snprintf(s, n, "%s", out);
+	if (k >= n)
+		k = n - 1;   /* cut: the texts are for reading */
+	memcpy(s, out, k);
+	s[k] = 0;
 }
 
 /* The tile graph with its tile sizes renamed S0, S1, ... in order of
