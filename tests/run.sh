@@ -281,6 +281,12 @@ expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf
 expect_grep '{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf"' "$tmp/out" "an HBM operand is loaded"
 expect_grep '"constant": "b = memset(P=t0_6, F=1, value=eps)"' "$tmp/out" "a constant operand made on chip, proved"
 expect_grep '"across_tiles": {"reduction": "sum-reduce", "op": "add", "sequences": \[' "$tmp/out" "the combining op of a cross-tile sum, found by its equation"
+# every operation of every variant of every example lowers to at least one proved sequence
+for f in examples/*.py; do
+	if "$AXONC" synth "$f" --json >"$tmp/out" 2>"$tmp/err" && grep -q '"missing": 0' "$tmp/out"; then ok; else
+		bad "synth $f: an operation without a sequence"; grep -B2 'no sequence\|not tiled' "$tmp/out" | head -6 | sed 's/^/    /'
+	fi
+done
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
