@@ -2,7 +2,8 @@
 """fuzz_programs.py — mutation fuzzing of axonc's NumPy front end.
 
 Mutates the examples and the equivalence pairs (bytes, tokens, lines; fixed
-seed) and runs `axonc graph`, `axonc variants` and `axonc equiv` on each.  A
+seed) and runs `axonc graph`, `variants`, `equiv` and `tile` on each (and
+`synth` on every fourth, the slowest).  A
 run passes if axonc exits 0, 1 or 2 with no sanitizer report and no internal
 error: bad programs get messages, never a crash.
 Usage: fuzz_programs.py AXONC N [SEED]
@@ -24,7 +25,10 @@ def main():
             data = mutate(rnd.choice(corpus), rnd)
             with open(path, "wb") as f:
                 f.write(data)
-            for cmd in (["graph", path], ["variants", path], ["equiv", path, "lhs", "rhs"]):
+            cmds = [["graph", path], ["variants", path], ["equiv", path, "lhs", "rhs"], ["tile", path, "--dims", "M=5,N=6,K=7"]]
+            if it % 4 == 0:
+                cmds.append(["synth", path])
+            for cmd in cmds:
                 r = subprocess.run([axonc] + cmd, capture_output=True, timeout=120)
                 err = r.stderr.decode("utf-8", "replace")
                 if r.returncode not in (0, 1, 2) or "Sanitizer" in err or "runtime error" in err or "internal error" in err:
