@@ -458,6 +458,8 @@ typedef struct SynthSeq {
 	int inst[8];             /* instruction indices in the target */
 	int src[8][AX_MAXOPND];  /* operand sources: j >= 0 instruction j of the sequence, -1 - p the
 	                            tile's input p, SYNTH_OMITTED an optional operand left out */
+	int attr[8][AX_MAXATTR]; /* each instruction's enum attributes */
+	Term *sattr[8][AX_MAXATTR];   /* and size/float attributes (constants), over the tile's sizes */
 	char text[512];          /* nc_matmul(stationary=..., moving=b) */
 	char constraints[512];   /* hardware limits on the tile sizes */
 } SynthSeq;

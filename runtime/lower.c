@@ -155,9 +155,13 @@ canonical(const AxGraph *tile, const char **from, const char **to, int *nren)
 			to[n] = x->name;
 			n++;
 		}
-	for (int i = 0; i < c->nnodes; i++)
+	for (int i = 0; i < c->nnodes; i++) {
 		for (int d = 0; d < c->nodes[i].rank; d++)
 			c->nodes[i].dim[d] = t_subst(tc, c->nodes[i].dim[d], vf, vt, n);
+		for (int a = 0; a < AX_MAXATTR; a++)
+			if (c->nodes[i].sattr[a])
+				c->nodes[i].sattr[a] = t_subst(tc, c->nodes[i].sattr[a], vf, vt, n);
+	}
 	c->nsyms = 0;
 	for (int k = 0; k < n; k++)
 		c->syms[c->nsyms++] = from[k];
@@ -217,6 +221,15 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 		out[n] = c->seq[c->first[m] + q];
 		rename_words(out[n].text, sizeof out[n].text, from, to, nren);
 		rename_words(out[n].constraints, sizeof out[n].constraints, from, to, nren);
+		Term *vf[16], *vt[16];
+		for (int k = 0; k < nren; k++) {
+			vf[k] = t_var(c->tc, from[k], TS_INT);
+			vt[k] = t_var(c->tc, to[k], TS_INT);
+		}
+		for (int i = 0; i < out[n].ninsts; i++)
+			for (int a = 0; a < AX_MAXATTR; a++)
+				if (out[n].sattr[i][a])
+					out[n].sattr[i][a] = t_subst(c->tc, out[n].sattr[i][a], vf, vt, nren);
 		n++;
 	}
 	return n;

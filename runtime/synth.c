@@ -552,15 +552,17 @@ int
 synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *cbenv, int *checked)
 {
 	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv, .found = -1 };
-	const AxNode *root = &lhs->nodes[lhs->outputs[0]];
-	const AxOp *T = node_op(lhs, root);
+	/* the pool: instructions sharing a granular operation with an operation
+	 * of the lhs (one op, or a window of instructions to fuse) */
 	sy.pool = arena_alloc(sy.a, sizeof(int) * (size_t)(t->ninsts + 1));
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
-		int plain_attrs = 1;
+		int plain_attrs = 1, shares = 0;
 		for (int a = 0; a < in->nattr; a++)
 			plain_attrs &= in->attr[a].kind == AX_ATTR_ENUM;
-		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares_gran(in, T)))
+		for (int k = 0; k < lhs->nnodes; k++)
+			shares |= lhs->nodes[k].op >= 0 && shares_gran(in, node_op(lhs, &lhs->nodes[k]));
+		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares))
 			sy.pool[sy.npool++] = i;
 	}
 	/* concrete sizes: distinct small values; inputs in [-1.5, 1.5) so that

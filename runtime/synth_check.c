@@ -205,6 +205,8 @@ try_solution(Synth *sy, int id)
 			int src = o < g->nodes[i].nin ? g->nodes[i].in[o] : -1;
 			seq.src[seq.ninsts][o] = src < 0 ? SYNTH_OMITTED : src < sy->nin ? -1 - src : src - sy->nin;
 		}
+		memcpy(seq.attr[seq.ninsts], g->nodes[i].attr, sizeof seq.attr[0]);
+		memcpy(seq.sattr[seq.ninsts], g->nodes[i].sattr, sizeof seq.sattr[0]);
 		seq.insts[seq.ninsts] = op->name;
 		seq.engines[seq.ninsts] = op->engines;
 		engine_limits(sy, g, i, base, &seq);
