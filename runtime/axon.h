@@ -408,6 +408,8 @@ typedef struct AxGraph {
 AxGraph *graph_new(const AxTarget *t, TermCtx *tc);
 const AxOp *node_op(const AxGraph *g, const AxNode *n);  /* its op or instruction */
 int graph_add(AxGraph *g, const AxNode *n);   /* returns the node id */
+/* an instruction node over in[] (-1: left out), dims by its shape function; its preconditions in *pre */
+int graph_add_inst(AxGraph *g, int inst, const int *attr, Term *const *sattr, const int *in, Term **pre);
 /* Runs the graph on concrete sizes with the reference kernels.  in[p] holds
  * tensor parameter p's data (row-major); out[k] receives a malloc'd array and
  * its shape.  0 = ok, else err says why. */
@@ -546,6 +548,18 @@ void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked,
 int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
 /* every compute node of a tiled variant: its choices (per node, NULL for others) */
 LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
+
+/* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
+typedef struct FuseFound {
+	int nodes[2];            /* the graph ops of the two instructions (equal: inside one op;
+	                            else producer and consumer, which then share one loop nest) */
+	char window[300];        /* the two instructions */
+	SynthSeq fused;          /* one instruction proved equal to them */
+} FuseFound;
+typedef void (*FuseCb)(void *env, const FuseFound *f);
+/* every fusion in a lowered variant, through cb (c1: a cache of depth 1);
+ * returns how many, *nwindows the windows tried */
+int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, int *nwindows);
 
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL

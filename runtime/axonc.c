@@ -464,6 +464,8 @@ main(int argc, char **argv)
 		return cmd_synth(t, &o);
 	if (strcmp(o.cmd, "tile") == 0)
 		return cmd_tile(t, &o);
+	if (strcmp(o.cmd, "fuse") == 0)
+		return cmd_fuse(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

@@ -225,6 +225,85 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 	return missing ? 1 : 0;
 }
 
+typedef struct FuseOut {
+	SynthOut so;
+	const AxGraph *g;
+	int first;
+} FuseOut;
+
+static void
+fuse_found(void *env, const FuseFound *f)
+{
+	FuseOut *fo = env;
+	const AxGraph *g = fo->g;
+	const char *a = node_op(g, &g->nodes[f->nodes[0]])->name, *b = node_op(g, &g->nodes[f->nodes[1]])->name;
+	if (fo->so.json) {
+		printf("%s\n  {\"nodes\": [%d, %d], \"ops\": [\"%s\", \"%s\"], \"window\": ", fo->first ? "" : ",",
+		       f->nodes[0], f->nodes[1], a, b);
+		json_str(f->window);
+		printf(", \"fused\": ");
+		fo->so.nseq = 0;
+		print_seq(&fo->so, &f->fused, NULL);
+		printf("}");
+	} else {
+		if (f->nodes[0] == f->nodes[1])
+			printf("  %%%d %s: %s =>\n", f->nodes[0], a, f->window);
+		else
+			printf("  %%%d %s + %%%d %s (one loop nest): %s =>\n", f->nodes[0], a, f->nodes[1], b, f->window);
+		print_seq(&fo->so, &f->fused, NULL);
+	}
+	fo->first = 0;
+}
+
+/* axonc fuse FILE.py: the instruction fusions of every lowered variant */
+int
+cmd_fuse(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs FILE.py", "fuse");
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, o);
+	if (!ng) {
+		tc_free(tc);
+		return 1;
+	}
+	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3), *c1 = lower_cache_new(t, tc, 1);
+	FuseOut fo = { .so = { .t = t, .json = o->json, .indent = "      " } };
+	int total = 0, windows = 0;
+	if (o->json)
+		printf("{\"file\": ");
+	if (o->json) {
+		json_str(o->args[0]);
+		printf(", \"variants\": [");
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		AxTiling *T = tile_graph(ng->variants[v]);
+		LowerNode *L = lower_variant(cache, T, 64);
+		fo.g = T->g;
+		fo.first = 1;
+		if (o->json)
+			printf("%s\n {\"id\": %d, \"fusions\": [", v ? "," : "", v);
+		else
+			printf("# variant %d\n", v);
+		int nw = 0;
+		total += fuse_variant(c1, T, L, fuse_found, &fo, &nw);
+		windows += nw;
+		if (o->json)
+			printf("]}");
+	}
+	double ms = ax_now_ms() - t0;
+	if (o->json)
+		printf("\n], \"fusions\": %d, \"windows\": %d, \"ms\": %.3f}\n", total, windows, ms);
+	else
+		printf("# %d fusion%s found in %d windows of two instructions, %.1f ms\n", total, total == 1 ? "" : "s",
+		       windows, ms);
+	lower_cache_free(cache);
+	lower_cache_free(c1);
+	tc_free(tc);
+	return 0;
+}
+
 /* axonc tile FILE.py [--dims ...]: every variant's tiling; with sizes, each
  * tiled op is also run tile by tile against the op computed whole */
 int

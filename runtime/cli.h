@@ -20,5 +20,6 @@ AxGraph *load_program(const AxTarget *t, TermCtx *tc, const Opts *o);
 NuGraph *load_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
 int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
+int cmd_fuse(const AxTarget *t, const Opts *o);
 
 #endif

@@ -40,6 +40,39 @@ graph_add(AxGraph *g, const AxNode *n)
 	return g->nnodes++;
 }
 
+/* Appends instruction inst over nodes in[] (-1: an optional operand left
+ * out) on its first engine, its dims from its shape function; *pre gets its
+ * preconditions.  Returns the node id. */
+int
+graph_add_inst(AxGraph *g, int inst, const int *attr, Term *const *sattr, const int *in, Term **pre)
+{
+	const AxOp *op = &g->t->insts[inst];
+	AxNode n = { .op = inst, .inst = 1, .nin = op->nopnd };
+	for (int e = 0; e < g->t->nengines; e++)
+		if (op->engines & (1u << e)) {
+			n.engine = e;
+			break;
+		}
+	memcpy(n.attr, attr, sizeof n.attr);
+	memcpy(n.sattr, sattr, sizeof n.sattr);
+	AxSym s = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		n.in[o] = in[o];
+		s.rank[o] = in[o] >= 0 ? g->nodes[in[o]].rank : -1;
+		for (int d = 0; d < s.rank[o]; d++)
+			s.dim[o][d] = g->nodes[in[o]].dim[d];
+	}
+	memcpy(s.attr, n.attr, sizeof s.attr);
+	memcpy(s.sattr, n.sattr, sizeof s.sattr);
+	s.engine = n.engine;
+	Term *out[AX_MAXR];
+	n.rank = op->shape(g->tc, &s, out);
+	for (int d = 0; d < n.rank; d++)
+		n.dim[d] = out[d];
+	*pre = op->pre(g->tc, &s);
+	return graph_add(g, &n);
+}
+
 int
 graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s)
 {

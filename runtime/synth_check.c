@@ -47,33 +47,15 @@ add_nodes(Synth *sy, AxGraph *g, int id)
 	if (c->input >= 0)
 		return sy->lhs->params[c->input].node;
 	const AxOp *op = &sy->t->insts[c->inst];
-	AxNode n = { .op = c->inst, .inst = 1, .nin = op->nopnd };
-	for (int e = 0; e < sy->t->nengines; e++)
-		if (op->engines & (1u << e)) {
-			n.engine = e;
-			break;
-		}
-	memcpy(n.attr, c->attr, sizeof n.attr);
-	memcpy(n.sattr, c->sattr, sizeof n.sattr);
-	AxSym s = { 0 };
-	for (int o = 0; o < op->nopnd; o++) {
-		n.in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o]) : -1;
-		s.rank[o] = n.in[o] >= 0 ? g->nodes[n.in[o]].rank : -1;
-		for (int d = 0; d < s.rank[o]; d++)
-			s.dim[o][d] = g->nodes[n.in[o]].dim[d];
-	}
-	memcpy(s.attr, n.attr, sizeof s.attr);
-	memcpy(s.sattr, n.sattr, sizeof s.sattr);
-	s.engine = n.engine;
-	Term *out[AX_MAXR];
-	n.rank = op->shape(g->tc, &s, out);
-	for (int d = 0; d < n.rank; d++)
-		n.dim[d] = out[d];
+	int in[AX_MAXOPND];
+	for (int o = 0; o < op->nopnd; o++)
+		in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o]) : -1;
+	Term *pre;
+	int node = graph_add_inst(g, c->inst, c->attr, c->sattr, in, &pre);
 	/* its preconditions: hardware limits become the sequence's constraints */
-	Term *pre = op->pre(g->tc, &s);
 	if (g->nassume < 64)
 		g->assume[g->nassume++] = pre;
-	return graph_add(g, &n);
+	return node;
 }
 
 static int

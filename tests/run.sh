@@ -281,6 +281,21 @@ expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf
 expect_grep '{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf"' "$tmp/out" "an HBM operand is loaded"
 expect_grep '"constant": "b = memset(P=t0_6, F=1, value=eps)"' "$tmp/out" "a constant operand made on chip, proved"
 expect_grep '"across_tiles": {"reduction": "sum-reduce", "op": "add", "sequences": \[' "$tmp/out" "the combining op of a cross-tile sum, found by its equation"
+# ---- instruction fusion ([5/7], first part): windows of two instructions, depth-1 synthesis ----
+fuse_has() {   # fuse_has FILE PATTERN WHAT
+	"$AXONC" fuse "$1" --max-variants 1 --json >"$tmp/fu" 2>"$tmp/err" || { bad "fuse $1 failed"; return; }
+	if tr -d '\n' <"$tmp/fu" | grep -q -- "$2"; then ok; else bad "fuse $1: $3"; fi
+}
+fuse_has tests/fusion/exp_sum.py '"window": "activation(func=exp) ; tensor_reduce(op=add)", "fused":   {[^}]*"text": "activation_reduce(data=a, func=exp)"' "activation then tensor_reduce is one activation_reduce"
+fuse_has tests/fusion/scalar_sum.py '"window": "tensor_scalar(op0=multiply) ; tensor_reduce(op=add)", "fused":   {[^}]*"text": "tensor_scalar_reduce(data=a, operand0=b, op0=multiply, reduce_op=add)"' "tensor_scalar then tensor_reduce is one tensor_scalar_reduce"
+fuse_has tests/fusion/matmul_transpose.py '"window": "nc_matmul() ; nc_transpose()", "fused":   {[^}]*"text": "nc_matmul(stationary=b, moving=a)"' "the transpose of nc_matmul(a, b) is nc_matmul(b, a)"
+fuse_has tests/fusion/load_transpose.py '"window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a load then a transpose is dma_transpose"
+fuse_has tests/fusion/scale_bias.py '"window": "tensor_scalar(op0=multiply) ; tensor_scalar(op0=add)", "fused":   {[^}]*"text": "activation(data=a, bias=c, scale=b, func=copy)"' "multiply then add is one activation with scale and bias"
+fuse_has tests/fusion/scale_exp.py '"window": "tensor_scalar(op0=multiply) ; activation(func=exp)", "fused":   {[^}]*"text": "activation(data=a, scale=b, func=exp)"' "scale then exp is one activation with a scale"
+# a load is not fused into an instruction that cannot read off-chip memory; a value two ops read is not fused away
+expect_rc 0 "$AXONC" fuse examples/softmax.py --json
+expect_grep '"fusions": 0,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses"
+
 # every operation of every variant of every example lowers to at least one proved sequence
 for f in examples/*.py; do
 	if "$AXONC" synth "$f" --json >"$tmp/out" 2>"$tmp/err" && grep -q '"missing": 0' "$tmp/out"; then ok; else
