@@ -134,7 +134,7 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== Fusion, candidate extraction, the performance model and NKI emission are not built yet; what runs today:"
+	@echo "== Loop fusion choices, candidate extraction, the performance model and NKI emission are not built yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
@@ -148,6 +148,8 @@ demo: deps
 	$(BUILD)/axonc tile examples/rmsnorm_matmul.py --dims M=7,K=9,N=5
 	@echo "== every tile operation lowered to proved instruction sequences, with data movement"
 	$(BUILD)/axonc synth examples/rmsnorm_matmul.py
+	@echo "== instruction fusion found by depth-1 synthesis"
+	$(BUILD)/axonc fuse examples/rmsnorm_matmul.py
 
 clean:
 	rm -rf build

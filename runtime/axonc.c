@@ -36,6 +36,7 @@ static const char usage[] =
 	"  synth OP|FILE.py [--depth D] [--json]\n"
 	"                          instruction sequences proved equal to a 2-D tile of one op; for a\n"
 	"                          program, every tile op of every variant lowered, data movement included\n"
+	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -44,7 +45,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): fusion, compile.\n";
+	"Not built yet (coming with the next issues): compile (extraction, the model, emission).\n";
 
 int
 fail(const char *fmt, const char *arg)
