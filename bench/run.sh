@@ -82,5 +82,20 @@ out=bench/RESULTS.md
 		ck=$(sed -n 's/.*"checked": \([0-9]*\), "missing".*/\1/p' /tmp/axon_bench_f.json)
 		echo "| $(basename "$f" .py) | $nv | $tl | $rh | $ck | $med | $smed |"
 	done
+	echo
+	echo "## Instruction fusion per example (\`axonc fuse FILE.py\`)"
+	echo
+	echo "Windows of two adjacent instructions (inside an op, and producer-consumer pairs in one loop"
+	echo "nest) synthesized at depth 1; the whole command (propagation, tiling and lowering included),"
+	echo "one run."
+	echo
+	echo "| benchmark | fusions | windows | ms |"
+	echo "| --- | --- | --- | --- |"
+	for f in examples/*.py; do
+		"$B/axonc" fuse "$f" --json >/tmp/axon_bench_u.json
+		echo "| $(basename "$f" .py) | $(sed -n 's/.*"fusions": \([0-9]*\), "windows".*/\1/p' /tmp/axon_bench_u.json) |" \
+		     "$(sed -n 's/.*"windows": \([0-9]*\).*/\1/p' /tmp/axon_bench_u.json) |" \
+		     "$(sed -n 's/.*"ms": \([0-9.]*\)}$/\1/p' /tmp/axon_bench_u.json) |"
+	done
 } > "$out"
 cat "$out"

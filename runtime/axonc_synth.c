@@ -164,7 +164,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 				printf(", \"kind\": \"%s\"", to->kind == TO_COMPUTE ? "compute" : to->kind == TO_VIEW ? "view"
 				                             : to->kind == TO_CONST ? "constant" : "untiled");
 				if (to->kind == TO_COMPUTE) {
-					printf(", \"sequences\": [");
+					printf(", \"unplaced\": %d, \"sequences\": [", ln->unplaced);
 					so.nseq = 0;
 					for (int q = 0; q < ln->nchoices; q++)
 						print_seq(&so, &ln->choice[q].seq, &ln->choice[q]);
@@ -187,7 +187,10 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 				firstop = 0;
 			} else {
 				printf("  %%%d %s\n", i, line);
-				if (to->kind == TO_COMPUTE && ln->nchoices == 0)
+				if (to->kind == TO_COMPUTE && ln->nchoices == 0 && ln->unplaced)
+					printf("      %d sequence%s found, but no copy instruction of the target moves their data "
+					       "between the memories they use\n", ln->unplaced, ln->unplaced == 1 ? "" : "s");
+				else if (to->kind == TO_COMPUTE && ln->nchoices == 0)
 					printf("      no sequence found\n");
 				for (int c = 0; c < AX_MAXOPND; c++)
 					if (ln->constant[c])

@@ -180,7 +180,7 @@ windows(Fuser *fu, const AxGraph *h, int n0, int n1, int boundary)
 					if (s == SYNTH_OMITTED || s >= 0)
 						continue;
 					int m = mem_of(h, srcs[-1 - s]);
-					where_ok = m >= 0 && (g->t->insts[out[q].inst[0]].opnd[k].mems & (1u << m));
+					where_ok = m < 0 || (g->t->insts[out[q].inst[0]].opnd[k].mems & (1u << m));
 				}
 				if (!where_ok)
 					continue;

@@ -349,8 +349,8 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 static int
 route(const Movers *mv, int a, uint32_t mask, const char *what, LowerChoice *ch)
 {
-	if (mask & (1u << a))
-		return a;
+	if (a < 0 || mask == 0 || (mask & (1u << a)))
+		return a < 0 ? 0 : a;   /* a memory the specs do not say: no movement to insert */
 	int prev[32], via[32], queue[32], qh = 0, qt = 0;
 	for (int m = 0; m < 32; m++)
 		prev[m] = -2;
@@ -424,7 +424,7 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 			for (int o = 0; o < t->insts[q->inst[u]].nopnd; o++)
 				if (q->src[u][o] == j)
 					want |= t->insts[q->inst[u]].opnd[o].mems;
-		if (j == q->ninsts - 1)
+		if (j == q->ninsts - 1 && mv->offchip >= 0)
 			want = 1u << mv->offchip;
 		uint32_t outm = in->out_mems;
 		mem[j] = -1;
@@ -436,10 +436,10 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 				mem[j] = m;
 		ch->mem[j] = mem[j];
 		len += (size_t)snprintf(ch->text + len, sizeof ch->text - len, "%s%s ->%s", len ? "; " : "", in->name,
-		                        t->mems[mem[j]].name);
+		                        mem[j] >= 0 ? t->mems[mem[j]].name : "?");
 	}
 	int first = ch->nmoves;
-	if (route(mv, mem[q->ninsts - 1], 1u << mv->offchip, "result", ch) < 0)
+	if (mv->offchip >= 0 && route(mv, mem[q->ninsts - 1], 1u << mv->offchip, "result", ch) < 0)
 		return -1;
 	for (int k = first; k < ch->nmoves; k++)
 		step_text(t, &ch->move[k], ch->text, &len, sizeof ch->text);

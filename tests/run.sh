@@ -104,6 +104,10 @@ expect_rc 0 "$BUILD/toy/axonc" targets
 if [ "$(cat "$tmp/out")" = "toy" ]; then ok; else bad "toy axonc lists '$(cat "$tmp/out")', want toy"; fi
 expect_rc 0 "$BUILD/toy/axonc" insts
 expect_grep '^dot .*inst dot(x: scratch\[par K, M\], y: scratch\[par K, N\]) -> scratch \[par M, N\] on alu' "$tmp/out" "toy insts"
+expect_rc 0 "$BUILD/toy/axonc" tile examples/multiply.py --dims M=5,N=7
+expect_grep 'agree with the whole ops' "$tmp/out" "the toy target tiles a program"
+expect_rc 1 "$BUILD/toy/axonc" synth examples/multiply.py
+expect_grep '2 sequences found, but no copy instruction of the target moves their data' "$tmp/out" "toy: sequences found, no store instruction declared, said so"
 expect_rc 0 "$BUILD/toy/axonc" demo
 
 # ---- architecture ----
