@@ -566,6 +566,8 @@ int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb c
  * (and why) if an op has no NumPy spelling. */
 char *graph_numpy(const AxGraph *g, const char *name, char *why, size_t n);
 void graph_dot(FILE *f, const NuGraph *ng);
+/* the NumPy expression of node id over operands named a[]; 0 = ok, else why not */
+int node_numpy(FILE *f, const AxGraph *g, int id, char a[][16], char *why, size_t wn);
 
 /* ---- npy.c: NumPy's .npy files (float32, C order) ----------------------------- */
 int npy_write(const char *path, const AxShape *s, const float *data, char *err, size_t n);

@@ -227,6 +227,73 @@ keeps_axis(const AxGraph *g, const AxNode *n, int d)
 	return d < r && out[d]->kind == TK_NUM && out[d]->num == 1 && out[d]->den == 1;
 }
 
+/* The NumPy expression of node id over operands named a[]; 0 = ok, else
+ * why there is none. */
+int
+node_numpy(FILE *f, const AxGraph *g, int id, char a[][16], char *why, size_t wn)
+{
+	const AxNode *n = &g->nodes[id];
+	const AxOp *op = node_op(g, n);
+	const char *role = role_of(op);
+	int l = op->ngroups ? n->grank[0] : 0;   /* the first named dim's axis */
+	int ok = 1;
+	if (role && strlen(role) == 1)
+		fprintf(f, "%s %s %s", a[0], role, a[1]);
+	else if (role && strcmp(role, "-x") == 0)
+		fprintf(f, "-%s", a[0]);
+	else if (role && role[0] == '*')
+		fprintf(f, "%s %s", a[0], role);
+	else if (role && strcmp(role, ".T") == 0)
+		fprintf(f, "np.%s(%s, %d, %d)", op->name, a[0], l, l + 1 + (op->ngroups > 1 ? n->grank[1] : 0));
+	else if (role && strcmp(role, "keepdims=False") == 0)
+		fprintf(f, "np.%s(%s, axis=%d)", op->name, a[0], l);
+	else if (role && strcmp(role, "x[None]") == 0)
+		fprintf(f, "np.%s(%s, %d)", op->name, a[0], l);
+	else if (role && strncmp(role, "x[a:b", 5) == 0) {
+		fprintf(f, "%s[", a[0]);
+		for (int k = 0; k < l; k++)
+			fputs(":, ", f);
+		py_size(f, g, size_attr(op, n, 0));
+		fputc(':', f);
+		py_size(f, g, size_attr(op, n, 1));
+		if (role[5] == ':') {
+			fputc(':', f);
+			py_size(f, g, size_attr(op, n, 2));
+		}
+		fputc(']', f);
+	} else if (role && strcmp(role, "reshape-split") == 0) {
+		fprintf(f, "%s.reshape(%s.shape[:%d] + (", a[0], a[0], l);
+		py_size(f, g, size_attr(op, n, 0));
+		fputs(", ", f);
+		py_size(f, g, size_attr(op, n, 1));
+		fprintf(f, ") + %s.shape[%d:])", a[0], l + 1);
+	} else if (role && strcmp(role, "reshape-merge") == 0)
+		fprintf(f, "%s.reshape(%s.shape[:%d] + (-1,) + %s.shape[%d:])", a[0], a[0], l, a[0], l + 2);
+	else if (role && strcmp(role, "scalar") == 0) {
+		fputs("np.float32(", f);
+		py_size(f, g, size_attr(op, n, 0) ? size_attr(op, n, 0) : n->sattr[0]);
+		fputc(')', f);
+	} else if (op->nattr || (op->layout_only && !(op->nopnd == 2 && op->ngroups >= 2))) {
+		ok = 0;
+		snprintf(why, wn, "%s has no NumPy spelling", op->name);
+	} else if (op->nopnd >= 2 && op->ngroups >= 2 && !op->broadcast) {   /* a list: np.concatenate */
+		fprintf(f, "np.%s([", op->name);
+		for (int o = 0; o < n->nin; o++)
+			fprintf(f, "%s%s", o ? ", " : "", a[o]);
+		fprintf(f, "], axis=%d)", l);
+	} else if (!ax_has_role(op, "np") && py_elementwise(f, g, n, a) == 0) {
+		;   /* no NumPy function of that name: its element expression */
+	} else {
+		fprintf(f, "np.%s(", op->name);
+		for (int o = 0; o < n->nin; o++)
+			fprintf(f, "%s%s", o ? ", " : "", a[o]);
+		if (op->ngroups >= 2 && !op->broadcast)
+			fprintf(f, ", axis=%d%s", l, keeps_axis(g, n, l) ? ", keepdims=True" : "");
+		fputc(')', f);
+	}
+	return ok ? 0 : -1;
+}
+
 char *
 graph_numpy(const AxGraph *g, const char *name, char *why, size_t wn)
 {
@@ -261,7 +328,6 @@ graph_numpy(const AxGraph *g, const char *name, char *why, size_t wn)
 		if (n->op < 0)
 			continue;
 		const AxOp *op = node_op(g, n);
-		const char *role = role_of(op);
 		char a[AX_MAXOPND][16];
 		for (int o = 0; o < n->nin; o++) {
 			if (n->in[o] < 0) {
@@ -277,62 +343,8 @@ graph_numpy(const AxGraph *g, const char *name, char *why, size_t wn)
 		}
 		if (!ok)
 			break;
-		int l = op->ngroups ? n->grank[0] : 0;   /* the first named dim's axis */
 		fprintf(f, "    v%d = ", i);
-		if (role && strlen(role) == 1)
-			fprintf(f, "%s %s %s", a[0], role, a[1]);
-		else if (role && strcmp(role, "-x") == 0)
-			fprintf(f, "-%s", a[0]);
-		else if (role && role[0] == '*')
-			fprintf(f, "%s %s", a[0], role);
-		else if (role && strcmp(role, ".T") == 0)
-			fprintf(f, "np.%s(%s, %d, %d)", op->name, a[0], l, l + 1 + (op->ngroups > 1 ? n->grank[1] : 0));
-		else if (role && strcmp(role, "keepdims=False") == 0)
-			fprintf(f, "np.%s(%s, axis=%d)", op->name, a[0], l);
-		else if (role && strcmp(role, "x[None]") == 0)
-			fprintf(f, "np.%s(%s, %d)", op->name, a[0], l);
-		else if (role && strncmp(role, "x[a:b", 5) == 0) {
-			fprintf(f, "%s[", a[0]);
-			for (int k = 0; k < l; k++)
-				fputs(":, ", f);
-			py_size(f, g, size_attr(op, n, 0));
-			fputc(':', f);
-			py_size(f, g, size_attr(op, n, 1));
-			if (role[5] == ':') {
-				fputc(':', f);
-				py_size(f, g, size_attr(op, n, 2));
-			}
-			fputc(']', f);
-		} else if (role && strcmp(role, "reshape-split") == 0) {
-			fprintf(f, "%s.reshape(%s.shape[:%d] + (", a[0], a[0], l);
-			py_size(f, g, size_attr(op, n, 0));
-			fputs(", ", f);
-			py_size(f, g, size_attr(op, n, 1));
-			fprintf(f, ") + %s.shape[%d:])", a[0], l + 1);
-		} else if (role && strcmp(role, "reshape-merge") == 0)
-			fprintf(f, "%s.reshape(%s.shape[:%d] + (-1,) + %s.shape[%d:])", a[0], a[0], l, a[0], l + 2);
-		else if (role && strcmp(role, "scalar") == 0) {
-			fputs("np.float32(", f);
-			py_size(f, g, size_attr(op, n, 0) ? size_attr(op, n, 0) : n->sattr[0]);
-			fputc(')', f);
-		} else if (op->nattr || (op->layout_only && !(op->nopnd == 2 && op->ngroups >= 2))) {
-			ok = 0;
-			snprintf(why, wn, "%s has no NumPy spelling", op->name);
-		} else if (op->nopnd >= 2 && op->ngroups >= 2 && !op->broadcast) {   /* a list: np.concatenate */
-			fprintf(f, "np.%s([", op->name);
-			for (int o = 0; o < n->nin; o++)
-				fprintf(f, "%s%s", o ? ", " : "", a[o]);
-			fprintf(f, "], axis=%d)", l);
-		} else if (!ax_has_role(op, "np") && py_elementwise(f, g, n, a) == 0) {
-			;   /* no NumPy function of that name: its element expression */
-		} else {
-			fprintf(f, "np.%s(", op->name);
-			for (int o = 0; o < n->nin; o++)
-				fprintf(f, "%s%s", o ? ", " : "", a[o]);
-			if (op->ngroups >= 2 && !op->broadcast)
-				fprintf(f, ", axis=%d%s", l, keeps_axis(g, n, l) ? ", keepdims=True" : "");
-			fputc(')', f);
-		}
+		ok = node_numpy(f, g, i, a, why, wn) == 0;
 		fputc('\n', f);
 	}
 	if (ok) {
