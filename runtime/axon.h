@@ -464,6 +464,7 @@ typedef struct SynthSeq {
 	Term *sattr[8][AX_MAXATTR];   /* and size/float attributes (constants), over the tile's sizes */
 	char text[512];          /* nc_matmul(stationary=..., moving=b) */
 	char constraints[512];   /* hardware limits on the tile sizes */
+	Term *limit;             /* the same limits as a term (on the instructions' first engines) */
 } SynthSeq;
 typedef void (*SynthCb)(void *env, const SynthSeq *seq);
 typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
@@ -523,6 +524,7 @@ typedef struct LowerCache LowerCache;   /* synthesized sequences by (tile semant
 typedef struct LowerMove {
 	int inst, from, to;      /* a copy instruction between two memories */
 	const char *what;        /* the operand or instruction whose data it moves, or "result" */
+	int before, opnd;        /* for operand opnd of instruction before (before = ninsts: the result) */
 } LowerMove;
 typedef struct LowerChoice {
 	SynthSeq seq;            /* the computation, sizes named by the node's tile parameters */
@@ -535,6 +537,8 @@ typedef struct LowerNode {
 	int nchoices, unplaced;  /* unplaced: sequences whose memories no copy reaches */
 	LowerChoice *choice;
 	const char *constant[AX_MAXOPND];   /* operands made on chip: the instruction that makes them */
+	int const_inst[AX_MAXOPND];         /* ... its index, and its attributes */
+	Term *const_sattr[AX_MAXOPND][AX_MAXATTR];
 	int red;                 /* TR_* of the reduction that crosses tiles, 0 none */
 	const char *combine_op;  /* the op that merges partial tiles */
 	int ncombine;

@@ -226,6 +226,8 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 			vf[k] = t_var(c->tc, from[k], TS_INT);
 			vt[k] = t_var(c->tc, to[k], TS_INT);
 		}
+		if (out[n].limit)
+			out[n].limit = t_subst(c->tc, out[n].limit, vf, vt, nren);
 		for (int i = 0; i < out[n].ninsts; i++)
 			for (int a = 0; a < AX_MAXATTR; a++)
 				if (out[n].sattr[i][a])
@@ -347,7 +349,7 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 /* The shortest chain of moves from memory a into one of the memories in
  * mask: appended to steps; returns the memory reached, -1 if none. */
 static int
-route(const Movers *mv, int a, uint32_t mask, const char *what, LowerChoice *ch)
+route(const Movers *mv, int a, uint32_t mask, const char *what, int before, int opnd, LowerChoice *ch)
 {
 	if (a < 0 || mask == 0 || (mask & (1u << a)))
 		return a < 0 ? 0 : a;   /* a memory the specs do not say: no movement to insert */
@@ -370,7 +372,7 @@ route(const Movers *mv, int a, uint32_t mask, const char *what, LowerChoice *ch)
 					chain[n++] = via[z];
 				while (n > 0 && ch->nmoves < LOWER_MAXSTEPS) {
 					int m = chain[--n];
-					ch->move[ch->nmoves++] = (LowerMove){ mv->inst[m], mv->from[m], mv->to[m], what };
+					ch->move[ch->nmoves++] = (LowerMove){ mv->inst[m], mv->from[m], mv->to[m], what, before, opnd };
 				}
 				return y;
 			}
@@ -410,7 +412,7 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 			const char *what = s >= 0 ? t->insts[q->inst[s]].name : tile->params[-1 - s].name;
 			if (s < 0 && (loaded[-1 - s] & in->opnd[o].mems))
 				continue;   /* already there */
-			int got = route(mv, at, in->opnd[o].mems, what, ch);
+			int got = route(mv, at, in->opnd[o].mems, what, j, o, ch);
 			if (got < 0)
 				return -1;
 			if (s < 0)
@@ -439,7 +441,7 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 		                        mem[j] >= 0 ? t->mems[mem[j]].name : "?");
 	}
 	int first = ch->nmoves;
-	if (mv->offchip >= 0 && route(mv, mem[q->ninsts - 1], 1u << mv->offchip, "result", ch) < 0)
+	if (mv->offchip >= 0 && route(mv, mem[q->ninsts - 1], 1u << mv->offchip, "result", q->ninsts, -1, ch) < 0)
 		return -1;
 	for (int k = first; k < ch->nmoves; k++)
 		step_text(t, &ch->move[k], ch->text, &len, sizeof ch->text);
@@ -526,6 +528,8 @@ lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 			if (ci < 0)
 				continue;
 			onchip |= 1u << o;
+			ln->const_inst[o] = ci;
+			memcpy(ln->const_sattr[o], sattr, sizeof sattr);
 			for (int m = 0; m < t->nmems; m++)
 				if (t->insts[ci].out_mems & (1u << m)) {
 					cmem[o] = m;

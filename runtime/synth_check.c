@@ -180,6 +180,7 @@ try_solution(Synth *sy, int id)
 		return;
 	cand_text(sy, id, seq.text, sizeof seq.text);
 	Term *base = t_and_all(sy->tc, g->nassume, g->assume);
+	seq.limit = base;
 	for (int i = sy->nin; i < g->nnodes && seq.ninsts < 8; i++) {
 		const AxOp *op = node_op(g, &g->nodes[i]);
 		seq.inst[seq.ninsts] = g->nodes[i].op;
