@@ -34,6 +34,9 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
 	{ "accumulate", "dst src" },
 	{ "zeros", "name shape dtype memory" },
 	{ "return", "outputs" },
+	{ "output", "name shape dtype" },            /* a kernel result in off-chip memory */
+	{ "engine_ref", "name" },                    /* how an instruction names its engine */
+	{ "dtype_f32", "" }, { "dtype_bf16", "" }, { "dtype_f16", "" },   /* element types */
 };
 
 /* Python syntax the NumPy front end lowers through an op (`python "+"`): the
