@@ -565,6 +565,17 @@ typedef void (*FuseCb)(void *env, const FuseFound *f);
  * returns how many, *nwindows the windows tried */
 int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, int *nwindows);
 
+/* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
+/* The kernel `name` for variant T with sequence choice[id] per operation, at
+ * the sizes env (program sizes, scalar parameters and tile sizes); NULL and
+ * why if it cannot be written. */
+char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env, const char *name, char *why,
+               size_t nwhy);
+/* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
+ * its axis the limits allow, appended to names/vals (env holds the sizes). */
+int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
+                   int cap, char *why, size_t nwhy);
+
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL
  * (and why) if an op has no NumPy spelling. */

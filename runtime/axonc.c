@@ -393,7 +393,9 @@ main(int argc, char **argv)
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||
 		         opt_value(argc, argv, &i, "--dims", &o.dims, &bad) ||
 		         opt_value(argc, argv, &i, "--inputs", &o.inputs, &bad) ||
-		         opt_value(argc, argv, &i, "-o", &o.out, &bad)) {
+		         opt_value(argc, argv, &i, "-o", &o.out, &bad) ||
+		         opt_value(argc, argv, &i, "--report", &o.report, &bad) ||
+		         opt_value(argc, argv, &i, "--emit-all", &o.emit_all, &bad)) {
 			if (bad)
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--seed", &v, &bad) ||
@@ -467,6 +469,8 @@ main(int argc, char **argv)
 		return cmd_tile(t, &o);
 	if (strcmp(o.cmd, "fuse") == 0)
 		return cmd_fuse(t, &o);
+	if (strcmp(o.cmd, "compile") == 0)
+		return cmd_compile(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
 		AxGraph *g = load_program(t, tc, &o);

@@ -9,7 +9,7 @@ typedef struct Opts {
 	const char *cmd;
 	const char *args[4];
 	int nargs;
-	const char *target, *fn, *dims, *inputs, *out, *dotfile;
+	const char *target, *fn, *dims, *inputs, *out, *dotfile, *report, *emit_all;
 	uint64_t seed;
 	int timeout_ms, json, max_variants, no_algebraic, depth;
 } Opts;
@@ -21,5 +21,6 @@ NuGraph *load_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
 int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);
+int cmd_compile(const AxTarget *t, const Opts *o);
 
 #endif

@@ -1,0 +1,166 @@
+/*
+ * axonc_compile.c — `axonc compile`: a program to a kernel file.  Until the
+ * performance model exists ([6/7]), the candidate is chosen in a placeholder
+ * order (the first variant whose operations all lower, the first sequence
+ * of each, the largest tiles their limits allow), and the report says so.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "axon.h"
+#include "cli.h"
+
+enum { MAXEMIT = 64 };   /* candidates written per variant by --emit-all */
+
+static int
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		fprintf(stderr, "axonc: error: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The next choice vector (an odometer over each operation's sequences); 0 at the end. */
+static int
+next_choice(const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice)
+{
+	for (int id = g->nnodes - 1; id >= 0; id--) {
+		if (T->op[id].kind != TO_COMPUTE)
+			continue;
+		if (++choice[id] < L[id].nchoices)
+			return 1;
+		choice[id] = 0;
+	}
+	return 0;
+}
+
+/* A kernel for one choice vector; NULL and why if none. */
+static char *
+kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int nsz,
+           const char *fn, char *why, size_t n)
+{
+	int nv = nsz;
+	if (nki_tile_sizes(T, L, choice, names, vals, &nv, 256, why, n) != 0)
+		return NULL;
+	AxEnv env = { nv, names, vals };
+	return emit_nki(T, L, choice, &env, fn, why, n);
+}
+
+int
+cmd_compile(const AxTarget *t, const Opts *o)
+{
+	if (o->nargs != 1)
+		return fail("%s needs FILE.py", "compile");
+	if (!o->dims)
+		return fail("%s needs --dims (the sizes to compile for, e.g. --dims M=2048,K=2048,N=2048)", "compile");
+	double t0 = ax_now_ms();
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, o);
+	const char *names[256];
+	double vals[256];
+	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
+	char err[512];
+	if (ng && (rc = ax_size_env(ng->g0, o->dims, names, vals, 128, &n, &nsizes, err, sizeof err)) != 0)
+		fprintf(stderr, "axonc: error: %s\n", err);
+	if (rc) {
+		for (int i = 0; i < nsizes; i++)
+			free((char *)names[i]);
+		tc_free(tc);
+		return rc;
+	}
+	if (o->emit_all && mkdir(o->emit_all, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "axonc: error: cannot make %s: %s\n", o->emit_all, strerror(errno));
+		rc = 1;
+	}
+	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
+	const char *fn = ng->g0->fn;
+	char *best = NULL;
+	int bestv = -1, emitted = 0, failed = 0;
+	int *bestchoice = NULL;
+	AxTiling *bestT = NULL;
+	LowerNode *bestL = NULL;
+	char firstwhy[512] = "";
+	for (int v = 0; v < ng->nvariants && rc == 0; v++) {
+		AxTiling *T = tile_graph(ng->variants[v]);
+		LowerNode *L = lower_variant(cache, T, 64);
+		const AxGraph *g = T->g;
+		int *choice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
+		int k = 0;
+		do {
+			char why[512];
+			char *src = kernel_for(T, L, choice, names, vals, n, fn, why, sizeof why);
+			if (!src) {
+				failed++;
+				if (!*firstwhy)
+					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, why);
+			} else {
+				emitted++;
+				if (!best) {
+					best = src;
+					bestv = v;
+					bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
+					memcpy(bestchoice, choice, sizeof(int) * (size_t)g->nnodes);
+					bestT = T;
+					bestL = L;
+				}
+				if (o->emit_all) {
+					char path[1024];
+					snprintf(path, sizeof path, "%s/v%d_c%d.py", o->emit_all, v, k);
+					if (write_file(path, src) != 0)
+						rc = 1;
+				}
+			}
+			k++;
+		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(g, L, T, choice));
+	}
+	if (rc == 0 && !best) {
+		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n", firstwhy);
+		rc = 1;
+	}
+	if (rc == 0) {
+		if (o->out)
+			rc = write_file(o->out, best) ? 1 : 0;
+		else
+			fputs(best, stdout);
+	}
+	if (rc == 0 && o->report) {
+		char *rep = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&rep, &len);
+		fprintf(f, "{\"measure\": \"none\", \"selection\": \"placeholder order (no performance model yet): the first "
+		           "variant whose operations all lower, the first sequence of each, the largest tiles their limits "
+		           "allow\", \"variants\": %d, \"emitted\": %d, \"not_emitted\": %d, \"ms\": %.3f, \"best\": "
+		           "{\"variant\": %d, \"instructions\": {",
+		        ng->nvariants, emitted, failed, ax_now_ms() - t0, bestv);
+		const AxGraph *g = bestT->g;
+		int first = 1;
+		for (int id = 0; id < g->nnodes; id++)
+			if (bestT->op[id].kind == TO_COMPUTE) {
+				fprintf(f, "%s\"%%%d %s\": ", first ? "" : ", ", id, node_op(g, &g->nodes[id])->name);
+				fprintf(f, "\"%s\"", bestL[id].choice[bestchoice[id]].seq.text);
+				first = 0;
+			}
+		fprintf(f, "}, \"tiles\": {");
+		int nv = n;
+		char why[256];
+		nki_tile_sizes(bestT, bestL, bestchoice, names, vals, &nv, 256, why, sizeof why);
+		for (int i = n; i < nv; i++)
+			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", names[i], vals[i]);
+		fprintf(f, "}}}\n");
+		fclose(f);
+		rc = write_file(o->report, rep) ? 1 : 0;
+		free(rep);
+	}
+	if (rc == 0)
+		fprintf(stderr, "axonc: %d candidate%s emitted (%d could not be), %.1f ms; selection: placeholder order (no "
+		                "performance model yet)\n",
+		        emitted, emitted == 1 ? "" : "s", failed, ax_now_ms() - t0);
+	lower_cache_free(cache);
+	for (int i = 0; i < nsizes; i++)
+		free((char *)names[i]);
+	tc_free(tc);
+	return rc;
+}

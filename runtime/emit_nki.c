@@ -1,0 +1,657 @@
+/*
+ * emit_nki.c — one candidate as a kernel, written from the target's
+ * templates (paper section 3.6).
+ *
+ * A candidate is a variant, one lowered sequence per tile operation, and a
+ * concrete size for every tile parameter.  Each operation becomes its own
+ * loop nest (parallel loops over its loop axes and tiles, a sequential loop
+ * over the tiles of a reduction or a scan, the first tile peeled so that the
+ * partial results combine through the synthesized combining sequence), its
+ * operands read from off-chip tensors and its result written back: the
+ * unfused form.  Every instruction, copy and buffer is printed through a
+ * template of the target's specs (its `emit` string or a kernel template:
+ * header, kernel, buffer, output, loop_parallel, loop_sequential, store,
+ * engine_ref, dtype_*); views are printed as NumPy expressions over the
+ * off-chip tensors.  Tile sizes divide their axes (clean splits).
+ */
+#include <string.h>
+#include "axon.h"
+
+typedef struct Em {
+	const AxGraph *g;
+	const AxTiling *T;
+	const LowerNode *L;
+	const int *choice;
+	AxEnv env;               /* sizes, scalar parameters, tile sizes */
+	FILE *f;
+	int depth;               /* indentation, 4 spaces a level */
+	int nvar;
+	char *why;
+	size_t nwhy;
+	int bad;
+} Em;
+
+static const char *
+tmpl(const AxTarget *t, const char *name)
+{
+	for (int i = 0; i < t->ntemplates; i++)
+		if (strcmp(t->templates[i].name, name) == 0)
+			return t->templates[i].text;
+	return NULL;
+}
+
+static void
+fail_em(Em *e, const char *msg, const char *arg)
+{
+	if (!e->bad)
+		snprintf(e->why, e->nwhy, msg, arg);
+	e->bad = 1;
+}
+
+/* text with every {key} replaced by its value (unknown keys stay) */
+static void
+fill(FILE *f, const char *text, const char *const *keys, const char *const *vals, int n)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '{') {
+			const char *e = strchr(p, '}');
+			int k;
+			for (k = 0; e && k < n; k++)
+				if (strlen(keys[k]) == (size_t)(e - p - 1) && strncmp(keys[k], p + 1, (size_t)(e - p - 1)) == 0)
+					break;
+			if (e && k < n) {
+				fputs(vals[k], f);
+				p = e;
+				continue;
+			}
+		}
+		fputc(*p, f);
+	}
+}
+
+static void
+line_start(Em *e)
+{
+	for (int i = 0; i < e->depth; i++)
+		fputs("    ", e->f);
+}
+
+/* one template as a statement line */
+static void
+stmt(Em *e, const char *name, const char *const *keys, const char *const *vals, int n)
+{
+	const char *t = tmpl(e->g->t, name);
+	if (!t) {
+		fail_em(e, "the target has no '%s' template", name);
+		return;
+	}
+	line_start(e);
+	fill(e->f, t, keys, vals, n);
+	fputc('\n', e->f);
+}
+
+static int64_t
+eval_int(Em *e, const Term *t)
+{
+	double v;
+	if (t_eval(t, &e->env, &v) != 0) {
+		fail_em(e, "cannot evaluate %s at these sizes", t_infix(e->g->tc, t));
+		return 1;
+	}
+	return (int64_t)v;
+}
+
+static const char *
+dtype(Em *e)
+{
+	const char *t = tmpl(e->g->t, "dtype_f32");
+	if (!t)
+		fail_em(e, "the target has no '%s' template", "dtype_f32");
+	return t ? t : "";
+}
+
+static void
+shape_text(const AxShape *s, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "(");
+	for (int d = 0; d < s->rank && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, "%lld%s", (long long)s->d[d], s->rank == 1 || d + 1 < s->rank ? ", " : "");
+	if (k < n)
+		snprintf(buf + k, n - k, ")");
+}
+
+/* ---- one instruction ------------------------------------------------------------- */
+
+typedef struct Val {
+	char text[256];          /* a variable, or an off-chip slice expression */
+	AxShape shape;
+} Val;
+
+/* Emits instruction inst over operand values (NULL: left out) into a new
+ * variable; its value in *out. */
+static void
+emit_inst(Em *e, int inst, const int *attr, Term *const *sattr, const Val *const *opnd, const char *dst_offchip,
+          Val *out)
+{
+	const AxTarget *t = e->g->t;
+	const AxOp *op = &t->insts[inst];
+	const char *keys[AX_MAXOPND + AX_MAXATTR + 2], *vals[AX_MAXOPND + AX_MAXATTR + 2];
+	char buf[AX_MAXOPND + AX_MAXATTR + 2][64];
+	int n = 0;
+	AxConc c = { .nopnd = op->nopnd };
+	for (int o = 0; o < op->nopnd; o++) {
+		keys[n] = op->opnd[o].name;
+		if (opnd[o]) {
+			vals[n++] = opnd[o]->text;
+			c.rank[o] = opnd[o]->shape.rank;
+			memcpy(c.dim[o], opnd[o]->shape.d, sizeof c.dim[o]);
+		} else {
+			snprintf(buf[n], sizeof buf[n], "%.9g", op->opnd[o].defval);
+			vals[n] = buf[n];
+			n++;
+			c.rank[o] = -1;
+		}
+	}
+	for (int a = 0; a < op->nattr; a++) {
+		keys[n] = op->attr[a].name;
+		if (op->attr[a].kind == AX_ATTR_ENUM) {
+			vals[n++] = t->enums[op->attr[a].enum_id].items[attr[a]];
+			c.attr[a] = attr[a];
+			continue;
+		}
+		double v = 1;
+		if (!sattr[a] || t_eval(sattr[a], &e->env, &v) != 0)
+			fail_em(e, "cannot evaluate an attribute of %s", op->name);
+		if (op->attr[a].kind == AX_ATTR_SIZE)
+			c.size[a] = (int64_t)v;
+		else
+			c.fval[a] = v;
+		snprintf(buf[n], sizeof buf[n], op->attr[a].kind == AX_ATTR_SIZE ? "%.0f" : "%.9g", v);
+		vals[n] = buf[n];
+		n++;
+	}
+	int eng = -1;
+	for (int k = 0; k < t->nengines && eng < 0; k++)
+		if (op->engines & (1u << k))
+			eng = k;
+	c.engine = eng;
+	char engbuf[64] = "";
+	const char *er = tmpl(t, "engine_ref");
+	if (er && eng >= 0) {
+		FILE *m = fmemopen(engbuf, sizeof engbuf, "w");
+		const char *k1[] = { "name" }, *v1[] = { t->engines[eng].name };
+		fill(m, er, k1, v1, 1);
+		fclose(m);
+	}
+	keys[n] = "engine";
+	vals[n++] = engbuf;
+	char err[256];
+	if (op->check(&c, &out->shape, err, sizeof err) != 0) {
+		fail_em(e, "%s", err);
+		return;
+	}
+	snprintf(out->text, sizeof out->text, "v%d", e->nvar++);
+	int writes_out = op->emit && strstr(op->emit, "{out}");
+	if (!op->emit) {
+		fail_em(e, "instruction %s has no emit template", op->name);
+		return;
+	}
+	if (writes_out && dst_offchip) {
+		snprintf(out->text, sizeof out->text, "%s", dst_offchip);
+	} else if (writes_out) {
+		char sh[64];
+		shape_text(&out->shape, sh, sizeof sh);
+		const char *memname = "";
+		for (int m = 0; m < t->nmems; m++)
+			if ((op->out_mems & (1u << m)) && !t->mems[m].offchip) {
+				memname = t->mems[m].name;
+				break;
+			}
+		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
+		const char *v2[] = { out->text, sh, dtype(e), memname, "" };
+		stmt(e, "buffer", k2, v2, 5);
+	}
+	keys[n] = "out";
+	vals[n++] = out->text;
+	line_start(e);
+	if (!writes_out)
+		fprintf(e->f, "%s = ", out->text);
+	fill(e->f, op->emit, keys, vals, n);
+	fputc('\n', e->f);
+}
+
+/* ---- one operation ------------------------------------------------------------------ */
+
+/* The slice of node src's off-chip tensor that operand o of node id reads at
+ * the current tile: per dim an index or a range. */
+static void
+operand_slice(Em *e, int id, int o, const char *const *axidx, const char *base, char *buf, size_t n)
+{
+	const AxGraph *g = e->g;
+	const TileOp *to = &e->T->op[id];
+	const AxNode *src = &g->nodes[g->nodes[id].in[o]];
+	size_t k = (size_t)snprintf(buf, n, "%s[", base);
+	for (int j = 0; j < src->rank && k < n; j++) {
+		const TileAxisRead *r = &to->read[o][j];
+		const char *s;
+		char tmp[96];
+		if (r->kind == 1)
+			s = axidx[r->axis];
+		else {
+			int kept = src->dim[j]->kind == TK_NUM && j >= src->rank - 2;
+			s = kept ? "0:1" : "0";
+			(void)tmp;
+		}
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", j ? ", " : "", s);
+	}
+	if (src->rank == 0 && k < n)
+		k += (size_t)snprintf(buf + k, n - k, "...");
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
+/* The names of every node's off-chip tensor. */
+static const char *
+tensor_name(Em *e, int id, char *buf, size_t n)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	if (nd->op < 0)
+		snprintf(buf, n, "%s", e->g->params[nd->input].name);
+	else
+		snprintf(buf, n, "t%d", id);
+	return buf;
+}
+
+/* The body of one tile: operand loads, the sequence, returns its value. */
+static void
+tile_body(Em *e, int id, const char *const *axidx, Val *res)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	const LowerChoice *ch = &ln->choice[e->choice[id]];
+	const SynthSeq *q = &ch->seq;
+	const AxNode *nd = &g->nodes[id];
+	Val in[AX_MAXOPND], iv[8];
+	/* the tile's inputs: an off-chip slice, or a constant made on chip */
+	for (int o = 0, p = 0; o < nd->nin; o++) {
+		if (nd->in[o] < 0)
+			continue;
+		Val *v = &in[p];
+		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
+			fail_em(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
+		if (ln->constant[o]) {
+			Val *none[AX_MAXOPND] = { 0 };
+			int attr[AX_MAXATTR] = { 0 };
+			emit_inst(e, ln->const_inst[o], attr, ln->const_sattr[o], (const Val *const *)none, NULL, v);
+		} else {
+			char nm[32];
+			operand_slice(e, id, o, axidx, tensor_name(e, nd->in[o], nm, sizeof nm), v->text, sizeof v->text);
+		}
+		p++;
+	}
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *op = &t->insts[q->inst[j]];
+		const Val *opnd[AX_MAXOPND] = { 0 };
+		for (int o = 0; o < op->nopnd; o++) {
+			int s = q->src[j][o];
+			if (s == SYNTH_OMITTED)
+				continue;
+			Val *v = s >= 0 ? &iv[s] : &in[-1 - s];
+			for (int k = 0; k < ch->nmoves; k++) {
+				const LowerMove *m = &ch->move[k];
+				if (m->before != j || m->opnd != o)
+					continue;
+				Val moved;
+				const Val *mo[AX_MAXOPND] = { v };
+				int attr[AX_MAXATTR] = { 0 };
+				Term *sattr[AX_MAXATTR] = { 0 };
+				AxShape keep = v->shape;
+				emit_inst(e, m->inst, attr, sattr, mo, NULL, &moved);
+				moved.shape = keep;   /* a replicated load fills the whole tile */
+				*v = moved;
+			}
+			opnd[o] = v;
+		}
+		emit_inst(e, q->inst[j], q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+	}
+	*res = iv[q->ninsts - 1];
+}
+
+/* The result's moves, the last into the off-chip slice dst. */
+static void
+store(Em *e, int id, Val *v, const char *dst)
+{
+	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
+	int last = -1;
+	for (int k = 0; k < ch->nmoves; k++)
+		if (ch->move[k].before == ch->seq.ninsts)
+			last = k;
+	for (int k = 0; k < ch->nmoves; k++) {
+		const LowerMove *m = &ch->move[k];
+		if (m->before != ch->seq.ninsts)
+			continue;
+		const Val *mo[AX_MAXOPND] = { v };
+		int attr[AX_MAXATTR] = { 0 };
+		Term *sattr[AX_MAXATTR] = { 0 };
+		Val moved;
+		emit_inst(e, m->inst, attr, sattr, mo, k == last ? dst : NULL, &moved);
+		*v = moved;
+	}
+	if (last < 0) {   /* already off chip, or no copy declared: the store template */
+		const char *k2[] = { "dst", "src" }, *v2[] = { dst, v->text };
+		stmt(e, "store", k2, v2, 2);
+	}
+}
+
+static void
+loop(Em *e, const char *kind, const char *var, int64_t hi)
+{
+	char h[32];
+	snprintf(h, sizeof h, "%lld", (long long)hi);
+	const char *k[] = { "var", "hi", "lo", "step" }, *v[] = { var, h, "0", "1" };
+	stmt(e, kind, k, v, 4);
+	e->depth++;
+}
+
+/* One operation's loop nest. */
+static void
+emit_op(Em *e, int id)
+{
+	const AxGraph *g = e->g;
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	const AxNode *nd = &g->nodes[id];
+	int save = e->depth;
+	char idx[AX_MAXR + 4][96], first[AX_MAXR + 4][96];
+	const char *axidx[AX_MAXR + 4];
+	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
+	int seqax = -1;
+	for (int k = 0; k < to->naxes; k++) {
+		const TileAxis *ax = &to->ax[k];
+		ext[k] = eval_int(e, ax->extent);
+		tsz[k] = ax->t ? eval_int(e, t_var(g->tc, ax->t, TS_INT)) : ext[k];
+		if (ax->tiled && ax->t && ax->red && !ax->whole) {
+			if (seqax >= 0)
+				fail_em(e, "%s: two reductions across tiles", node_op(g, nd)->name);
+			seqax = k;
+		}
+	}
+	fputc('\n', e->f);
+	line_start(e);
+	fprintf(e->f, "# %%%d %s\n", id, node_op(g, nd)->name);
+	for (int k = 0; k < to->naxes; k++) {
+		const TileAxis *ax = &to->ax[k];
+		char var[16];
+		if (!ax->tiled) {
+			snprintf(var, sizeof var, "l%d", k);
+			if (ext[k] > 1)
+				loop(e, "loop_parallel", var, ext[k]);
+			snprintf(idx[k], sizeof idx[k], "%s", ext[k] > 1 ? var : "0");
+		} else if (ax->unit)
+			snprintf(idx[k], sizeof idx[k], "0:1");
+		else if (!ax->t)
+			snprintf(idx[k], sizeof idx[k], "0:%lld", (long long)ext[k]);
+		else if (k != seqax) {
+			snprintf(var, sizeof var, "i%d", k);
+			if (ext[k] / tsz[k] > 1) {
+				loop(e, "loop_parallel", var, ext[k] / tsz[k]);
+				snprintf(idx[k], sizeof idx[k], "%s * %lld:%s * %lld + %lld", var, (long long)tsz[k], var,
+				         (long long)tsz[k], (long long)tsz[k]);
+			} else
+				snprintf(idx[k], sizeof idx[k], "0:%lld", (long long)tsz[k]);
+		}
+		axidx[k] = idx[k];
+	}
+	char out[32], dst[256];
+	tensor_name(e, id, out, sizeof out);
+	/* the result slice: result axes in order */
+	const char *ridx[AX_MAXR];
+	for (int k = 0; k < nd->rank; k++)
+		ridx[k] = idx[k];
+	if (seqax < 0) {
+		Val r;
+		tile_body(e, id, axidx, &r);
+		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
+		for (int k = 0; k < nd->rank; k++)
+			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
+		snprintf(dst + n, sizeof dst - n, "%s]", nd->rank ? "" : "...");
+		store(e, id, &r, dst);
+		e->depth = save;
+		return;
+	}
+	/* a reduction or scan across tiles: the first tile, then the others in order */
+	int scan = to->ax[seqax].red == TR_SCAN;
+	int64_t T = tsz[seqax], ntile = ext[seqax] / T;
+	snprintf(first[seqax], sizeof first[seqax], "0:%lld", (long long)T);
+	axidx[seqax] = first[seqax];
+	Val acc;
+	tile_body(e, id, axidx, &acc);
+	/* the tile's result dim along the scan axis (result tiled axes in order) */
+	int qdim = 0;
+	for (int k = 0; k < seqax; k++)
+		qdim += k < nd->rank && to->ax[k].tiled;
+	if (scan) {
+		ridx[seqax] = first[seqax];
+		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
+		for (int k = 0; k < nd->rank; k++)
+			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
+		snprintf(dst + n, sizeof dst - n, "]");
+		Val st = acc;
+		store(e, id, &st, dst);
+	}
+	if (ntile > 1) {
+		loop(e, "loop_sequential", "r", ntile - 1);
+		snprintf(idx[seqax], sizeof idx[seqax], "(r + 1) * %lld:(r + 1) * %lld + %lld", (long long)T, (long long)T,
+		         (long long)T);
+		axidx[seqax] = idx[seqax];
+		Val part;
+		tile_body(e, id, axidx, &part);
+		if (!ln->ncombine) {
+			fail_em(e, "%s: no combining sequence for its partial tiles", node_op(g, nd)->name);
+			e->depth = save;
+			return;
+		}
+		const SynthSeq *cq = &ln->combine[0];
+		Val cin[2], civ[8];
+		cin[0] = scan ? part : acc;
+		cin[1] = scan ? acc : part;
+		if (scan) {   /* the carry: the last column of the tile before */
+			char c2[200];
+			size_t m = (size_t)snprintf(c2, sizeof c2, "%s[", acc.text);
+			for (int d = 0; d < acc.shape.rank; d++) {
+				if (d == qdim)
+					m += (size_t)snprintf(c2 + m, sizeof c2 - m, "%s%lld:%lld", d ? ", " : "",
+					                      (long long)acc.shape.d[d] - 1, (long long)acc.shape.d[d]);
+				else
+					m += (size_t)snprintf(c2 + m, sizeof c2 - m, "%s:", d ? ", " : "");
+			}
+			snprintf(c2 + m, sizeof c2 - m, "]");
+			memcpy(cin[1].text, c2, sizeof c2);
+			cin[1].shape = acc.shape;
+			cin[1].shape.d[qdim] = 1;
+		}
+		for (int j = 0; j < cq->ninsts; j++) {
+			const AxOp *op = &g->t->insts[cq->inst[j]];
+			const Val *opnd[AX_MAXOPND] = { 0 };
+			for (int o = 0; o < op->nopnd; o++) {
+				int s = cq->src[j][o];
+				if (s != SYNTH_OMITTED)
+					opnd[o] = s >= 0 ? &civ[s] : &cin[-1 - s];
+			}
+			emit_inst(e, cq->inst[j], cq->attr[j], cq->sattr[j], opnd, NULL, &civ[j]);
+		}
+		Val nacc = civ[cq->ninsts - 1];
+		if (scan) {
+			ridx[seqax] = idx[seqax];
+			size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
+			for (int k = 0; k < nd->rank; k++)
+				n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
+			snprintf(dst + n, sizeof dst - n, "]");
+			Val st = nacc;
+			store(e, id, &st, dst);
+		}
+		line_start(e);
+		fprintf(e->f, "%s = %s\n", acc.text, nacc.text);   /* the running value for the next tile */
+		e->depth--;
+	}
+	if (!scan) {
+		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
+		for (int k = 0; k < nd->rank; k++)
+			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
+		snprintf(dst + n, sizeof dst - n, "%s]", nd->rank ? "" : "...");
+		store(e, id, &acc, dst);
+	}
+	e->depth = save;
+}
+
+/* ---- the kernel ------------------------------------------------------------------- */
+
+char *
+emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env, const char *name, char *why,
+         size_t nwhy)
+{
+	const AxGraph *g = T->g;
+	char *body = NULL, *all = NULL;
+	size_t blen = 0, alen = 0;
+	Em e = { .g = g, .T = T, .L = L, .choice = choice, .env = *env, .depth = 1, .why = why, .nwhy = nwhy };
+	e.f = open_memstream(&body, &blen);
+	if (!e.f)
+		ax_die("out of memory");
+	for (int i = 0; i < g->nsyms; i++) {
+		line_start(&e);
+		fprintf(e.f, "%s = %lld\n", g->syms[i], (long long)eval_int(&e, t_var(g->tc, g->syms[i], TS_INT)));
+	}
+	for (int id = 0; id < g->nnodes && !e.bad; id++) {
+		const AxNode *nd = &g->nodes[id];
+		const TileOp *to = &T->op[id];
+		if (to->kind == TO_INPUT || to->kind == TO_CONST)
+			continue;
+		if (to->kind == TO_UNTILED || (to->kind == TO_COMPUTE && !L[id].nchoices)) {
+			fail_em(&e, "%s cannot be emitted: not tiled or no sequence", node_op(g, nd)->name);
+			break;
+		}
+		char nm[32];
+		tensor_name(&e, id, nm, sizeof nm);
+		if (to->kind == TO_VIEW) {
+			char a[AX_MAXOPND][16];
+			for (int o = 0; o < nd->nin; o++)
+				tensor_name(&e, nd->in[o], a[o], sizeof a[o]);
+			line_start(&e);
+			fprintf(e.f, "%s = ", nm);
+			char w[128];
+			if (node_numpy(e.f, g, id, a, w, sizeof w) != 0)
+				fail_em(&e, "%s", w);
+			fputc('\n', e.f);
+			continue;
+		}
+		AxShape s;
+		if (graph_shape(g, id, &e.env, &s) != 0)
+			fail_em(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
+		char sh[96];
+		shape_text(&s, sh, sizeof sh);
+		int is_out = 0;
+		for (int k = 0; k < g->noutputs; k++)
+			is_out |= g->outputs[k] == id;
+		const char *memname = "";
+		for (int m = 0; m < g->t->nmems; m++)
+			if (g->t->mems[m].offchip) {
+				memname = g->t->mems[m].name;
+				break;
+			}
+		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
+		const char *v2[] = { nm, sh, dtype(&e), memname, "" };
+		stmt(&e, is_out && tmpl(g->t, "output") ? "output" : "buffer", k2, v2, 5);
+		emit_op(&e, id);
+	}
+	fclose(e.f);
+	if (e.bad) {
+		free(body);
+		return NULL;
+	}
+	/* the skeleton: header, then the kernel with its parameters and outputs */
+	FILE *f = open_memstream(&all, &alen);
+	char params[512] = "", outs[256] = "";
+	size_t pk = 0, ok = 0;
+	for (int p = 0; p < g->nparams && pk < sizeof params - 64; p++) {
+		if (g->params[p].tensor)
+			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s", pk ? ", " : "", g->params[p].name);
+		else
+			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s=%.17g", pk ? ", " : "", g->params[p].name,
+			                       g->params[p].defval);
+	}
+	for (int k = 0; k < g->noutputs; k++) {
+		char nm[32];
+		ok += (size_t)snprintf(outs + ok, sizeof outs - ok, "%s%s", k ? ", " : "", tensor_name(&e, g->outputs[k], nm, sizeof nm));
+	}
+	const char *h = tmpl(g->t, "header"), *kt = tmpl(g->t, "kernel");
+	if (!h || !kt) {
+		fclose(f);
+		free(all);
+		free(body);
+		snprintf(why, nwhy, "the target has no 'header' or 'kernel' template");
+		return NULL;
+	}
+	const char *k1[] = { "target" }, *v1[] = { g->t->name };
+	fill(f, h, k1, v1, 1);
+	fputc('\n', f);
+	/* the body without its trailing newline: the kernel template places it */
+	if (blen && body[blen - 1] == '\n')
+		body[blen - 1] = 0;
+	const char *k3[] = { "name", "params", "body", "outputs" }, *v3[] = { name, params, body, outs };
+	fill(f, kt, k3, v3, 4);
+	fclose(f);
+	free(body);
+	char *r = arena_strdup(tc_arena(g->tc), all);
+	free(all);
+	return r;
+}
+
+/* ---- tile sizes ------------------------------------------------------------------- */
+
+/* Per tile parameter of the chosen sequences, the largest divisor of its axis
+ * that the sequence's limits (and its combining sequence's) allow; appended
+ * to the environment names/vals (cap entries at most).  0 = ok. */
+int
+nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
+               int cap, char *why, size_t nwhy)
+{
+	const AxGraph *g = T->g;
+	for (int id = 0; id < g->nnodes; id++) {
+		const TileOp *to = &T->op[id];
+		if (to->kind != TO_COMPUTE || !L[id].nchoices)
+			continue;
+		const SynthSeq *q = &L[id].choice[choice[id]].seq;
+		int base = *n;
+		for (int k = 0; k < to->naxes; k++)
+			if (to->ax[k].t && *n < cap) {
+				names[*n] = to->ax[k].t;
+				vals[(*n)++] = 1;
+			}
+		for (int k = 0, p = base; k < to->naxes; k++) {
+			if (!to->ax[k].t)
+				continue;
+			AxEnv env = { *n, names, vals };
+			double ext;
+			if (t_eval(to->ax[k].extent, &env, &ext) != 0) {
+				snprintf(why, nwhy, "cannot evaluate the extent of %s", to->ax[k].t);
+				return -1;
+			}
+			for (int64_t d = (int64_t)ext; d >= 1; d--) {
+				if ((int64_t)ext % d)
+					continue;
+				vals[p] = (double)d;
+				double ok1 = 1, ok2 = 1;
+				if (q->limit && t_eval(q->limit, &env, &ok1) != 0)
+					ok1 = 1;
+				if (L[id].ncombine && L[id].combine[0].limit && t_eval(L[id].combine[0].limit, &env, &ok2) != 0)
+					ok2 = 1;
+				if (ok1 != 0 && ok2 != 0)
+					break;
+			}
+			p++;
+		}
+	}
+	return 0;
+}
