@@ -572,9 +572,9 @@ int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb c
 char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env, const char *name, char *why,
                size_t nwhy);
 /* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
- * its axis the limits allow, appended to names/vals (env holds the sizes). */
+ * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
 int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
-                   int cap, char *why, size_t nwhy);
+                   int cap, int64_t maxtile, char *why, size_t nwhy);
 
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL

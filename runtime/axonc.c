@@ -388,6 +388,9 @@ main(int argc, char **argv)
 		} else if (opt_value(argc, argv, &i, "--max-variants", &v, &bad)) {
 			if (bad || int_option("--max-variants", v, 1, 1 << 20, &o.max_variants))
 				return 2;
+		} else if (opt_value(argc, argv, &i, "--max-tile", &v, &bad)) {
+			if (bad || int_option("--max-tile", v, 1, 1 << 20, &o.max_tile))
+				return 2;
 		}
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||

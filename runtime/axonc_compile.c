@@ -40,10 +40,10 @@ next_choice(const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice
 /* A kernel for one choice vector; NULL and why if none. */
 static char *
 kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int nsz,
-           const char *fn, char *why, size_t n)
+           const char *fn, int maxtile, char *why, size_t n)
 {
 	int nv = nsz;
-	if (nki_tile_sizes(T, L, choice, names, vals, &nv, 256, why, n) != 0)
+	if (nki_tile_sizes(T, L, choice, names, vals, &nv, 256, maxtile, why, n) != 0)
 		return NULL;
 	AxEnv env = { nv, names, vals };
 	return emit_nki(T, L, choice, &env, fn, why, n);
@@ -91,7 +91,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		int k = 0;
 		do {
 			char why[512];
-			char *src = kernel_for(T, L, choice, names, vals, n, fn, why, sizeof why);
+			char *src = kernel_for(T, L, choice, names, vals, n, fn, o->max_tile, why, sizeof why);
 			if (!src) {
 				failed++;
 				if (!*firstwhy)
@@ -146,7 +146,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		fprintf(f, "}, \"tiles\": {");
 		int nv = n;
 		char why[256];
-		nki_tile_sizes(bestT, bestL, bestchoice, names, vals, &nv, 256, why, sizeof why);
+		nki_tile_sizes(bestT, bestL, bestchoice, names, vals, &nv, 256, o->max_tile, why, sizeof why);
 		for (int i = n; i < nv; i++)
 			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", names[i], vals[i]);
 		fprintf(f, "}}}\n");

@@ -615,7 +615,7 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *
  * to the environment names/vals (cap entries at most).  0 = ok. */
 int
 nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
-               int cap, char *why, size_t nwhy)
+               int cap, int64_t maxtile, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	for (int id = 0; id < g->nnodes; id++) {
@@ -639,7 +639,7 @@ nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const c
 				return -1;
 			}
 			for (int64_t d = (int64_t)ext; d >= 1; d--) {
-				if ((int64_t)ext % d)
+				if ((int64_t)ext % d || (maxtile > 0 && d > maxtile && d > 1))
 					continue;
 				vals[p] = (double)d;
 				double ok1 = 1, ok2 = 1;

@@ -300,6 +300,24 @@ fuse_has tests/fusion/scale_exp.py '"window": "tensor_scalar(op0=multiply) ; act
 expect_rc 0 "$AXONC" fuse examples/softmax.py --json
 expect_grep '"fusions": 0,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses"
 
+# ---- emission ([5/7], first part): kernels from the templates, run by a NumPy implementation of NKI ----
+if /usr/bin/python3 tests/nki/test_sim.py >"$tmp/sim" 2>&1; then ok; else bad "the NKI simulator's self-test"; tail -5 "$tmp/sim" | sed 's/^/    /'; fi
+tail -1 "$tmp/sim" | sed 's/^/nki simulator: /'
+if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 >"$tmp/nki" 2>&1); then ok; else
+	bad "emitted kernels differ from their programs in the NKI simulator"; grep FAIL "$tmp/nki" | head -10 | sed 's/^/    /'
+fi
+tail -1 "$tmp/nki"
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
+expect_grep '"selection": "placeholder order (no performance model yet)' "$tmp/r.json" "compile's report says the selection is a placeholder"
+expect_grep 'for i0 in nl.affine_range(2):' "$tmp/k.py" "a loop over M tiles of 128 partitions"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the rmsnorm_matmul kernel at M=256,K=512,N=1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
+fi
+expect_rc 2 "$AXONC" compile examples/matmul.py
+expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
+expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
+expect_grep 'size N is not given' "$tmp/err" "compile with a missing size"
+
 # every operation of every variant of every example lowers to at least one proved sequence
 for f in examples/*.py; do
 	if "$AXONC" synth "$f" --json >"$tmp/out" 2>"$tmp/err" && grep -q '"missing": 0' "$tmp/out"; then ok; else
