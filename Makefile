@@ -134,7 +134,7 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== Loop fusion choices, candidate extraction, the performance model and NKI emission are not built yet; what runs today:"
+	@echo "== Loop fusion, candidate extraction and the performance model are not built yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
@@ -150,6 +150,11 @@ demo: deps
 	$(BUILD)/axonc synth examples/rmsnorm_matmul.py
 	@echo "== instruction fusion found by depth-1 synthesis"
 	$(BUILD)/axonc fuse examples/rmsnorm_matmul.py
+	@echo "== an NKI kernel for M=256, K=512, N=1024 (placeholder selection: no performance model yet)"
+	$(BUILD)/axonc compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 -o $(BUILD)/demo_kernel.py
+	@cat $(BUILD)/demo_kernel.py
+	@echo "== ... run by the NumPy implementation of NKI against the program in NumPy"
+	/usr/bin/python3 tests/nki/run_kernel.py $(BUILD)/demo_kernel.py examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024
 
 clean:
 	rm -rf build

@@ -37,6 +37,8 @@ static const char usage[] =
 	"                          instruction sequences proved equal to a 2-D tile of one op; for a\n"
 	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
+	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--emit-all DIR] [--max-tile T]\n"
+	"                          an NKI kernel (placeholder selection until the performance model exists)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -45,7 +47,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): compile (extraction, the model, emission).\n";
+	"Not built yet (coming with the next issues): loop fusion, extraction, the performance model.\n";
 
 int
 fail(const char *fmt, const char *arg)
