@@ -220,6 +220,35 @@ emit_inst(Em *e, int inst, const int *attr, Term *const *sattr, const Val *const
 	fputc('\n', e->f);
 }
 
+/* base[idx0, idx1, ...] (base[...] for rank 0) */
+static void
+slice_text(const char *base, int rank, const char *const *idx, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%s[", base);
+	for (int d = 0; d < rank && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%s", d ? ", " : "", idx[d]);
+	if (k < n)
+		snprintf(buf + k, n - k, "%s]", rank ? "" : "...");
+}
+
+/* A sequence over input values in[] (no copies): its last value in *out. */
+static void
+emit_seq(Em *e, const SynthSeq *q, const Val *in, Val *out)
+{
+	Val iv[8];
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *op = &e->g->t->insts[q->inst[j]];
+		const Val *opnd[AX_MAXOPND] = { 0 };
+		for (int o = 0; o < op->nopnd; o++) {
+			int s = q->src[j][o];
+			if (s != SYNTH_OMITTED)
+				opnd[o] = s >= 0 ? &iv[s] : &in[-1 - s];
+		}
+		emit_inst(e, q->inst[j], q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+	}
+	*out = iv[q->ninsts - 1];
+}
+
 /* ---- one operation ------------------------------------------------------------------ */
 
 /* The slice of node src's off-chip tensor that operand o of node id reads at
@@ -413,10 +442,7 @@ emit_op(Em *e, int id)
 	if (seqax < 0) {
 		Val r;
 		tile_body(e, id, axidx, &r);
-		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
-		for (int k = 0; k < nd->rank; k++)
-			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
-		snprintf(dst + n, sizeof dst - n, "%s]", nd->rank ? "" : "...");
+		slice_text(out, nd->rank, ridx, dst, sizeof dst);
 		store(e, id, &r, dst);
 		e->depth = save;
 		return;
@@ -434,10 +460,7 @@ emit_op(Em *e, int id)
 		qdim += k < nd->rank && to->ax[k].tiled;
 	if (scan) {
 		ridx[seqax] = first[seqax];
-		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
-		for (int k = 0; k < nd->rank; k++)
-			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
-		snprintf(dst + n, sizeof dst - n, "]");
+		slice_text(out, nd->rank, ridx, dst, sizeof dst);
 		Val st = acc;
 		store(e, id, &st, dst);
 	}
@@ -454,7 +477,7 @@ emit_op(Em *e, int id)
 			return;
 		}
 		const SynthSeq *cq = &ln->combine[0];
-		Val cin[2], civ[8];
+		Val cin[2];
 		cin[0] = scan ? part : acc;
 		cin[1] = scan ? acc : part;
 		if (scan) {   /* the carry: the last column of the tile before */
@@ -472,23 +495,11 @@ emit_op(Em *e, int id)
 			cin[1].shape = acc.shape;
 			cin[1].shape.d[qdim] = 1;
 		}
-		for (int j = 0; j < cq->ninsts; j++) {
-			const AxOp *op = &g->t->insts[cq->inst[j]];
-			const Val *opnd[AX_MAXOPND] = { 0 };
-			for (int o = 0; o < op->nopnd; o++) {
-				int s = cq->src[j][o];
-				if (s != SYNTH_OMITTED)
-					opnd[o] = s >= 0 ? &civ[s] : &cin[-1 - s];
-			}
-			emit_inst(e, cq->inst[j], cq->attr[j], cq->sattr[j], opnd, NULL, &civ[j]);
-		}
-		Val nacc = civ[cq->ninsts - 1];
+		Val nacc;
+		emit_seq(e, cq, cin, &nacc);
 		if (scan) {
 			ridx[seqax] = idx[seqax];
-			size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
-			for (int k = 0; k < nd->rank; k++)
-				n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
-			snprintf(dst + n, sizeof dst - n, "]");
+			slice_text(out, nd->rank, ridx, dst, sizeof dst);
 			Val st = nacc;
 			store(e, id, &st, dst);
 		}
@@ -497,10 +508,7 @@ emit_op(Em *e, int id)
 		e->depth--;
 	}
 	if (!scan) {
-		size_t n = (size_t)snprintf(dst, sizeof dst, "%s[", out);
-		for (int k = 0; k < nd->rank; k++)
-			n += (size_t)snprintf(dst + n, sizeof dst - n, "%s%s", k ? ", " : "", ridx[k]);
-		snprintf(dst + n, sizeof dst - n, "%s]", nd->rank ? "" : "...");
+		slice_text(out, nd->rank, ridx, dst, sizeof dst);
 		store(e, id, &acc, dst);
 	}
 	e->depth = save;
