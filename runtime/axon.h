@@ -408,8 +408,9 @@ typedef struct AxGraph {
 AxGraph *graph_new(const AxTarget *t, TermCtx *tc);
 const AxOp *node_op(const AxGraph *g, const AxNode *n);  /* its op or instruction */
 int graph_add(AxGraph *g, const AxNode *n);   /* returns the node id */
-/* an instruction node over in[] (-1: left out), dims by its shape function; its preconditions in *pre */
-int graph_add_inst(AxGraph *g, int inst, const int *attr, Term *const *sattr, const int *in, Term **pre);
+/* an instruction node over in[] (-1: left out) on engine (-1: its first), dims by its shape
+ * function; its preconditions (on that engine) in *pre */
+int graph_add_inst(AxGraph *g, int inst, int engine, const int *attr, Term *const *sattr, const int *in, Term **pre);
 /* Runs the graph on concrete sizes with the reference kernels.  in[p] holds
  * tensor parameter p's data (row-major); out[k] receives a malloc'd array and
  * its shape.  0 = ok, else err says why. */
@@ -566,15 +567,16 @@ typedef void (*FuseCb)(void *env, const FuseFound *f);
 int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, int *nwindows);
 
 /* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
-/* The kernel `name` for variant T with sequence choice[id] per operation, at
+/* The kernel `name` for variant T with sequence choice[id] per operation (instruction j
+ * of it on its engsel[id * 8 + j]-th engine; engsel NULL: each on its first), at
  * the sizes env (program sizes, scalar parameters and tile sizes); NULL and
  * why if it cannot be written. */
-char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env, const char *name, char *why,
-               size_t nwhy);
+char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
+               const char *name, char *why, size_t nwhy);
 /* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
  * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
-int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
-                   int cap, int64_t maxtile, char *why, size_t nwhy);
+int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+                   double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
 
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL

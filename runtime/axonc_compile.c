@@ -23,13 +23,23 @@ write_file(const char *path, const char *text)
 	return 0;
 }
 
-/* The next choice vector (an odometer over each operation's sequences); 0 at the end. */
+/* The next candidate of a variant: an odometer over each operation's
+ * sequences and, within a sequence, each instruction's engines; 0 at the end. */
 static int
-next_choice(const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice)
+next_choice(const AxTarget *t, const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice, int *engsel)
 {
 	for (int id = g->nnodes - 1; id >= 0; id--) {
-		if (T->op[id].kind != TO_COMPUTE)
+		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices)
 			continue;
+		const SynthSeq *q = &L[id].choice[choice[id]].seq;
+		for (int j = q->ninsts - 1; j >= 0; j--) {
+			int ne = 0;
+			for (int e = 0; e < t->nengines; e++)
+				ne += (t->insts[q->inst[j]].engines >> e) & 1;
+			if (++engsel[id * 8 + j] < ne)
+				return 1;
+			engsel[id * 8 + j] = 0;
+		}
 		if (++choice[id] < L[id].nchoices)
 			return 1;
 		choice[id] = 0;
@@ -37,16 +47,16 @@ next_choice(const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice
 	return 0;
 }
 
-/* A kernel for one choice vector; NULL and why if none. */
+/* A kernel for one candidate; NULL and why if none. */
 static char *
-kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int nsz,
-           const char *fn, int maxtile, char *why, size_t n)
+kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+           double *vals, int nsz, const char *fn, int maxtile, char *why, size_t n)
 {
 	int nv = nsz;
-	if (nki_tile_sizes(T, L, choice, names, vals, &nv, 256, maxtile, why, n) != 0)
+	if (nki_tile_sizes(T, L, choice, engsel, names, vals, &nv, 256, maxtile, why, n) != 0)
 		return NULL;
 	AxEnv env = { nv, names, vals };
-	return emit_nki(T, L, choice, &env, fn, why, n);
+	return emit_nki(T, L, choice, engsel, &env, fn, why, n);
 }
 
 int
@@ -79,7 +89,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	const char *fn = ng->g0->fn;
 	char *best = NULL;
 	int bestv = -1, emitted = 0, failed = 0;
-	int *bestchoice = NULL;
+	int *bestchoice = NULL, *bestengsel = NULL;
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
 	char firstwhy[512] = "";
@@ -88,10 +98,11 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		LowerNode *L = lower_variant(cache, T, 64);
 		const AxGraph *g = T->g;
 		int *choice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
+		int *engsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
 		int k = 0;
 		do {
 			char why[512];
-			char *src = kernel_for(T, L, choice, names, vals, n, fn, o->max_tile, why, sizeof why);
+			char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, why, sizeof why);
 			if (!src) {
 				failed++;
 				if (!*firstwhy)
@@ -103,6 +114,8 @@ cmd_compile(const AxTarget *t, const Opts *o)
 					bestv = v;
 					bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
 					memcpy(bestchoice, choice, sizeof(int) * (size_t)g->nnodes);
+					bestengsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
+					memcpy(bestengsel, engsel, sizeof(int) * (size_t)(g->nnodes * 8));
 					bestT = T;
 					bestL = L;
 				}
@@ -114,7 +127,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 				}
 			}
 			k++;
-		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(g, L, T, choice));
+		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(t, g, L, T, choice, engsel));
 	}
 	if (rc == 0 && !best) {
 		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n", firstwhy);
@@ -146,7 +159,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		fprintf(f, "}, \"tiles\": {");
 		int nv = n;
 		char why[256];
-		nki_tile_sizes(bestT, bestL, bestchoice, names, vals, &nv, 256, o->max_tile, why, sizeof why);
+		nki_tile_sizes(bestT, bestL, bestchoice, bestengsel, names, vals, &nv, 256, o->max_tile, why, sizeof why);
 		for (int i = n; i < nv; i++)
 			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", names[i], vals[i]);
 		fprintf(f, "}}}\n");

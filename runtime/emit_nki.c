@@ -22,6 +22,7 @@ typedef struct Em {
 	const AxTiling *T;
 	const LowerNode *L;
 	const int *choice;
+	const int *engsel;       /* [node * 8 + j]: which of instruction j's engines (NULL: each its first) */
 	AxEnv env;               /* sizes, scalar parameters, tile sizes */
 	FILE *f;
 	int depth;               /* indentation, 4 spaces a level */
@@ -120,6 +121,21 @@ shape_text(const AxShape *s, char *buf, size_t n)
 		snprintf(buf + k, n - k, ")");
 }
 
+/* the k-th engine instruction op may run on (the first if k is out of range) */
+static int
+nth_engine(const AxOp *op, const AxTarget *t, int k)
+{
+	int first = -1;
+	for (int e = 0; e < t->nengines; e++)
+		if (op->engines & (1u << e)) {
+			if (first < 0)
+				first = e;
+			if (k-- == 0)
+				return e;
+		}
+	return first;
+}
+
 /* ---- one instruction ------------------------------------------------------------- */
 
 typedef struct Val {
@@ -130,8 +146,8 @@ typedef struct Val {
 /* Emits instruction inst over operand values (NULL: left out) into a new
  * variable; its value in *out. */
 static void
-emit_inst(Em *e, int inst, const int *attr, Term *const *sattr, const Val *const *opnd, const char *dst_offchip,
-          Val *out)
+emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const Val *const *opnd,
+          const char *dst_offchip, Val *out)
 {
 	const AxTarget *t = e->g->t;
 	const AxOp *op = &t->insts[inst];
@@ -170,10 +186,7 @@ emit_inst(Em *e, int inst, const int *attr, Term *const *sattr, const Val *const
 		vals[n] = buf[n];
 		n++;
 	}
-	int eng = -1;
-	for (int k = 0; k < t->nengines && eng < 0; k++)
-		if (op->engines & (1u << k))
-			eng = k;
+	int eng = nth_engine(op, t, engk);
 	c.engine = eng;
 	char engbuf[64] = "";
 	const char *er = tmpl(t, "engine_ref");
@@ -244,7 +257,7 @@ emit_seq(Em *e, const SynthSeq *q, const Val *in, Val *out)
 			if (s != SYNTH_OMITTED)
 				opnd[o] = s >= 0 ? &iv[s] : &in[-1 - s];
 		}
-		emit_inst(e, q->inst[j], q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+		emit_inst(e, q->inst[j], 0, q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
 	}
 	*out = iv[q->ninsts - 1];
 }
@@ -313,7 +326,7 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 		if (ln->constant[o]) {
 			Val *none[AX_MAXOPND] = { 0 };
 			int attr[AX_MAXATTR] = { 0 };
-			emit_inst(e, ln->const_inst[o], attr, ln->const_sattr[o], (const Val *const *)none, NULL, v);
+			emit_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], (const Val *const *)none, NULL, v);
 		} else {
 			char nm[32];
 			operand_slice(e, id, o, axidx, tensor_name(e, nd->in[o], nm, sizeof nm), v->text, sizeof v->text);
@@ -337,13 +350,13 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 				int attr[AX_MAXATTR] = { 0 };
 				Term *sattr[AX_MAXATTR] = { 0 };
 				AxShape keep = v->shape;
-				emit_inst(e, m->inst, attr, sattr, mo, NULL, &moved);
+				emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, &moved);
 				moved.shape = keep;   /* a replicated load fills the whole tile */
 				*v = moved;
 			}
 			opnd[o] = v;
 		}
-		emit_inst(e, q->inst[j], q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+		emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
 	}
 	*res = iv[q->ninsts - 1];
 }
@@ -365,7 +378,7 @@ store(Em *e, int id, Val *v, const char *dst)
 		int attr[AX_MAXATTR] = { 0 };
 		Term *sattr[AX_MAXATTR] = { 0 };
 		Val moved;
-		emit_inst(e, m->inst, attr, sattr, mo, k == last ? dst : NULL, &moved);
+		emit_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, &moved);
 		*v = moved;
 	}
 	if (last < 0) {   /* already off chip, or no copy declared: the store template */
@@ -517,13 +530,14 @@ emit_op(Em *e, int id)
 /* ---- the kernel ------------------------------------------------------------------- */
 
 char *
-emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env, const char *name, char *why,
-         size_t nwhy)
+emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
+         const char *name, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	char *body = NULL, *all = NULL;
 	size_t blen = 0, alen = 0;
-	Em e = { .g = g, .T = T, .L = L, .choice = choice, .env = *env, .depth = 1, .why = why, .nwhy = nwhy };
+	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .depth = 1, .why = why,
+	         .nwhy = nwhy };
 	e.f = open_memstream(&body, &blen);
 	if (!e.f)
 		ax_die("out of memory");
@@ -622,8 +636,8 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *
  * that the sequence's limits (and its combining sequence's) allow; appended
  * to the environment names/vals (cap entries at most).  0 = ok. */
 int
-nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const char **names, double *vals, int *n,
-               int cap, int64_t maxtile, char *why, size_t nwhy)
+nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+               double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	for (int id = 0; id < g->nnodes; id++) {
@@ -631,6 +645,26 @@ nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const c
 		if (to->kind != TO_COMPUTE || !L[id].nchoices)
 			continue;
 		const SynthSeq *q = &L[id].choice[choice[id]].seq;
+		/* the sequence's preconditions on the chosen engines */
+		AxGraph *h = graph_new(g->t, g->tc);
+		int node[8], in[AX_MAXOPND];
+		for (int p = 0; p < to->tile->nparams; p++) {
+			AxNode x = to->tile->nodes[to->tile->params[p].node];
+			in[p] = graph_add(h, &x);
+		}
+		Term *limit = t_bool(g->tc, 1);
+		for (int j = 0; j < q->ninsts; j++) {
+			const AxOp *op = &g->t->insts[q->inst[j]];
+			int opnd[AX_MAXOPND];
+			for (int o = 0; o < AX_MAXOPND; o++) {
+				int s = q->src[j][o];
+				opnd[o] = s == SYNTH_OMITTED ? -1 : s >= 0 ? node[s] : in[-1 - s];
+			}
+			Term *pre;
+			node[j] = graph_add_inst(h, q->inst[j], nth_engine(op, g->t, engsel ? engsel[id * 8 + j] : 0), q->attr[j],
+			                         q->sattr[j], opnd, &pre);
+			limit = t_bin(g->tc, TK_AND, limit, pre);
+		}
 		int base = *n;
 		for (int k = 0; k < to->naxes; k++)
 			if (to->ax[k].t && *n < cap) {
@@ -651,7 +685,7 @@ nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const c
 					continue;
 				vals[p] = (double)d;
 				double ok1 = 1, ok2 = 1;
-				if (q->limit && t_eval(q->limit, &env, &ok1) != 0)
+				if (t_eval(limit, &env, &ok1) != 0)
 					ok1 = 1;
 				if (L[id].ncombine && L[id].combine[0].limit && t_eval(L[id].combine[0].limit, &env, &ok2) != 0)
 					ok2 = 1;

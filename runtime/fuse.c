@@ -55,7 +55,7 @@ add_seq(AxGraph *h, const SynthSeq *q, const int *in)
 			opnd[o] = s == SYNTH_OMITTED ? -1 : s >= 0 ? node[s] : in[-1 - s];
 		}
 		Term *pre;
-		node[j] = graph_add_inst(h, q->inst[j], q->attr[j], q->sattr[j], opnd, &pre);
+		node[j] = graph_add_inst(h, q->inst[j], -1, q->attr[j], q->sattr[j], opnd, &pre);
 	}
 	return node[q->ninsts - 1];
 }
@@ -78,7 +78,7 @@ add_inputs(AxGraph *h, const AxGraph *tile, const LowerChoice *ch, Term *const *
 			if (strcmp(ch->move[k].what, tile->params[p].name) == 0) {
 				int opnd[AX_MAXOPND] = { in[p] }, attr[AX_MAXATTR] = { 0 };
 				Term *sattr[AX_MAXATTR] = { 0 }, *pre;
-				in[p] = graph_add_inst(h, ch->move[k].inst, attr, sattr, opnd, &pre);
+				in[p] = graph_add_inst(h, ch->move[k].inst, -1, attr, sattr, opnd, &pre);
 				break;
 			}
 	}
@@ -151,9 +151,9 @@ windows(Fuser *fu, const AxGraph *h, int n0, int n1, int boundary)
 				}
 			}
 			Term *pre;
-			int yid = graph_add_inst(w, yn->op, yn->attr, yn->sattr, map[0], &pre);
+			int yid = graph_add_inst(w, yn->op, yn->engine, yn->attr, yn->sattr, map[0], &pre);
 			map[1][o] = yid;
-			w->outputs[0] = graph_add_inst(w, xn->op, xn->attr, xn->sattr, map[1], &pre);
+			w->outputs[0] = graph_add_inst(w, xn->op, xn->engine, xn->attr, xn->sattr, map[1], &pre);
 			w->noutputs = 1;
 			for (int i = 0; i < fu->T->g->nsyms; i++)
 				w->syms[w->nsyms++] = g->syms[i];

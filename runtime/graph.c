@@ -41,14 +41,14 @@ graph_add(AxGraph *g, const AxNode *n)
 }
 
 /* Appends instruction inst over nodes in[] (-1: an optional operand left
- * out) on its first engine, its dims from its shape function; *pre gets its
- * preconditions.  Returns the node id. */
+ * out) on engine (-1: its first), its dims from its shape function; *pre
+ * gets its preconditions on that engine.  Returns the node id. */
 int
-graph_add_inst(AxGraph *g, int inst, const int *attr, Term *const *sattr, const int *in, Term **pre)
+graph_add_inst(AxGraph *g, int inst, int engine, const int *attr, Term *const *sattr, const int *in, Term **pre)
 {
 	const AxOp *op = &g->t->insts[inst];
-	AxNode n = { .op = inst, .inst = 1, .nin = op->nopnd };
-	for (int e = 0; e < g->t->nengines; e++)
+	AxNode n = { .op = inst, .inst = 1, .nin = op->nopnd, .engine = engine };
+	for (int e = 0; e < g->t->nengines && engine < 0; e++)
 		if (op->engines & (1u << e)) {
 			n.engine = e;
 			break;

@@ -51,7 +51,7 @@ add_nodes(Synth *sy, AxGraph *g, int id)
 	for (int o = 0; o < op->nopnd; o++)
 		in[o] = c->in[o] >= 0 ? add_nodes(sy, g, c->in[o]) : -1;
 	Term *pre;
-	int node = graph_add_inst(g, c->inst, c->attr, c->sattr, in, &pre);
+	int node = graph_add_inst(g, c->inst, -1, c->attr, c->sattr, in, &pre);
 	/* its preconditions: hardware limits become the sequence's constraints */
 	if (g->nassume < 64)
 		g->assume[g->nassume++] = pre;
