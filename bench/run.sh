@@ -97,5 +97,23 @@ out=bench/RESULTS.md
 		     "$(sed -n 's/.*"windows": \([0-9]*\).*/\1/p' /tmp/axon_bench_u.json) |" \
 		     "$(sed -n 's/.*"ms": \([0-9.]*\)}$/\1/p' /tmp/axon_bench_u.json) |"
 	done
+	echo
+	echo "## Compile per example (\`axonc compile --emit-all\`, sizes 2048 / GQA S=2048)"
+	echo
+	echo "Every variant tiled and lowered, up to 64 candidates per variant emitted as NKI kernels; the"
+	echo "whole command, one run (no performance model yet: the selection is a placeholder order)."
+	echo
+	echo "| benchmark | emitted | ms |"
+	echo "| --- | --- | --- |"
+	for f in examples/*.py; do
+		case $f in
+		*gqa*) d=B=1,Hq=32,Hkv=8,S=2048,D=128 ;;
+		*) d=M=2048,N=2048,K=2048 ;;
+		esac
+		d=$(echo "$d" | tr ',' '\n' | while read -r kv; do "$B/axonc" graph "$f" | grep -q "\b${kv%%=*}\b" && echo "$kv"; done | paste -sd, -)
+		rm -rf /tmp/axon_bench_k
+		"$B/axonc" compile "$f" --dims "$d" --emit-all /tmp/axon_bench_k -o /tmp/axon_bench_k.py 2>/tmp/axon_bench_k.err
+		echo "| $(basename "$f" .py) | $(ls /tmp/axon_bench_k | wc -l) | $(sed -n 's/.*emitted ([0-9]* could not be), \([0-9.]*\) ms.*/\1/p' /tmp/axon_bench_k.err) |"
+	done
 } > "$out"
 cat "$out"

@@ -38,6 +38,7 @@ static const char usage[] =
 	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--emit-all DIR] [--max-tile T]\n"
+	"          [--no-fusion]\n"
 	"                          an NKI kernel (placeholder selection until the performance model exists)\n"
 	"  help                    this text\n"
 	"\n"
@@ -381,6 +382,8 @@ main(int argc, char **argv)
 			o.json = 1;
 		else if (strcmp(argv[i], "--no-algebraic") == 0)
 			o.no_algebraic = 1;
+		else if (strcmp(argv[i], "--no-fusion") == 0)
+			o.no_fusion = 1;
 		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
 			if (bad)
 				return 2;

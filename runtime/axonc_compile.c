@@ -50,13 +50,13 @@ next_choice(const AxTarget *t, const AxGraph *g, const LowerNode *L, const AxTil
 /* A kernel for one candidate; NULL and why if none. */
 static char *
 kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
-           double *vals, int nsz, const char *fn, int maxtile, char *why, size_t n)
+           double *vals, int nsz, const char *fn, int maxtile, int fuse, int *nfused, char *why, size_t n)
 {
 	int nv = nsz;
 	if (nki_tile_sizes(T, L, choice, engsel, names, vals, &nv, 256, maxtile, why, n) != 0)
 		return NULL;
 	AxEnv env = { nv, names, vals };
-	return emit_nki(T, L, choice, engsel, &env, fn, why, n);
+	return emit_nki(T, L, choice, engsel, &env, fuse, nfused, fn, why, n);
 }
 
 int
@@ -88,7 +88,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
 	const char *fn = ng->g0->fn;
 	char *best = NULL;
-	int bestv = -1, emitted = 0, failed = 0;
+	int bestv = -1, emitted = 0, failed = 0, bestfused = 0;
 	int *bestchoice = NULL, *bestengsel = NULL;
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
@@ -102,7 +102,19 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		int k = 0;
 		do {
 			char why[512];
-			char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, why, sizeof why);
+			int nfused = 0;
+			char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, !o->no_fusion, &nfused, why,
+			                       sizeof why);
+			if (src && nfused && o->emit_all) {   /* the unfused form is a choice of its own */
+				int none;
+				char *u = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, 0, &none, why, sizeof why);
+				char path[1024];
+				snprintf(path, sizeof path, "%s/v%d_c%d_unfused.py", o->emit_all, v, k);
+				if (u && write_file(path, u) == 0)
+					emitted++;
+			}
+			if (src && !best)
+				bestfused = nfused;
 			if (!src) {
 				failed++;
 				if (!*firstwhy)
@@ -146,8 +158,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		fprintf(f, "{\"measure\": \"none\", \"selection\": \"placeholder order (no performance model yet): the first "
 		           "variant whose operations all lower, the first sequence of each, the largest tiles their limits "
 		           "allow\", \"variants\": %d, \"emitted\": %d, \"not_emitted\": %d, \"ms\": %.3f, \"best\": "
-		           "{\"variant\": %d, \"instructions\": {",
+		           "{\"variant\": %d, ",
 		        ng->nvariants, emitted, failed, ax_now_ms() - t0, bestv);
+		fprintf(f, "\"fused_producers\": %d, \"instructions\": {", bestfused);
 		const AxGraph *g = bestT->g;
 		int first = 1;
 		for (int id = 0; id < g->nnodes; id++)

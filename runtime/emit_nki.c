@@ -12,10 +12,18 @@
  * template of the target's specs (its `emit` string or a kernel template:
  * header, kernel, buffer, output, loop_parallel, loop_sequential, store,
  * engine_ref, dtype_*); views are printed as NumPy expressions over the
- * off-chip tensors.  Tile sizes divide their axes (clean splits).
+ * off-chip tensors.  Tile sizes divide their axes (clean splits).  Loop
+ * fusion: a producer whose only reader has the same loops and tiles (and
+ * neither reduces across tiles) is computed inside the reader's loop nest,
+ * its tile passed on chip instead of through an off-chip tensor.
  */
 #include <string.h>
 #include "axon.h"
+
+typedef struct Val {
+	char text[256];          /* a variable, or an off-chip slice expression */
+	AxShape shape;
+} Val;
 
 typedef struct Em {
 	const AxGraph *g;
@@ -27,6 +35,8 @@ typedef struct Em {
 	FILE *f;
 	int depth;               /* indentation, 4 spaces a level */
 	int nvar;
+	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
+	Val *onchip;             /* ... and its tile there, at the current iteration */
 	char *why;
 	size_t nwhy;
 	int bad;
@@ -137,11 +147,6 @@ nth_engine(const AxOp *op, const AxTarget *t, int k)
 }
 
 /* ---- one instruction ------------------------------------------------------------- */
-
-typedef struct Val {
-	char text[256];          /* a variable, or an off-chip slice expression */
-	AxShape shape;
-} Val;
 
 /* Emits instruction inst over operand values (NULL: left out) into a new
  * variable; its value in *out. */
@@ -304,6 +309,112 @@ tensor_name(Em *e, int id, char *buf, size_t n)
 	return buf;
 }
 
+/* ---- loop fusion ------------------------------------------------------------------- */
+
+/* Axes a loop nest runs over: loops with more than one index, tile axes cut
+ * into more than one tile. */
+static int
+iterated(Em *e, const TileOp *to, int k)
+{
+	const TileAxis *ax = &to->ax[k];
+	if (!ax->tiled)
+		return eval_int(e, ax->extent) > 1;
+	return ax->t && !ax->whole && eval_int(e, t_var(e->g->tc, ax->t, TS_INT)) < eval_int(e, ax->extent);
+}
+
+static int
+crosses_tiles(const TileOp *to)
+{
+	for (int k = 0; k < to->naxes; k++)
+		if (to->ax[k].tiled && to->ax[k].t && to->ax[k].red && !to->ax[k].whole)
+			return 1;
+	return 0;
+}
+
+/* Can producer p (operand o of c, which alone reads it) run in c's loop
+ * nest: no reduction across tiles in either, and p's loops and tiles are
+ * c's, axis for axis, with the same extents and tile sizes. */
+static int
+can_fuse(Em *e, int p, int c, int o)
+{
+	const AxGraph *g = e->g;
+	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
+	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
+	    crosses_tiles(tp) || crosses_tiles(tq))
+		return 0;
+	int readers = 0;
+	for (int z = 0; z < g->nnodes; z++)
+		for (int k = 0; k < g->nodes[z].nin; k++)
+			readers += g->nodes[z].in[k] == p;
+	for (int k = 0; k < g->noutputs; k++)
+		readers += g->outputs[k] == p;
+	if (readers != 1)
+		return 0;
+	int covered = 0, citer = 0;
+	for (int k = 0; k < tq->naxes; k++)
+		citer += iterated(e, tq, k);
+	for (int k = 0; k < tp->naxes; k++) {
+		if (!iterated(e, tp, k))
+			continue;
+		int j = tp->ax[k].out;
+		if (j < 0)
+			return 0;
+		const TileAxisRead *r = &tq->read[o][j];
+		if (r->kind != 1 || !iterated(e, tq, r->axis))
+			return 0;
+		const TileAxis *a = &tp->ax[k], *b = &tq->ax[r->axis];
+		if (a->tiled != b->tiled || eval_int(e, a->extent) != eval_int(e, b->extent))
+			return 0;
+		if (a->tiled && eval_int(e, t_var(g->tc, a->t, TS_INT)) != eval_int(e, t_var(g->tc, b->t, TS_INT)))
+			return 0;
+		covered++;
+	}
+	return covered == citer;
+}
+
+static void tile_body(Em *e, int id, const char *const *axidx, Val *res);
+static void store(Em *e, int id, Val *v, const char *dst);
+
+/* The producers fused into c, computed at c's current tile (recursively,
+ * their own producers first); their tiles stay on chip. */
+static void
+emit_producers(Em *e, int c, const char *const *caxidx)
+{
+	const AxGraph *g = e->g;
+	const AxNode *cn = &g->nodes[c];
+	for (int o = 0; o < cn->nin; o++) {
+		int p = cn->in[o];
+		if (p < 0 || !e->into || e->into[p] != c)
+			continue;
+		const TileOp *tp = &e->T->op[p];
+		char own[AX_MAXR + 4][48];
+		const char *pax[AX_MAXR + 4];
+		for (int k = 0; k < tp->naxes; k++) {
+			const TileAxis *ax = &tp->ax[k];
+			int j = ax->out;
+			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
+			if (iterated(e, tp, k) && r && r->kind == 1) {
+				pax[k] = caxidx[r->axis];
+				continue;
+			}
+			if (!ax->tiled)
+				snprintf(own[k], sizeof own[k], "0");
+			else if (ax->unit)
+				snprintf(own[k], sizeof own[k], "0:1");
+			else
+				snprintf(own[k], sizeof own[k], "0:%lld", (long long)eval_int(e, ax->extent));
+			pax[k] = own[k];
+		}
+		line_start(e);
+		fprintf(e->f, "# %%%d %s, in this loop nest\n", p, node_op(g, &g->nodes[p])->name);
+		emit_producers(e, p, pax);
+		Val r;
+		tile_body(e, p, pax, &r);
+		store(e, p, &r, NULL);
+		e->onchip[p] = r;
+	}
+}
+
 /* The body of one tile: operand loads, the sequence, returns its value. */
 static void
 tile_body(Em *e, int id, const char *const *axidx, Val *res)
@@ -316,14 +427,21 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
 	Val in[AX_MAXOPND], iv[8];
-	/* the tile's inputs: an off-chip slice, or a constant made on chip */
+	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
+	/* the tile's inputs: an off-chip slice, a constant made on chip, or a tile
+	 * of a producer in the same loop nest */
 	for (int o = 0, p = 0; o < nd->nin; o++) {
 		if (nd->in[o] < 0)
 			continue;
 		Val *v = &in[p];
 		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
 			fail_em(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
-		if (ln->constant[o]) {
+		if (e->into && e->into[nd->in[o]] == id) {
+			AxShape keep = v->shape;
+			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
+			v->shape = keep;
+			fused |= 1u << p;
+		} else if (ln->constant[o]) {
 			Val *none[AX_MAXOPND] = { 0 };
 			int attr[AX_MAXATTR] = { 0 };
 			emit_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], (const Val *const *)none, NULL, v);
@@ -341,7 +459,7 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 			if (s == SYNTH_OMITTED)
 				continue;
 			Val *v = s >= 0 ? &iv[s] : &in[-1 - s];
-			for (int k = 0; k < ch->nmoves; k++) {
+			for (int k = 0; k < ch->nmoves && !(s < 0 && (fused & (1u << (-1 - s)))); k++) {
 				const LowerMove *m = &ch->move[k];
 				if (m->before != j || m->opnd != o)
 					continue;
@@ -361,10 +479,12 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 	*res = iv[q->ninsts - 1];
 }
 
-/* The result's moves, the last into the off-chip slice dst. */
+/* The result's moves, the last into the off-chip slice dst; with dst NULL,
+ * only the moves between on-chip memories (a tile a fused consumer reads). */
 static void
 store(Em *e, int id, Val *v, const char *dst)
 {
+	const AxTarget *t = e->g->t;
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
 	int last = -1;
 	for (int k = 0; k < ch->nmoves; k++)
@@ -372,7 +492,7 @@ store(Em *e, int id, Val *v, const char *dst)
 			last = k;
 	for (int k = 0; k < ch->nmoves; k++) {
 		const LowerMove *m = &ch->move[k];
-		if (m->before != ch->seq.ninsts)
+		if (m->before != ch->seq.ninsts || (!dst && t->mems[m->to].offchip))
 			continue;
 		const Val *mo[AX_MAXOPND] = { v };
 		int attr[AX_MAXATTR] = { 0 };
@@ -381,7 +501,7 @@ store(Em *e, int id, Val *v, const char *dst)
 		emit_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, &moved);
 		*v = moved;
 	}
-	if (last < 0) {   /* already off chip, or no copy declared: the store template */
+	if (last < 0 && dst) {   /* already off chip, or no copy declared: the store template */
 		const char *k2[] = { "dst", "src" }, *v2[] = { dst, v->text };
 		stmt(e, "store", k2, v2, 2);
 	}
@@ -454,6 +574,7 @@ emit_op(Em *e, int id)
 		ridx[k] = idx[k];
 	if (seqax < 0) {
 		Val r;
+		emit_producers(e, id, axidx);
 		tile_body(e, id, axidx, &r);
 		slice_text(out, nd->rank, ridx, dst, sizeof dst);
 		store(e, id, &r, dst);
@@ -530,8 +651,8 @@ emit_op(Em *e, int id)
 /* ---- the kernel ------------------------------------------------------------------- */
 
 char *
-emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
-         const char *name, char *why, size_t nwhy)
+emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
+         int *nfused, const char *name, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	char *body = NULL, *all = NULL;
@@ -545,6 +666,22 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 		line_start(&e);
 		fprintf(e.f, "%s = %lld\n", g->syms[i], (long long)eval_int(&e, t_var(g->tc, g->syms[i], TS_INT)));
 	}
+	/* loop fusion: a producer runs in the loop nest of its only reader when their loops match */
+	*nfused = 0;
+	if (fuse) {
+		e.into = arena_alloc(tc_arena(g->tc), sizeof(int) * (size_t)(g->nnodes + 1));
+		e.onchip = arena_alloc(tc_arena(g->tc), sizeof(Val) * (size_t)(g->nnodes + 1));
+		for (int id = 0; id < g->nnodes; id++)
+			e.into[id] = -1;
+		for (int c = 0; c < g->nnodes; c++)
+			for (int o = 0; o < g->nodes[c].nin; o++) {
+				int p = g->nodes[c].in[o];
+				if (p >= 0 && can_fuse(&e, p, c, o)) {
+					e.into[p] = c;
+					(*nfused)++;
+				}
+			}
+	}
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];
 		const TileOp *to = &T->op[id];
@@ -554,6 +691,8 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 			fail_em(&e, "%s cannot be emitted: not tiled or no sequence", node_op(g, nd)->name);
 			break;
 		}
+		if (e.into && e.into[id] >= 0)
+			continue;   /* computed inside its reader's loop nest */
 		char nm[32];
 		tensor_name(&e, id, nm, sizeof nm);
 		if (to->kind == TO_VIEW) {

@@ -3,7 +3,7 @@
 
 Mutates the examples and the equivalence pairs (bytes, tokens, lines; fixed
 seed) and runs `axonc graph`, `variants`, `equiv` and `tile` on each (and
-`synth` on every fourth, the slowest).  A
+`synth` and `compile` on every fourth, the slowest).  A
 run passes if axonc exits 0, 1 or 2 with no sanitizer report and no internal
 error: bad programs get messages, never a crash.
 Usage: fuzz_programs.py AXONC N [SEED]
@@ -28,6 +28,7 @@ def main():
             cmds = [["graph", path], ["variants", path], ["equiv", path, "lhs", "rhs"], ["tile", path, "--dims", "M=5,N=6,K=7"]]
             if it % 4 == 0:
                 cmds.append(["synth", path])
+                cmds.append(["compile", path, "--dims", "M=8,N=12,K=16", "--max-tile", "4", "-o", os.path.join(d, "k.py")])
             for cmd in cmds:
                 r = subprocess.run([axonc] + cmd, capture_output=True, timeout=120)
                 err = r.stderr.decode("utf-8", "replace")
