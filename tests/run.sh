@@ -313,6 +313,12 @@ expect_grep 'for i0 in nl.affine_range(2):' "$tmp/k.py" "a loop over M tiles of 
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 >"$tmp/out" 2>&1; then ok; else
 	bad "the rmsnorm_matmul kernel at M=256,K=512,N=1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
 fi
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this loop nest' "$tmp/k.py")" -eq 4 ]; then ok; else
+	bad "loop fusion: RMSNorm is not one loop nest"; fi
+expect_grep '"fused_producers": 4' "$tmp/r.json" "the report counts the fused producers"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --no-fusion
+if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
 expect_rc 2 "$AXONC" compile examples/matmul.py
 expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
