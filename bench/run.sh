@@ -113,7 +113,7 @@ out=bench/RESULTS.md
 		d=$(echo "$d" | tr ',' '\n' | while read -r kv; do "$B/axonc" graph "$f" | grep -q "\b${kv%%=*}\b" && echo "$kv"; done | paste -sd, -)
 		rm -rf /tmp/axon_bench_k
 		"$B/axonc" compile "$f" --dims "$d" --emit-all /tmp/axon_bench_k -o /tmp/axon_bench_k.py 2>/tmp/axon_bench_k.err
-		echo "| $(basename "$f" .py) | $(ls /tmp/axon_bench_k | wc -l) | $(sed -n 's/.*emitted ([0-9]* could not be), \([0-9.]*\) ms.*/\1/p' /tmp/axon_bench_k.err) |"
+		echo "| $(basename "$f" .py) | $(ls /tmp/axon_bench_k | wc -l) | $(sed -n 's/.*on chip), \([0-9.]*\) ms.*/\1/p' /tmp/axon_bench_k.err) |"
 	done
 } > "$out"
 cat "$out"

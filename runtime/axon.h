@@ -567,13 +567,18 @@ typedef void (*FuseCb)(void *env, const FuseFound *f);
 int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, int *nwindows);
 
 /* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
+typedef struct NkiFootprint {  /* on-chip room: the largest over the kernel's loop nests */
+	int64_t bytes[32];       /* per memory: bytes per partition of the tiles a loop nest makes */
+	int64_t banks[32];       /* per banked memory: banks they take */
+	int fits;                /* within every memory's capacity */
+} NkiFootprint;
 /* The kernel `name` for variant T with sequence choice[id] per operation (instruction j
  * of it on its engsel[id * 8 + j]-th engine; engsel NULL: each on its first), with loop
  * fusion if fuse (*nfused: the producers fused), at
  * the sizes env (program sizes, scalar parameters and tile sizes); NULL and
  * why if it cannot be written. */
 char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
-               int fuse, int *nfused, const char *name, char *why, size_t nwhy);
+               int fuse, int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy);
 /* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
  * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
 int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,

@@ -50,13 +50,14 @@ next_choice(const AxTarget *t, const AxGraph *g, const LowerNode *L, const AxTil
 /* A kernel for one candidate; NULL and why if none. */
 static char *
 kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
-           double *vals, int nsz, const char *fn, int maxtile, int fuse, int *nfused, char *why, size_t n)
+           double *vals, int nsz, const char *fn, int maxtile, int fuse, int *nfused, NkiFootprint *fp, char *why,
+           size_t n)
 {
 	int nv = nsz;
 	if (nki_tile_sizes(T, L, choice, engsel, names, vals, &nv, 256, maxtile, why, n) != 0)
 		return NULL;
 	AxEnv env = { nv, names, vals };
-	return emit_nki(T, L, choice, engsel, &env, fuse, nfused, fn, why, n);
+	return emit_nki(T, L, choice, engsel, &env, fuse, nfused, fp, fn, why, n);
 }
 
 int
@@ -88,7 +89,8 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
 	const char *fn = ng->g0->fn;
 	char *best = NULL;
-	int bestv = -1, emitted = 0, failed = 0, bestfused = 0;
+	int bestv = -1, emitted = 0, failed = 0, bestfused = 0, dropped = 0;
+	NkiFootprint bestfp = { 0 };
 	int *bestchoice = NULL, *bestengsel = NULL;
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
@@ -101,42 +103,46 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		int *engsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
 		int k = 0;
 		do {
-			char why[512];
-			int nfused = 0;
-			char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, !o->no_fusion, &nfused, why,
-			                       sizeof why);
-			if (src && nfused && o->emit_all) {   /* the unfused form is a choice of its own */
-				int none;
-				char *u = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, 0, &none, why, sizeof why);
-				char path[1024];
-				snprintf(path, sizeof path, "%s/v%d_c%d_unfused.py", o->emit_all, v, k);
-				if (u && write_file(path, u) == 0)
-					emitted++;
-			}
-			if (src && !best)
-				bestfused = nfused;
-			if (!src) {
-				failed++;
-				if (!*firstwhy)
+			/* the fused form, then the unfused one when fusion changed anything */
+			for (int form = o->no_fusion ? 1 : 0; form < 2 && rc == 0; form++) {
+				char why[512];
+				int nfused = 0;
+				NkiFootprint fp;
+				char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, form == 0, &nfused, &fp,
+				                       why, sizeof why);
+				if (src && !fp.fits) {   /* its tiles do not fit on chip: dropped, counted */
+					dropped++;
+					src = NULL;
+					snprintf(why, sizeof why, "its tiles do not fit in on-chip memory");
+				} else if (!src)
+					failed++;
+				if (!src && !*firstwhy)
 					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, why);
-			} else {
-				emitted++;
-				if (!best) {
-					best = src;
-					bestv = v;
-					bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
-					memcpy(bestchoice, choice, sizeof(int) * (size_t)g->nnodes);
-					bestengsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
-					memcpy(bestengsel, engsel, sizeof(int) * (size_t)(g->nnodes * 8));
-					bestT = T;
-					bestL = L;
+				if (src) {
+					emitted++;
+					if (!best) {
+						best = src;
+						bestv = v;
+						bestfused = nfused;
+						bestfp = fp;
+						bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
+						memcpy(bestchoice, choice, sizeof(int) * (size_t)g->nnodes);
+						bestengsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
+						memcpy(bestengsel, engsel, sizeof(int) * (size_t)(g->nnodes * 8));
+						bestT = T;
+						bestL = L;
+					}
+					if (o->emit_all) {
+						char path[1024];
+						snprintf(path, sizeof path, "%s/v%d_c%d%s.py", o->emit_all, v, k, form ? "_unfused" : "");
+						if (write_file(path, src) != 0)
+							rc = 1;
+					}
 				}
-				if (o->emit_all) {
-					char path[1024];
-					snprintf(path, sizeof path, "%s/v%d_c%d.py", o->emit_all, v, k);
-					if (write_file(path, src) != 0)
-						rc = 1;
-				}
+				if (form == 0 && src && !nfused)
+					break;   /* nothing fused: the unfused form is the same kernel */
+				if (form == 0 && src && !o->emit_all)
+					break;   /* the fused form fits: enough for one kernel */
 			}
 			k++;
 		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(t, g, L, T, choice, engsel));
@@ -157,10 +163,19 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		FILE *f = open_memstream(&rep, &len);
 		fprintf(f, "{\"measure\": \"none\", \"selection\": \"placeholder order (no performance model yet): the first "
 		           "variant whose operations all lower, the first sequence of each, the largest tiles their limits "
-		           "allow\", \"variants\": %d, \"emitted\": %d, \"not_emitted\": %d, \"ms\": %.3f, \"best\": "
+		           "allow\", \"variants\": %d, \"emitted\": %d, \"not_emitted\": %d, \"dropped_footprint\": %d, \"ms\": %.3f, \"best\": "
 		           "{\"variant\": %d, ",
-		        ng->nvariants, emitted, failed, ax_now_ms() - t0, bestv);
-		fprintf(f, "\"fused_producers\": %d, \"instructions\": {", bestfused);
+		        ng->nvariants, emitted, failed, dropped, ax_now_ms() - t0, bestv);
+		fprintf(f, "\"fused_producers\": %d, \"footprint\": {", bestfused);
+		for (int m = 0, first = 1; m < t->nmems && m < 32; m++)
+			if (!t->mems[m].offchip) {
+				fprintf(f, "%s\"%s_bytes_per_partition\": %lld", first ? "" : ", ", t->mems[m].name,
+				        (long long)bestfp.bytes[m]);
+				if (t->mems[m].banks > 0)
+					fprintf(f, ", \"%s_banks\": %lld", t->mems[m].name, (long long)bestfp.banks[m]);
+				first = 0;
+			}
+		fprintf(f, "}, \"instructions\": {");
 		const AxGraph *g = bestT->g;
 		int first = 1;
 		for (int id = 0; id < g->nnodes; id++)
@@ -181,9 +196,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		free(rep);
 	}
 	if (rc == 0)
-		fprintf(stderr, "axonc: %d candidate%s emitted (%d could not be), %.1f ms; selection: placeholder order (no "
-		                "performance model yet)\n",
-		        emitted, emitted == 1 ? "" : "s", failed, ax_now_ms() - t0);
+		fprintf(stderr, "axonc: %d candidate%s emitted (%d could not be, %d dropped: their tiles do not fit on chip), "
+		                "%.1f ms; selection: placeholder order (no performance model yet)\n",
+		        emitted, emitted == 1 ? "" : "s", failed, dropped, ax_now_ms() - t0);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);

@@ -36,6 +36,8 @@ typedef struct Em {
 	int depth;               /* indentation, 4 spaces a level */
 	int nvar;
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
+	int64_t use[32], units[32];   /* per memory, in the loop nest being written: bytes per partition, banks */
+	NkiFootprint *fp;        /* the largest over the loop nests */
 	Val *onchip;             /* ... and its tile there, at the current iteration */
 	char *why;
 	size_t nwhy;
@@ -214,6 +216,19 @@ emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const 
 		fail_em(e, "instruction %s has no emit template", op->name);
 		return;
 	}
+	/* its tile's room in the on-chip memory it is written to */
+	for (int m = 0; m < t->nmems && m < 32 && !(writes_out && dst_offchip); m++)
+		if ((op->out_mems & (1u << m)) && !t->mems[m].offchip) {
+			int64_t per = 4;
+			for (int d = 1; d < out->shape.rank; d++)
+				per *= out->shape.d[d];
+			e->use[m] += per;
+			if (t->mems[m].banks > 0) {
+				int64_t bank = t->mems[m].bytes / t->mems[m].banks;
+				e->units[m] += bank > 0 ? (per + bank - 1) / bank : 1;
+			}
+			break;
+		}
 	if (writes_out && dst_offchip) {
 		snprintf(out->text, sizeof out->text, "%s", dst_offchip);
 	} else if (writes_out) {
@@ -517,6 +532,22 @@ loop(Em *e, const char *kind, const char *var, int64_t hi)
 	e->depth++;
 }
 
+/* The loop nest just written: its room, the largest so far kept. */
+static void
+record_room(Em *e)
+{
+	const AxTarget *t = e->g->t;
+	for (int m = 0; m < t->nmems && m < 32; m++) {
+		if (e->use[m] > e->fp->bytes[m])
+			e->fp->bytes[m] = e->use[m];
+		if (e->units[m] > e->fp->banks[m])
+			e->fp->banks[m] = e->units[m];
+		if (e->use[m] > t->mems[m].bytes || (t->mems[m].banks > 0 && e->units[m] > t->mems[m].banks))
+			e->fp->fits = 0;
+		e->use[m] = e->units[m] = 0;
+	}
+}
+
 /* One operation's loop nest. */
 static void
 emit_op(Em *e, int id)
@@ -652,13 +683,14 @@ emit_op(Em *e, int id)
 
 char *
 emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
-         int *nfused, const char *name, char *why, size_t nwhy)
+         int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	char *body = NULL, *all = NULL;
 	size_t blen = 0, alen = 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .depth = 1, .why = why,
-	         .nwhy = nwhy };
+	         .nwhy = nwhy, .fp = fp };
+	*fp = (NkiFootprint){ .fits = 1 };
 	e.f = open_memstream(&body, &blen);
 	if (!e.f)
 		ax_die("out of memory");
@@ -725,6 +757,7 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 		const char *v2[] = { nm, sh, dtype(&e), memname, "" };
 		stmt(&e, is_out && tmpl(g->t, "output") ? "output" : "buffer", k2, v2, 5);
 		emit_op(&e, id);
+		record_room(&e);
 	}
 	fclose(e.f);
 	if (e.bad) {

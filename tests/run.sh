@@ -319,6 +319,12 @@ if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this lo
 expect_grep '"fused_producers": 4' "$tmp/r.json" "the report counts the fused producers"
 expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --no-fusion
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
+# footprints: RMSNorm with 16384-wide rows in one loop nest needs more SBUF than a partition has
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=16384 -o "$tmp/k.py" --report "$tmp/r.json"
+expect_grep '"dropped_footprint": 1, ' "$tmp/r.json" "the fused form that does not fit is dropped and counted"
+expect_grep '"fused_producers": 0, "footprint": {"sbuf_bytes_per_partition": 131076' "$tmp/r.json" "the unfused form is chosen, with its footprint"
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=256,K=384,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
+expect_grep '"psum_bytes_per_partition": 4096, "psum_banks": 2' "$tmp/r.json" "two [128, 512] matmul results take two PSUM banks"
 expect_rc 2 "$AXONC" compile examples/matmul.py
 expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
