@@ -357,13 +357,7 @@ can_fuse(Em *e, int p, int c, int o)
 	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
 	    crosses_tiles(tp) || crosses_tiles(tq))
 		return 0;
-	int readers = 0;
-	for (int z = 0; z < g->nnodes; z++)
-		for (int k = 0; k < g->nodes[z].nin; k++)
-			readers += g->nodes[z].in[k] == p;
-	for (int k = 0; k < g->noutputs; k++)
-		readers += g->outputs[k] == p;
-	if (readers != 1)
+	if (graph_readers(g, p) != 1)
 		return 0;
 	int covered = 0, citer = 0;
 	for (int k = 0; k < tq->naxes; k++)

@@ -256,13 +256,7 @@ fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, v
 			int tp = po++;   /* the operand's position among the tile's inputs */
 			if (T->op[p].kind != TO_COMPUTE || !L[p].nchoices)
 				continue;
-			int readers = 0;
-			for (int z = 0; z < g->nnodes; z++)
-				for (int k = 0; k < g->nodes[z].nin; k++)
-					readers += g->nodes[z].in[k] == p;
-			for (int k = 0; k < g->noutputs; k++)
-				readers += g->outputs[k] == p;
-			if (readers != 1)
+			if (graph_readers(g, p) != 1)
 				continue;
 			const AxGraph *ptile = T->op[p].tile;
 			Term *from[8], *to[8];

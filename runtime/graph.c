@@ -73,6 +73,19 @@ graph_add_inst(AxGraph *g, int inst, int engine, const int *attr, Term *const *s
 	return graph_add(g, &n);
 }
 
+/* How many operand slots and outputs read node id. */
+int
+graph_readers(const AxGraph *g, int id)
+{
+	int n = 0;
+	for (int z = 0; z < g->nnodes; z++)
+		for (int k = 0; k < g->nodes[z].nin; k++)
+			n += g->nodes[z].in[k] == id;
+	for (int k = 0; k < g->noutputs; k++)
+		n += g->outputs[k] == id;
+	return n;
+}
+
 int
 graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s)
 {
