@@ -714,7 +714,12 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 		if (to->kind == TO_INPUT || to->kind == TO_CONST)
 			continue;
 		if (to->kind == TO_UNTILED || (to->kind == TO_COMPUTE && !L[id].nchoices)) {
-			fail_em(&e, "%s cannot be emitted: not tiled or no sequence", node_op(g, nd)->name);
+			char msg[300];
+			snprintf(msg, sizeof msg, "%s: %s", node_op(g, nd)->name,
+			         to->kind == TO_UNTILED ? to->why
+			         : L[id].unplaced       ? "its sequences use memories no copy instruction of the target connects"
+			                                : "no instruction sequence found");
+			fail_em(&e, "%s", msg);
 			break;
 		}
 		if (e.into && e.into[id] >= 0)

@@ -108,6 +108,8 @@ expect_rc 0 "$BUILD/toy/axonc" tile examples/multiply.py --dims M=5,N=7
 expect_grep 'agree with the whole ops' "$tmp/out" "the toy target tiles a program"
 expect_rc 1 "$BUILD/toy/axonc" synth examples/multiply.py
 expect_grep '2 sequences found, but no copy instruction of the target moves their data' "$tmp/out" "toy: sequences found, no store instruction declared, said so"
+expect_rc 1 "$BUILD/toy/axonc" compile examples/multiply.py --dims M=4,N=4
+expect_grep 'its sequences use memories no copy instruction of the target connects' "$tmp/err" "toy: compile says why nothing can be emitted"
 expect_rc 0 "$BUILD/toy/axonc" demo
 
 # ---- architecture ----
