@@ -39,6 +39,7 @@ typedef struct Em {
 	int64_t use[32], units[32];   /* per memory, in the loop nest being written: bytes per partition, banks */
 	NkiFootprint *fp;        /* the largest over the loop nests */
 	Val *onchip;             /* ... and its tile there, at the current iteration */
+	int *prefix;             /* per reader: after which of its axes its fused producers are made */
 	char *why;
 	size_t nwhy;
 	int bad;
@@ -347,38 +348,51 @@ crosses_tiles(const TileOp *to)
 }
 
 /* Can producer p (operand o of c, which alone reads it) run in c's loop
- * nest: no reduction across tiles in either, and p's loops and tiles are
- * c's, axis for axis, with the same extents and tile sizes. */
+ * nest?  p must not reduce across tiles; each axis of p that c reads as
+ * one of its own must be cut the same way in both (same extent, same tile
+ * size, a loop in both or in neither, not c's sequential axis); and the
+ * loops p needs must be the outermost of c's parallel loops, so that p's
+ * tile is made once per iteration of them, before c's other loops (a tile
+ * of rsqrt per row block, used by every column tile of the multiply).
+ * *kmax gets the last of c's axes p needs (-1: none, p is made once). */
 static int
-can_fuse(Em *e, int p, int c, int o)
+can_fuse(Em *e, int p, int c, int o, int *kmax)
 {
 	const AxGraph *g = e->g;
 	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
 	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
-	    crosses_tiles(tp) || crosses_tiles(tq))
+	    crosses_tiles(tp) || graph_readers(g, p) != 1)
 		return 0;
-	if (graph_readers(g, p) != 1)
-		return 0;
-	int covered = 0, citer = 0;
+	int seqax = -1;
 	for (int k = 0; k < tq->naxes; k++)
-		citer += iterated(e, tq, k);
+		if (tq->ax[k].tiled && tq->ax[k].t && tq->ax[k].red && !tq->ax[k].whole)
+			seqax = k;
+	uint32_t used = 0;
+	*kmax = -1;
 	for (int k = 0; k < tp->naxes; k++) {
-		if (!iterated(e, tp, k))
+		int j = tp->ax[k].out, it = iterated(e, tp, k);
+		const TileAxisRead *r = j >= 0 ? &tq->read[o][j] : NULL;
+		if (!r || r->kind != 1) {
+			if (it)
+				return 0;   /* a loop of p that c does not follow */
 			continue;
-		int j = tp->ax[k].out;
-		if (j < 0)
-			return 0;
-		const TileAxisRead *r = &tq->read[o][j];
-		if (r->kind != 1 || !iterated(e, tq, r->axis))
-			return 0;
+		}
 		const TileAxis *a = &tp->ax[k], *b = &tq->ax[r->axis];
-		if (a->tiled != b->tiled || eval_int(e, a->extent) != eval_int(e, b->extent))
+		if (it != iterated(e, tq, r->axis) || eval_int(e, a->extent) != eval_int(e, b->extent))
 			return 0;
-		if (a->tiled && eval_int(e, t_var(g->tc, a->t, TS_INT)) != eval_int(e, t_var(g->tc, b->t, TS_INT)))
+		if (!it)
+			continue;
+		if (r->axis == seqax || a->tiled != b->tiled ||
+		    (a->tiled && eval_int(e, t_var(g->tc, a->t, TS_INT)) != eval_int(e, t_var(g->tc, b->t, TS_INT))))
 			return 0;
-		covered++;
+		used |= 1u << r->axis;
+		if (r->axis > *kmax)
+			*kmax = r->axis;
 	}
-	return covered == citer;
+	for (int k = 0; k <= *kmax; k++)   /* p's loops are c's outermost */
+		if (k != seqax && iterated(e, tq, k) && !(used & (1u << k)))
+			return 0;
+	return 1;
 }
 
 static void tile_body(Em *e, int id, const char *const *axidx, Val *res);
@@ -568,6 +582,9 @@ emit_op(Em *e, int id)
 	fputc('\n', e->f);
 	line_start(e);
 	fprintf(e->f, "# %%%d %s\n", id, node_op(g, nd)->name);
+	int pre = e->prefix ? e->prefix[id] : -1;
+	if (pre < 0)
+		emit_producers(e, id, axidx);   /* made once, before the loops */
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		char var[16];
@@ -590,6 +607,8 @@ emit_op(Em *e, int id)
 				snprintf(idx[k], sizeof idx[k], "0:%lld", (long long)tsz[k]);
 		}
 		axidx[k] = idx[k];
+		if (k == pre)
+			emit_producers(e, id, axidx);   /* once per iteration of the loops they need */
 	}
 	char out[32], dst[256];
 	tensor_name(e, id, out, sizeof out);
@@ -599,7 +618,6 @@ emit_op(Em *e, int id)
 		ridx[k] = idx[k];
 	if (seqax < 0) {
 		Val r;
-		emit_producers(e, id, axidx);
 		tile_body(e, id, axidx, &r);
 		slice_text(out, nd->rank, ridx, dst, sizeof dst);
 		store(e, id, &r, dst);
@@ -699,14 +717,19 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 		e.onchip = arena_alloc(tc_arena(g->tc), sizeof(Val) * (size_t)(g->nnodes + 1));
 		for (int id = 0; id < g->nnodes; id++)
 			e.into[id] = -1;
-		for (int c = 0; c < g->nnodes; c++)
+		e.prefix = arena_alloc(tc_arena(g->tc), sizeof(int) * (size_t)(g->nnodes + 1));
+		for (int c = 0; c < g->nnodes; c++) {
+			e.prefix[c] = -1;
 			for (int o = 0; o < g->nodes[c].nin; o++) {
-				int p = g->nodes[c].in[o];
-				if (p >= 0 && can_fuse(&e, p, c, o)) {
+				int p = g->nodes[c].in[o], kmax;
+				if (p >= 0 && can_fuse(&e, p, c, o, &kmax)) {
 					e.into[p] = c;
+					if (kmax > e.prefix[c])
+						e.prefix[c] = kmax;
 					(*nfused)++;
 				}
 			}
+		}
 	}
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];

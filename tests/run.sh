@@ -321,6 +321,12 @@ if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this lo
 expect_grep '"fused_producers": 4' "$tmp/r.json" "the report counts the fused producers"
 expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --no-fusion
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
+# a producer with fewer loops is made once per iteration of the loops it needs (rsqrt per row block)
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=1024,N=1024 --max-tile 256 -o "$tmp/k.py"
+if tr -d '\n' <"$tmp/k.py" | grep -q '# %7 multiply    for i0 in nl.affine_range(2):        # %6 rsqrt, in this loop nest.*        for i1 in nl.affine_range(4):'; then ok; else
+	bad "loop fusion: rsqrt is not made per row block before the multiply's column loop"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=1024,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the hoisted-producer kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # footprints: RMSNorm with 16384-wide rows in one loop nest needs more SBUF than a partition has
 expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=16384 -o "$tmp/k.py" --report "$tmp/r.json"
 expect_grep '"dropped_footprint": 1, ' "$tmp/r.json" "the fused form that does not fit is dropped and counted"
