@@ -673,15 +673,23 @@ emit_op(Em *e, int id)
 			cin[1].shape.d[qdim] = 1;
 		}
 		Val nacc;
-		emit_seq(e, cq, cin, &nacc);
+		if (to->ax[seqax].red == TR_SUM && tmpl(g->t, "accumulate")) {
+			/* a sum accumulates in place (the target's accumulate template: PSUM accumulation) */
+			const char *k2[] = { "dst", "src" }, *v2[] = { acc.text, part.text };
+			stmt(e, "accumulate", k2, v2, 2);
+			nacc = acc;
+		} else
+			emit_seq(e, cq, cin, &nacc);
 		if (scan) {
 			ridx[seqax] = idx[seqax];
 			slice_text(out, nd->rank, ridx, dst, sizeof dst);
 			Val st = nacc;
 			store(e, id, &st, dst);
 		}
-		line_start(e);
-		fprintf(e->f, "%s = %s\n", acc.text, nacc.text);   /* the running value for the next tile */
+		if (strcmp(acc.text, nacc.text) != 0) {
+			line_start(e);
+			fprintf(e->f, "%s = %s\n", acc.text, nacc.text);   /* the running value for the next tile */
+		}
 		e->depth--;
 	}
 	if (!scan) {
