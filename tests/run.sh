@@ -103,7 +103,7 @@ make -s BUILD="$BUILD" "$BUILD/gen/trainium/target.c" >/dev/null 2>&1
 expect_rc 0 "$BUILD/toy/axonc" targets
 if [ "$(cat "$tmp/out")" = "toy" ]; then ok; else bad "toy axonc lists '$(cat "$tmp/out")', want toy"; fi
 expect_rc 0 "$BUILD/toy/axonc" insts
-expect_grep '^dot .*inst dot(x: scratch\[par K, M\], y: scratch\[par K, N\]) -> scratch \[par M, N\] on alu' "$tmp/out" "toy insts"
+expect_grep '^mmul .*inst mmul(x: scratch\[par K, M\], y: scratch\[par K, N\]) -> scratch \[par M, N\] on alu' "$tmp/out" "toy insts"
 expect_rc 0 "$BUILD/toy/axonc" tile examples/multiply.py --dims M=5,N=7
 expect_grep 'agree with the whole ops' "$tmp/out" "the toy target tiles a program"
 expect_rc 1 "$BUILD/toy/axonc" synth examples/multiply.py
