@@ -453,7 +453,7 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 /* The instruction without operands that makes the constant node's value in
  * a [P, 1] tile, proved by its element equation; -1 if none. */
 static int
-constant_inst(const AxGraph *g, const AxNode *nd, Term *psize, Term **sattr)
+constant_inst(Smt *smt, const AxGraph *g, const AxNode *nd, Term *psize, Term **sattr)
 {
 	const AxTarget *t = g->t;
 	TermCtx *tc = g->tc;
@@ -464,7 +464,6 @@ constant_inst(const AxGraph *g, const AxNode *nd, Term *psize, Term **sattr)
 	cs.access = read_input;
 	Term *none[1] = { NULL };
 	Term *want = op->enc(tc, &cs, none);
-	Smt *smt = smt_new(t);
 	int found = -1;
 	for (int i = 0; i < t->ninsts && found < 0; i++) {
 		const AxOp *in = &t->insts[i];
@@ -495,7 +494,6 @@ constant_inst(const AxGraph *g, const AxNode *nd, Term *psize, Term **sattr)
 			memcpy(sattr, s.sattr, sizeof s.sattr);
 		}
 	}
-	smt_free(smt);
 	return found;
 }
 
@@ -510,6 +508,7 @@ lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 	Movers mv;
 	movers_init(t, tc, &mv);
 	SynthSeq *buf = arena_alloc(a, sizeof *buf * (size_t)maxchoices);
+	Smt *smt = NULL;         /* for the constants' proofs, made when one is needed */
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &T->op[id];
 		LowerNode *ln = &L[id];
@@ -524,7 +523,9 @@ lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 			if (src < 0 || T->op[src].kind != TO_CONST)
 				continue;
 			Term *sattr[AX_MAXATTR];
-			int ci = constant_inst(g, &g->nodes[src], to->tile->nodes[o].dim[0], sattr);
+			if (!smt)
+				smt = smt_new(t);
+			int ci = constant_inst(smt, g, &g->nodes[src], to->tile->nodes[o].dim[0], sattr);
 			if (ci < 0)
 				continue;
 			onchip |= 1u << o;
@@ -572,5 +573,7 @@ lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 			break;
 		}
 	}
+	if (smt)
+		smt_free(smt);
 	return L;
 }

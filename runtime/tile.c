@@ -133,6 +133,7 @@ typedef struct Tiler {
 	const AxGraph *g;
 	AxTiling *T;
 	int *parent;             /* per (node * MAXAX + axis) */
+	Smt *smt;                /* one solver for the whole graph's tile instances */
 } Tiler;
 
 static int
@@ -303,7 +304,7 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 	}
 	memcpy(t->assume, g->assume, sizeof t->assume);
 	t->nassume = g->nassume;
-	Smt *smt = smt_new(g->t);
+	Smt *smt = tl->smt;
 	Term *h = t_bool(tc, 1);
 	for (int k = 0; k < t->nsyms; k++)
 		h = t_bin(tc, TK_AND, h, t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, t->syms[k], TS_INT)));
@@ -313,7 +314,6 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 	x.rank = op->shape(tc, &sy, out);
 	for (int d = 0; d < x.rank && d < AX_MAXR; d++)
 		x.dim[d] = size_simplify(smt, tc, h, out[d]);
-	smt_free(smt);
 	if (!ok) {
 		snprintf(why, n, "its tile instance cannot satisfy the op's conditions");
 		return NULL;
@@ -449,12 +449,16 @@ tile_graph(const AxGraph *g)
 				if (to->ax[k].red && to->ax[k].tiled)
 					to->ax[k].whole = 1, to->ax[k].t = to->ax[k].b = NULL;   /* f(reduction): partial tiles do not combine */
 		char why[256];
+		if (!tl.smt)
+			tl.smt = smt_new(g->t);
 		to->tile = tile_instance(&tl, id, s, why, sizeof why);
 		if (!to->tile) {
 			to->kind = TO_UNTILED;
 			to->why = arena_strdup(a, why);
 		}
 	}
+	if (tl.smt)
+		smt_free(tl.smt);
 	return T;
 }
 
