@@ -1,29 +1,25 @@
 /*
- * emit_nki.c — one candidate as a kernel, written from the target's
- * templates (paper section 3.6).
+ * emit_nki.c — one candidate as loop nests (paper section 3.6), written
+ * into the statements of nest.h; nki_print.c prints them through the
+ * target's templates, emit_c.c as C.
  *
- * A candidate is a variant, one lowered sequence per tile operation, and a
- * concrete size for every tile parameter.  Each operation becomes its own
- * loop nest (parallel loops over its loop axes and tiles, a sequential loop
- * over the tiles of a reduction or a scan, the first tile peeled so that the
- * partial results combine through the synthesized combining sequence), its
- * operands read from off-chip tensors and its result written back: the
- * unfused form.  Every instruction, copy and buffer is printed through a
- * template of the target's specs (its `emit` string or a kernel template:
- * header, kernel, buffer, output, loop_parallel, loop_sequential, store,
- * engine_ref, dtype_*); views are printed as NumPy expressions over the
- * off-chip tensors.  Tile sizes divide their axes (clean splits).  Loop
- * fusion: a producer whose only reader has the same loops and tiles (and
- * neither reduces across tiles) is computed inside the reader's loop nest,
- * its tile passed on chip instead of through an off-chip tensor.
+ * A candidate is a variant, one lowered sequence per tile operation, an
+ * engine per instruction, loop fusion or not, and a concrete size for every
+ * tile parameter.  Each operation becomes its own loop nest (parallel loops
+ * over its loop axes and tiles, a sequential loop over the tiles of a
+ * reduction or a scan, the first tile peeled so that the partial results
+ * combine through the synthesized combining sequence, or accumulate in
+ * place when they are sums and the target has an `accumulate` template),
+ * its operands read from off-chip tensors and its result written back: the
+ * unfused form.  Views are layout ops over the off-chip tensors.  Tile
+ * sizes divide their axes (clean splits).  Loop fusion: a producer whose
+ * only reader has the same loops and tiles (and neither reduces across
+ * tiles) is computed inside the reader's loop nest, its tile passed on
+ * chip instead of through an off-chip tensor.
  */
+#include <stdarg.h>
 #include <string.h>
-#include "axon.h"
-
-typedef struct Val {
-	char text[256];          /* a variable, or an off-chip slice expression */
-	AxShape shape;
-} Val;
+#include "nest.h"
 
 typedef struct Em {
 	const AxGraph *g;
@@ -32,27 +28,16 @@ typedef struct Em {
 	const int *choice;
 	const int *engsel;       /* [node * 8 + j]: which of instruction j's engines (NULL: each its first) */
 	AxEnv env;               /* sizes, scalar parameters, tile sizes */
-	FILE *f;
-	int depth;               /* indentation, 4 spaces a level */
-	int nvar;
+	Nest *ns;
+	int depth;               /* loops open */
+	int node;                /* the operation being written */
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
-	int64_t use[32], units[32];   /* per memory, in the loop nest being written: bytes per partition, banks */
-	NkiFootprint *fp;        /* the largest over the loop nests */
-	Val *onchip;             /* ... and its tile there, at the current iteration */
+	NsRef *onchip;           /* ... and its tile there, at the current iteration */
 	int *prefix;             /* per reader: after which of its axes its fused producers are made */
 	char *why;
 	size_t nwhy;
 	int bad;
 } Em;
-
-static const char *
-tmpl(const AxTarget *t, const char *name)
-{
-	for (int i = 0; i < t->ntemplates; i++)
-		if (strcmp(t->templates[i].name, name) == 0)
-			return t->templates[i].text;
-	return NULL;
-}
 
 static void
 fail_em(Em *e, const char *msg, const char *arg)
@@ -60,48 +45,6 @@ fail_em(Em *e, const char *msg, const char *arg)
 	if (!e->bad)
 		snprintf(e->why, e->nwhy, msg, arg);
 	e->bad = 1;
-}
-
-/* text with every {key} replaced by its value (unknown keys stay) */
-static void
-fill(FILE *f, const char *text, const char *const *keys, const char *const *vals, int n)
-{
-	for (const char *p = text; *p; p++) {
-		if (*p == '{') {
-			const char *e = strchr(p, '}');
-			int k;
-			for (k = 0; e && k < n; k++)
-				if (strlen(keys[k]) == (size_t)(e - p - 1) && strncmp(keys[k], p + 1, (size_t)(e - p - 1)) == 0)
-					break;
-			if (e && k < n) {
-				fputs(vals[k], f);
-				p = e;
-				continue;
-			}
-		}
-		fputc(*p, f);
-	}
-}
-
-static void
-line_start(Em *e)
-{
-	for (int i = 0; i < e->depth; i++)
-		fputs("    ", e->f);
-}
-
-/* one template as a statement line */
-static void
-stmt(Em *e, const char *name, const char *const *keys, const char *const *vals, int n)
-{
-	const char *t = tmpl(e->g->t, name);
-	if (!t) {
-		fail_em(e, "the target has no '%s' template", name);
-		return;
-	}
-	line_start(e);
-	fill(e->f, t, keys, vals, n);
-	fputc('\n', e->f);
 }
 
 static int64_t
@@ -113,25 +56,6 @@ eval_int(Em *e, const Term *t)
 		return 1;
 	}
 	return (int64_t)v;
-}
-
-static const char *
-dtype(Em *e)
-{
-	const char *t = tmpl(e->g->t, "dtype_f32");
-	if (!t)
-		fail_em(e, "the target has no '%s' template", "dtype_f32");
-	return t ? t : "";
-}
-
-static void
-shape_text(const AxShape *s, char *buf, size_t n)
-{
-	size_t k = (size_t)snprintf(buf, n, "(");
-	for (int d = 0; d < s->rank && k < n; d++)
-		k += (size_t)snprintf(buf + k, n - k, "%lld%s", (long long)s->d[d], s->rank == 1 || d + 1 < s->rank ? ", " : "");
-	if (k < n)
-		snprintf(buf + k, n - k, ")");
 }
 
 /* the k-th engine instruction op may run on (the first if k is out of range) */
@@ -149,38 +73,69 @@ nth_engine(const AxOp *op, const AxTarget *t, int k)
 	return first;
 }
 
+static NsStmt *
+push(Em *e, int kind)
+{
+	return nest_push(e->ns, kind, e->depth);
+}
+
+static void
+note(Em *e, int node, int blank, const char *fmt, const char *arg)
+{
+	NsStmt *s = push(e, NS_NOTE);
+	s->node = node;
+	s->seq = blank;
+	snprintf(s->text, sizeof s->text, fmt, arg);
+}
+
+static void
+dim_set(NsDim *d, int64_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void
+dim_set(NsDim *d, int64_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->start, sizeof d->start, fmt, ap);
+	va_end(ap);
+	d->len = len;
+}
+
 /* ---- one instruction ------------------------------------------------------------- */
 
-/* Emits instruction inst over operand values (NULL: left out) into a new
- * variable; its value in *out. */
+/* The first on-chip memory an instruction writes (-1: none). */
+static int
+onchip_mem(const AxTarget *t, const AxOp *op)
+{
+	for (int m = 0; m < t->nmems && m < 32; m++)
+		if ((op->out_mems & (1u << m)) && !t->mems[m].offchip)
+			return m;
+	return -1;
+}
+
+/* Instruction inst over operand refs (NULL: left out) into a new variable
+ * in memory mem (-1: its first on-chip one), or written into the off-chip
+ * slice dst; its value in *out. */
 static void
-emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const Val *const *opnd,
-          const char *dst_offchip, Val *out)
+emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+          const NsRef *dst, int mem, NsRef *out)
 {
 	const AxTarget *t = e->g->t;
 	const AxOp *op = &t->insts[inst];
-	const char *keys[AX_MAXOPND + AX_MAXATTR + 2], *vals[AX_MAXOPND + AX_MAXATTR + 2];
-	char buf[AX_MAXOPND + AX_MAXATTR + 2][64];
-	int n = 0;
+	NsStmt s = { .kind = NS_INST, .depth = e->depth, .node = e->node, .inst = inst, .mem = mem };
 	AxConc c = { .nopnd = op->nopnd };
 	for (int o = 0; o < op->nopnd; o++) {
-		keys[n] = op->opnd[o].name;
 		if (opnd[o]) {
-			vals[n++] = opnd[o]->text;
+			s.opnd[o] = *opnd[o];
 			c.rank[o] = opnd[o]->shape.rank;
 			memcpy(c.dim[o], opnd[o]->shape.d, sizeof c.dim[o]);
 		} else {
-			snprintf(buf[n], sizeof buf[n], "%.9g", op->opnd[o].defval);
-			vals[n] = buf[n];
-			n++;
+			s.opnd[o].var = NS_NONE;
 			c.rank[o] = -1;
 		}
 	}
 	for (int a = 0; a < op->nattr; a++) {
-		keys[n] = op->attr[a].name;
 		if (op->attr[a].kind == AX_ATTR_ENUM) {
-			vals[n++] = t->enums[op->attr[a].enum_id].items[attr[a]];
-			c.attr[a] = attr[a];
+			s.attr[a] = c.attr[a] = attr[a];
 			continue;
 		}
 		double v = 1;
@@ -190,95 +145,42 @@ emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const 
 			c.size[a] = (int64_t)v;
 		else
 			c.fval[a] = v;
-		snprintf(buf[n], sizeof buf[n], op->attr[a].kind == AX_ATTR_SIZE ? "%.0f" : "%.9g", v);
-		vals[n] = buf[n];
-		n++;
+		s.aval[a] = v;
 	}
-	int eng = nth_engine(op, t, engk);
-	c.engine = eng;
-	char engbuf[64] = "";
-	const char *er = tmpl(t, "engine_ref");
-	if (er && eng >= 0) {
-		FILE *m = fmemopen(engbuf, sizeof engbuf, "w");
-		const char *k1[] = { "name" }, *v1[] = { t->engines[eng].name };
-		fill(m, er, k1, v1, 1);
-		fclose(m);
-	}
-	keys[n] = "engine";
-	vals[n++] = engbuf;
+	s.engine = c.engine = nth_engine(op, t, engk);
 	char err[256];
-	if (op->check(&c, &out->shape, err, sizeof err) != 0) {
+	if (op->check(&c, &s.shape, err, sizeof err) != 0) {
 		fail_em(e, "%s", err);
 		return;
 	}
-	snprintf(out->text, sizeof out->text, "v%d", e->nvar++);
-	int writes_out = op->emit && strstr(op->emit, "{out}");
-	if (!op->emit) {
-		fail_em(e, "instruction %s has no emit template", op->name);
-		return;
-	}
-	/* its tile's room in the on-chip memory it is written to */
-	for (int m = 0; m < t->nmems && m < 32 && !(writes_out && dst_offchip); m++)
-		if ((op->out_mems & (1u << m)) && !t->mems[m].offchip) {
-			int64_t per = 4;
-			for (int d = 1; d < out->shape.rank; d++)
-				per *= out->shape.d[d];
-			e->use[m] += per;
-			if (t->mems[m].banks > 0) {
-				int64_t bank = t->mems[m].bytes / t->mems[m].banks;
-				e->units[m] += bank > 0 ? (per + bank - 1) / bank : 1;
-			}
-			break;
-		}
-	if (writes_out && dst_offchip) {
-		snprintf(out->text, sizeof out->text, "%s", dst_offchip);
-	} else if (writes_out) {
-		char sh[64];
-		shape_text(&out->shape, sh, sizeof sh);
-		const char *memname = "";
-		for (int m = 0; m < t->nmems; m++)
-			if ((op->out_mems & (1u << m)) && !t->mems[m].offchip) {
-				memname = t->mems[m].name;
-				break;
-			}
-		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
-		const char *v2[] = { out->text, sh, dtype(e), memname, "" };
-		stmt(e, "buffer", k2, v2, 5);
-	}
-	keys[n] = "out";
-	vals[n++] = out->text;
-	line_start(e);
-	if (!writes_out)
-		fprintf(e->f, "%s = ", out->text);
-	fill(e->f, op->emit, keys, vals, n);
-	fputc('\n', e->f);
+	if (s.mem < 0)
+		s.mem = onchip_mem(t, op);
+	s.var = e->ns->nvars++;
+	s.out.var = NS_NONE;
+	if (dst) {
+		s.out = *dst;
+		s.mem = -1;
+		*out = *dst;
+		out->shape = s.shape;
+	} else
+		*out = ns_var(s.var, &s.shape);
+	*push(e, NS_INST) = s;
 }
 
-/* base[idx0, idx1, ...] (base[...] for rank 0) */
+/* A sequence over input refs in[] (no copies): its last value in *out. */
 static void
-slice_text(const char *base, int rank, const char *const *idx, char *buf, size_t n)
+emit_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out)
 {
-	size_t k = (size_t)snprintf(buf, n, "%s[", base);
-	for (int d = 0; d < rank && k < n; d++)
-		k += (size_t)snprintf(buf + k, n - k, "%s%s", d ? ", " : "", idx[d]);
-	if (k < n)
-		snprintf(buf + k, n - k, "%s]", rank ? "" : "...");
-}
-
-/* A sequence over input values in[] (no copies): its last value in *out. */
-static void
-emit_seq(Em *e, const SynthSeq *q, const Val *in, Val *out)
-{
-	Val iv[8];
+	NsRef iv[8];
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *op = &e->g->t->insts[q->inst[j]];
-		const Val *opnd[AX_MAXOPND] = { 0 };
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
 		for (int o = 0; o < op->nopnd; o++) {
 			int s = q->src[j][o];
 			if (s != SYNTH_OMITTED)
 				opnd[o] = s >= 0 ? &iv[s] : &in[-1 - s];
 		}
-		emit_inst(e, q->inst[j], 0, q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+		emit_inst(e, q->inst[j], 0, q->attr[j], q->sattr[j], opnd, NULL, -1, &iv[j]);
 	}
 	*out = iv[q->ninsts - 1];
 }
@@ -286,43 +188,27 @@ emit_seq(Em *e, const SynthSeq *q, const Val *in, Val *out)
 /* ---- one operation ------------------------------------------------------------------ */
 
 /* The slice of node src's off-chip tensor that operand o of node id reads at
- * the current tile: per dim an index or a range. */
+ * the current tile. */
 static void
-operand_slice(Em *e, int id, int o, const char *const *axidx, const char *base, char *buf, size_t n)
+operand_slice(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 {
 	const AxGraph *g = e->g;
 	const TileOp *to = &e->T->op[id];
-	const AxNode *src = &g->nodes[g->nodes[id].in[o]];
-	size_t k = (size_t)snprintf(buf, n, "%s[", base);
-	for (int j = 0; j < src->rank && k < n; j++) {
-		const TileAxisRead *r = &to->read[o][j];
-		const char *s;
-		char tmp[96];
-		if (r->kind == 1)
-			s = axidx[r->axis];
-		else {
-			int kept = src->dim[j]->kind == TK_NUM && j >= src->rank - 2;
-			s = kept ? "0:1" : "0";
-			(void)tmp;
-		}
-		k += (size_t)snprintf(buf + k, n - k, "%s%s", j ? ", " : "", s);
+	int sid = g->nodes[id].in[o];
+	const AxNode *src = &g->nodes[sid];
+	AxShape keep = r->shape;
+	memset(r, 0, sizeof *r);
+	r->shape = keep;
+	r->var = -1 - sid;
+	r->nidx = src->rank;
+	r->ellipsis = src->rank == 0;
+	for (int j = 0; j < src->rank; j++) {
+		const TileAxisRead *rd = &to->read[o][j];
+		if (rd->kind == 1)
+			r->idx[j] = axidx[rd->axis];
+		else
+			dim_set(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
 	}
-	if (src->rank == 0 && k < n)
-		k += (size_t)snprintf(buf + k, n - k, "...");
-	if (k < n)
-		snprintf(buf + k, n - k, "]");
-}
-
-/* The names of every node's off-chip tensor. */
-static const char *
-tensor_name(Em *e, int id, char *buf, size_t n)
-{
-	const AxNode *nd = &e->g->nodes[id];
-	if (nd->op < 0)
-		snprintf(buf, n, "%s", e->g->params[nd->input].name);
-	else
-		snprintf(buf, n, "t%d", id);
-	return buf;
 }
 
 /* ---- loop fusion ------------------------------------------------------------------- */
@@ -339,12 +225,13 @@ iterated(Em *e, const TileOp *to, int k)
 }
 
 static int
-crosses_tiles(const TileOp *to)
+seq_axis(const TileOp *to)
 {
-	for (int k = 0; k < to->naxes; k++)
-		if (to->ax[k].tiled && to->ax[k].t && to->ax[k].red && !to->ax[k].whole)
-			return 1;
-	return 0;
+	int k = -1;
+	for (int j = 0; j < to->naxes; j++)
+		if (to->ax[j].tiled && to->ax[j].t && to->ax[j].red && !to->ax[j].whole)
+			k = j;
+	return k;
 }
 
 /* Can producer p (operand o of c, which alone reads it) run in c's loop
@@ -361,12 +248,9 @@ can_fuse(Em *e, int p, int c, int o, int *kmax)
 	const AxGraph *g = e->g;
 	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
 	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
-	    crosses_tiles(tp) || graph_readers(g, p) != 1)
+	    seq_axis(tp) >= 0 || graph_readers(g, p) != 1)
 		return 0;
-	int seqax = -1;
-	for (int k = 0; k < tq->naxes; k++)
-		if (tq->ax[k].tiled && tq->ax[k].t && tq->ax[k].red && !tq->ax[k].whole)
-			seqax = k;
+	int seqax = seq_axis(tq);
 	uint32_t used = 0;
 	*kmax = -1;
 	for (int k = 0; k < tp->naxes; k++) {
@@ -395,13 +279,13 @@ can_fuse(Em *e, int p, int c, int o, int *kmax)
 	return 1;
 }
 
-static void tile_body(Em *e, int id, const char *const *axidx, Val *res);
-static void store(Em *e, int id, Val *v, const char *dst);
+static void tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
+static void store(Em *e, int id, NsRef *v, const NsRef *dst);
 
 /* The producers fused into c, computed at c's current tile (recursively,
  * their own producers first); their tiles stay on chip. */
 static void
-emit_producers(Em *e, int c, const char *const *caxidx)
+emit_producers(Em *e, int c, const NsDim *caxidx)
 {
 	const AxGraph *g = e->g;
 	const AxNode *cn = &g->nodes[c];
@@ -410,37 +294,33 @@ emit_producers(Em *e, int c, const char *const *caxidx)
 		if (p < 0 || !e->into || e->into[p] != c)
 			continue;
 		const TileOp *tp = &e->T->op[p];
-		char own[AX_MAXR + 4][48];
-		const char *pax[AX_MAXR + 4];
+		NsDim pax[AX_MAXR + 4];
 		for (int k = 0; k < tp->naxes; k++) {
 			const TileAxis *ax = &tp->ax[k];
 			int j = ax->out;
 			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
-			if (iterated(e, tp, k) && r && r->kind == 1) {
+			if (iterated(e, tp, k) && r && r->kind == 1)
 				pax[k] = caxidx[r->axis];
-				continue;
-			}
-			if (!ax->tiled)
-				snprintf(own[k], sizeof own[k], "0");
-			else if (ax->unit)
-				snprintf(own[k], sizeof own[k], "0:1");
+			else if (!ax->tiled)
+				dim_set(&pax[k], 0, "0");
 			else
-				snprintf(own[k], sizeof own[k], "0:%lld", (long long)eval_int(e, ax->extent));
-			pax[k] = own[k];
+				dim_set(&pax[k], ax->unit ? 1 : eval_int(e, ax->extent), "0");
 		}
-		line_start(e);
-		fprintf(e->f, "# %%%d %s, in this loop nest\n", p, node_op(g, &g->nodes[p])->name);
+		note(e, p, 0, "%s, in this loop nest", node_op(g, &g->nodes[p])->name);
 		emit_producers(e, p, pax);
-		Val r;
+		NsRef r;
+		int save = e->node;
+		e->node = p;
 		tile_body(e, p, pax, &r);
 		store(e, p, &r, NULL);
+		e->node = save;
 		e->onchip[p] = r;
 	}
 }
 
-/* The body of one tile: operand loads, the sequence, returns its value. */
+/* The body of one tile: operand loads, the sequence; returns its value. */
 static void
-tile_body(Em *e, int id, const char *const *axidx, Val *res)
+tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 {
 	const AxGraph *g = e->g;
 	const AxTarget *t = g->t;
@@ -449,14 +329,15 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 	const LowerChoice *ch = &ln->choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
-	Val in[AX_MAXOPND], iv[8];
+	NsRef in[AX_MAXOPND], iv[8];
 	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
 	/* the tile's inputs: an off-chip slice, a constant made on chip, or a tile
 	 * of a producer in the same loop nest */
 	for (int o = 0, p = 0; o < nd->nin; o++) {
 		if (nd->in[o] < 0)
 			continue;
-		Val *v = &in[p];
+		NsRef *v = &in[p];
+		memset(v, 0, sizeof *v);
 		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
 			fail_em(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
 		if (e->into && e->into[nd->in[o]] == id) {
@@ -465,39 +346,38 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 			v->shape = keep;
 			fused |= 1u << p;
 		} else if (ln->constant[o]) {
-			Val *none[AX_MAXOPND] = { 0 };
+			const NsRef *none[AX_MAXOPND] = { 0 };
 			int attr[AX_MAXATTR] = { 0 };
-			emit_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], (const Val *const *)none, NULL, v);
-		} else {
-			char nm[32];
-			operand_slice(e, id, o, axidx, tensor_name(e, nd->in[o], nm, sizeof nm), v->text, sizeof v->text);
-		}
+			emit_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], none, NULL, -1, v);
+		} else
+			operand_slice(e, id, o, axidx, v);
 		p++;
 	}
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *op = &t->insts[q->inst[j]];
-		const Val *opnd[AX_MAXOPND] = { 0 };
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
 		for (int o = 0; o < op->nopnd; o++) {
 			int s = q->src[j][o];
 			if (s == SYNTH_OMITTED)
 				continue;
-			Val *v = s >= 0 ? &iv[s] : &in[-1 - s];
+			NsRef *v = s >= 0 ? &iv[s] : &in[-1 - s];
 			for (int k = 0; k < ch->nmoves && !(s < 0 && (fused & (1u << (-1 - s)))); k++) {
 				const LowerMove *m = &ch->move[k];
 				if (m->before != j || m->opnd != o)
 					continue;
-				Val moved;
-				const Val *mo[AX_MAXOPND] = { v };
+				NsRef moved;
+				const NsRef *mo[AX_MAXOPND] = { v };
 				int attr[AX_MAXATTR] = { 0 };
 				Term *sattr[AX_MAXATTR] = { 0 };
 				AxShape keep = v->shape;
-				emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, &moved);
+				emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;   /* a replicated load fills the whole tile */
 				*v = moved;
 			}
 			opnd[o] = v;
 		}
-		emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL, &iv[j]);
+		emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
+		          ch->mem[j], &iv[j]);
 	}
 	*res = iv[q->ninsts - 1];
 }
@@ -505,7 +385,7 @@ tile_body(Em *e, int id, const char *const *axidx, Val *res)
 /* The result's moves, the last into the off-chip slice dst; with dst NULL,
  * only the moves between on-chip memories (a tile a fused consumer reads). */
 static void
-store(Em *e, int id, Val *v, const char *dst)
+store(Em *e, int id, NsRef *v, const NsRef *dst)
 {
 	const AxTarget *t = e->g->t;
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
@@ -517,43 +397,53 @@ store(Em *e, int id, Val *v, const char *dst)
 		const LowerMove *m = &ch->move[k];
 		if (m->before != ch->seq.ninsts || (!dst && t->mems[m->to].offchip))
 			continue;
-		const Val *mo[AX_MAXOPND] = { v };
+		const NsRef *mo[AX_MAXOPND] = { v };
 		int attr[AX_MAXATTR] = { 0 };
 		Term *sattr[AX_MAXATTR] = { 0 };
-		Val moved;
-		emit_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, &moved);
+		NsRef moved;
+		emit_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
 		*v = moved;
 	}
-	if (last < 0 && dst) {   /* already off chip, or no copy declared: the store template */
-		const char *k2[] = { "dst", "src" }, *v2[] = { dst, v->text };
-		stmt(e, "store", k2, v2, 2);
+	if (last < 0 && dst) {   /* already off chip, or no copy declared: a plain store */
+		NsStmt *s = push(e, NS_STORE);
+		s->node = id;
+		s->out = *dst;
+		s->src = *v;
 	}
 }
 
 static void
-loop(Em *e, const char *kind, const char *var, int64_t hi)
+loop(Em *e, int seq, const char *var, int64_t hi)
 {
-	char h[32];
-	snprintf(h, sizeof h, "%lld", (long long)hi);
-	const char *k[] = { "var", "hi", "lo", "step" }, *v[] = { var, h, "0", "1" };
-	stmt(e, kind, k, v, 4);
+	NsStmt *s = push(e, NS_LOOP);
+	snprintf(s->name, sizeof s->name, "%s", var);
+	s->hi = hi;
+	s->seq = seq;
 	e->depth++;
 }
 
-/* The loop nest just written: its room, the largest so far kept. */
 static void
-record_room(Em *e)
+close_to(Em *e, int depth)
 {
-	const AxTarget *t = e->g->t;
-	for (int m = 0; m < t->nmems && m < 32; m++) {
-		if (e->use[m] > e->fp->bytes[m])
-			e->fp->bytes[m] = e->use[m];
-		if (e->units[m] > e->fp->banks[m])
-			e->fp->banks[m] = e->units[m];
-		if (e->use[m] > t->mems[m].bytes || (t->mems[m].banks > 0 && e->units[m] > t->mems[m].banks))
-			e->fp->fits = 0;
-		e->use[m] = e->units[m] = 0;
+	while (e->depth > depth) {
+		e->depth--;
+		push(e, NS_END);
 	}
+}
+
+/* the result slice of node id: its axes' dims in order */
+static void
+result_slice(Em *e, int id, const NsDim *idx, NsRef *r)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	AxShape keep = r->shape;
+	memset(r, 0, sizeof *r);
+	r->shape = keep;
+	r->var = -1 - id;
+	r->nidx = nd->rank;
+	r->ellipsis = nd->rank == 0;
+	for (int k = 0; k < nd->rank; k++)
+		r->idx[k] = idx[k];
 }
 
 /* One operation's loop nest. */
@@ -565,175 +455,165 @@ emit_op(Em *e, int id)
 	const LowerNode *ln = &e->L[id];
 	const AxNode *nd = &g->nodes[id];
 	int save = e->depth;
-	char idx[AX_MAXR + 4][96], first[AX_MAXR + 4][96];
-	const char *axidx[AX_MAXR + 4];
+	NsDim idx[AX_MAXR + 4];
 	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
-	int seqax = -1;
+	int seqax = seq_axis(to);
+	e->node = id;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		ext[k] = eval_int(e, ax->extent);
 		tsz[k] = ax->t ? eval_int(e, t_var(g->tc, ax->t, TS_INT)) : ext[k];
-		if (ax->tiled && ax->t && ax->red && !ax->whole) {
-			if (seqax >= 0)
-				fail_em(e, "%s: two reductions across tiles", node_op(g, nd)->name);
-			seqax = k;
-		}
+		if (ax->tiled && ax->t && ax->red && !ax->whole && k != seqax)
+			fail_em(e, "%s: two reductions across tiles", node_op(g, nd)->name);
 	}
-	fputc('\n', e->f);
-	line_start(e);
-	fprintf(e->f, "# %%%d %s\n", id, node_op(g, nd)->name);
+	note(e, id, 1, "%s", node_op(g, nd)->name);
 	int pre = e->prefix ? e->prefix[id] : -1;
 	if (pre < 0)
-		emit_producers(e, id, axidx);   /* made once, before the loops */
+		emit_producers(e, id, idx);   /* made once, before the loops */
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		char var[16];
 		if (!ax->tiled) {
 			snprintf(var, sizeof var, "l%d", k);
 			if (ext[k] > 1)
-				loop(e, "loop_parallel", var, ext[k]);
-			snprintf(idx[k], sizeof idx[k], "%s", ext[k] > 1 ? var : "0");
+				loop(e, 0, var, ext[k]);
+			dim_set(&idx[k], 0, "%s", ext[k] > 1 ? var : "0");
 		} else if (ax->unit)
-			snprintf(idx[k], sizeof idx[k], "0:1");
+			dim_set(&idx[k], 1, "0");
 		else if (!ax->t)
-			snprintf(idx[k], sizeof idx[k], "0:%lld", (long long)ext[k]);
+			dim_set(&idx[k], ext[k], "0");
 		else if (k != seqax) {
 			snprintf(var, sizeof var, "i%d", k);
 			if (ext[k] / tsz[k] > 1) {
-				loop(e, "loop_parallel", var, ext[k] / tsz[k]);
-				snprintf(idx[k], sizeof idx[k], "%s * %lld:%s * %lld + %lld", var, (long long)tsz[k], var,
-				         (long long)tsz[k], (long long)tsz[k]);
+				loop(e, 0, var, ext[k] / tsz[k]);
+				dim_set(&idx[k], tsz[k], "%s * %lld", var, (long long)tsz[k]);
 			} else
-				snprintf(idx[k], sizeof idx[k], "0:%lld", (long long)tsz[k]);
+				dim_set(&idx[k], tsz[k], "0");
 		}
-		axidx[k] = idx[k];
 		if (k == pre)
-			emit_producers(e, id, axidx);   /* once per iteration of the loops they need */
+			emit_producers(e, id, idx);   /* once per iteration of the loops they need */
 	}
-	char out[32], dst[256];
-	tensor_name(e, id, out, sizeof out);
-	/* the result slice: result axes in order */
-	const char *ridx[AX_MAXR];
-	for (int k = 0; k < nd->rank; k++)
-		ridx[k] = idx[k];
+	e->node = id;
+	NsRef dst;
 	if (seqax < 0) {
-		Val r;
-		tile_body(e, id, axidx, &r);
-		slice_text(out, nd->rank, ridx, dst, sizeof dst);
-		store(e, id, &r, dst);
-		e->depth = save;
+		NsRef r;
+		tile_body(e, id, idx, &r);
+		result_slice(e, id, idx, &dst);
+		store(e, id, &r, &dst);
+		close_to(e, save);
 		return;
 	}
 	/* a reduction or scan across tiles: the first tile, then the others in order */
 	int scan = to->ax[seqax].red == TR_SCAN;
 	int64_t T = tsz[seqax], ntile = ext[seqax] / T;
-	snprintf(first[seqax], sizeof first[seqax], "0:%lld", (long long)T);
-	axidx[seqax] = first[seqax];
-	Val acc;
-	tile_body(e, id, axidx, &acc);
+	dim_set(&idx[seqax], T, "0");
+	NsRef acc;
+	tile_body(e, id, idx, &acc);
 	/* the tile's result dim along the scan axis (result tiled axes in order) */
 	int qdim = 0;
 	for (int k = 0; k < seqax; k++)
 		qdim += k < nd->rank && to->ax[k].tiled;
 	if (scan) {
-		ridx[seqax] = first[seqax];
-		slice_text(out, nd->rank, ridx, dst, sizeof dst);
-		Val st = acc;
-		store(e, id, &st, dst);
+		result_slice(e, id, idx, &dst);
+		NsRef st = acc;
+		store(e, id, &st, &dst);
 	}
 	if (ntile > 1) {
-		loop(e, "loop_sequential", "r", ntile - 1);
-		snprintf(idx[seqax], sizeof idx[seqax], "(r + 1) * %lld:(r + 1) * %lld + %lld", (long long)T, (long long)T,
-		         (long long)T);
-		axidx[seqax] = idx[seqax];
-		Val part;
-		tile_body(e, id, axidx, &part);
+		loop(e, 1, "r", ntile - 1);
+		dim_set(&idx[seqax], T, "(r + 1) * %lld", (long long)T);
+		NsRef part;
+		tile_body(e, id, idx, &part);
 		if (!ln->ncombine) {
 			fail_em(e, "%s: no combining sequence for its partial tiles", node_op(g, nd)->name);
-			e->depth = save;
+			close_to(e, save);
 			return;
 		}
-		const SynthSeq *cq = &ln->combine[0];
-		Val cin[2];
+		NsRef cin[2];
 		cin[0] = scan ? part : acc;
 		cin[1] = scan ? acc : part;
 		if (scan) {   /* the carry: the last column of the tile before */
-			char c2[200];
-			size_t m = (size_t)snprintf(c2, sizeof c2, "%s[", acc.text);
+			NsRef *c = &cin[1];
+			c->nidx = acc.shape.rank;
 			for (int d = 0; d < acc.shape.rank; d++) {
 				if (d == qdim)
-					m += (size_t)snprintf(c2 + m, sizeof c2 - m, "%s%lld:%lld", d ? ", " : "",
-					                      (long long)acc.shape.d[d] - 1, (long long)acc.shape.d[d]);
+					dim_set(&c->idx[d], 1, "%lld", (long long)acc.shape.d[d] - 1);
 				else
-					m += (size_t)snprintf(c2 + m, sizeof c2 - m, "%s:", d ? ", " : "");
+					dim_set(&c->idx[d], acc.shape.d[d], "0");
 			}
-			snprintf(c2 + m, sizeof c2 - m, "]");
-			memcpy(cin[1].text, c2, sizeof c2);
-			cin[1].shape = acc.shape;
-			cin[1].shape.d[qdim] = 1;
+			c->shape.d[qdim] = 1;
 		}
-		Val nacc;
-		if (to->ax[seqax].red == TR_SUM && tmpl(g->t, "accumulate")) {
-			/* a sum accumulates in place (the target's accumulate template: PSUM accumulation) */
-			const char *k2[] = { "dst", "src" }, *v2[] = { acc.text, part.text };
-			stmt(e, "accumulate", k2, v2, 2);
+		NsRef nacc;
+		if (to->ax[seqax].red == TR_SUM && e->ns->accumulate) {
+			/* a sum accumulates in place (PSUM accumulation of a matrix product's K loop) */
+			NsStmt *s = push(e, NS_ACC);
+			s->node = id;
+			s->var = acc.var;
+			s->src = part;
 			nacc = acc;
 		} else
-			emit_seq(e, cq, cin, &nacc);
+			emit_seq(e, &ln->combine[0], cin, &nacc);
 		if (scan) {
-			ridx[seqax] = idx[seqax];
-			slice_text(out, nd->rank, ridx, dst, sizeof dst);
-			Val st = nacc;
-			store(e, id, &st, dst);
+			result_slice(e, id, idx, &dst);
+			NsRef st = nacc;
+			store(e, id, &st, &dst);
 		}
-		if (strcmp(acc.text, nacc.text) != 0) {
-			line_start(e);
-			fprintf(e->f, "%s = %s\n", acc.text, nacc.text);   /* the running value for the next tile */
+		if (nacc.var != acc.var) {   /* the running value for the next tile */
+			NsStmt *s = push(e, NS_SET);
+			s->node = id;
+			s->var = acc.var;
+			s->src = nacc;
 		}
-		e->depth--;
+		close_to(e, e->depth - 1);
 	}
 	if (!scan) {
-		slice_text(out, nd->rank, ridx, dst, sizeof dst);
-		store(e, id, &acc, dst);
+		result_slice(e, id, idx, &dst);
+		store(e, id, &acc, &dst);
 	}
-	e->depth = save;
+	close_to(e, save);
 }
 
-/* ---- the kernel ------------------------------------------------------------------- */
+/* ---- the candidate ------------------------------------------------------------------ */
 
-char *
-emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
-         int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy)
+Nest *
+nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
+           int *nfused, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
-	char *body = NULL, *all = NULL;
-	size_t blen = 0, alen = 0;
-	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .depth = 1, .why = why,
-	         .nwhy = nwhy, .fp = fp };
-	*fp = (NkiFootprint){ .fits = 1 };
-	e.f = open_memstream(&body, &blen);
-	if (!e.f)
+	Nest *ns = calloc(1, sizeof *ns);
+	if (!ns)
 		ax_die("out of memory");
+	ns->g = g;
+	ns->env = *env;
+	for (int i = 0; i < g->t->ntemplates; i++)
+		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
+	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
+	         .nwhy = nwhy, .node = -1 };
 	for (int i = 0; i < g->nsyms; i++) {
-		line_start(&e);
-		fprintf(e.f, "%s = %lld\n", g->syms[i], (long long)eval_int(&e, t_var(g->tc, g->syms[i], TS_INT)));
+		NsStmt *s = push(&e, NS_SIZE);
+		snprintf(s->name, sizeof s->name, "%s", g->syms[i]);
+		s->hi = eval_int(&e, t_var(g->tc, g->syms[i], TS_INT));
 	}
 	/* loop fusion: a producer runs in the loop nest of its only reader when their loops match */
 	*nfused = 0;
+	int nn = g->nnodes + 1;
+	int into[nn], prefix[nn];
+	NsRef *onchip = calloc((size_t)nn, sizeof *onchip);
+	if (!onchip)
+		ax_die("out of memory");
 	if (fuse) {
-		e.into = arena_alloc(tc_arena(g->tc), sizeof(int) * (size_t)(g->nnodes + 1));
-		e.onchip = arena_alloc(tc_arena(g->tc), sizeof(Val) * (size_t)(g->nnodes + 1));
+		e.into = into;
+		e.prefix = prefix;
+		e.onchip = onchip;
 		for (int id = 0; id < g->nnodes; id++)
-			e.into[id] = -1;
-		e.prefix = arena_alloc(tc_arena(g->tc), sizeof(int) * (size_t)(g->nnodes + 1));
+			into[id] = -1;
 		for (int c = 0; c < g->nnodes; c++) {
-			e.prefix[c] = -1;
+			prefix[c] = -1;
 			for (int o = 0; o < g->nodes[c].nin; o++) {
 				int p = g->nodes[c].in[o], kmax;
 				if (p >= 0 && can_fuse(&e, p, c, o, &kmax)) {
-					e.into[p] = c;
-					if (kmax > e.prefix[c])
-						e.prefix[c] = kmax;
+					into[p] = c;
+					if (kmax > prefix[c])
+						prefix[c] = kmax;
 					(*nfused)++;
 				}
 			}
@@ -755,80 +635,42 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 		}
 		if (e.into && e.into[id] >= 0)
 			continue;   /* computed inside its reader's loop nest */
-		char nm[32];
-		tensor_name(&e, id, nm, sizeof nm);
 		if (to->kind == TO_VIEW) {
-			char a[AX_MAXOPND][16];
-			for (int o = 0; o < nd->nin; o++)
-				tensor_name(&e, nd->in[o], a[o], sizeof a[o]);
-			line_start(&e);
-			fprintf(e.f, "%s = ", nm);
-			char w[128];
-			if (node_numpy(e.f, g, id, a, w, sizeof w) != 0)
-				fail_em(&e, "%s", w);
-			fputc('\n', e.f);
+			NsStmt *s = push(&e, NS_VIEW);
+			s->node = id;
 			continue;
 		}
-		AxShape s;
-		if (graph_shape(g, id, &e.env, &s) != 0)
+		NsStmt *s = push(&e, NS_TENSOR);
+		s->node = id;
+		if (graph_shape(g, id, &e.env, &s->shape) != 0)
 			fail_em(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
-		char sh[96];
-		shape_text(&s, sh, sizeof sh);
-		int is_out = 0;
 		for (int k = 0; k < g->noutputs; k++)
-			is_out |= g->outputs[k] == id;
-		const char *memname = "";
-		for (int m = 0; m < g->t->nmems; m++)
-			if (g->t->mems[m].offchip) {
-				memname = g->t->mems[m].name;
-				break;
-			}
-		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
-		const char *v2[] = { nm, sh, dtype(&e), memname, "" };
-		stmt(&e, is_out && tmpl(g->t, "output") ? "output" : "buffer", k2, v2, 5);
+			s->output |= g->outputs[k] == id;
 		emit_op(&e, id);
-		record_room(&e);
 	}
-	fclose(e.f);
+	free(onchip);
 	if (e.bad) {
-		free(body);
+		nest_free(ns);
 		return NULL;
 	}
-	/* the skeleton: header, then the kernel with its parameters and outputs */
-	FILE *f = open_memstream(&all, &alen);
-	char params[512] = "", outs[256] = "";
-	size_t pk = 0, ok = 0;
-	for (int p = 0; p < g->nparams && pk < sizeof params - 64; p++) {
-		if (g->params[p].tensor)
-			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s", pk ? ", " : "", g->params[p].name);
-		else
-			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s=%.17g", pk ? ", " : "", g->params[p].name,
-			                       g->params[p].defval);
-	}
-	for (int k = 0; k < g->noutputs; k++) {
-		char nm[32];
-		ok += (size_t)snprintf(outs + ok, sizeof outs - ok, "%s%s", k ? ", " : "", tensor_name(&e, g->outputs[k], nm, sizeof nm));
-	}
-	const char *h = tmpl(g->t, "header"), *kt = tmpl(g->t, "kernel");
-	if (!h || !kt) {
-		fclose(f);
-		free(all);
-		free(body);
-		snprintf(why, nwhy, "the target has no 'header' or 'kernel' template");
+	return ns;
+}
+
+char *
+emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
+         int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy)
+{
+	*fp = (NkiFootprint){ .fits = 1 };
+	Nest *ns = nest_build(T, L, choice, engsel, env, fuse, nfused, why, nwhy);
+	if (!ns)
 		return NULL;
-	}
-	const char *k1[] = { "target" }, *v1[] = { g->t->name };
-	fill(f, h, k1, v1, 1);
-	fputc('\n', f);
-	/* the body without its trailing newline: the kernel template places it */
-	if (blen && body[blen - 1] == '\n')
-		body[blen - 1] = 0;
-	const char *k3[] = { "name", "params", "body", "outputs" }, *v3[] = { name, params, body, outs };
-	fill(f, kt, k3, v3, 4);
-	fclose(f);
-	free(body);
-	char *r = arena_strdup(tc_arena(g->tc), all);
-	free(all);
+	nest_room(ns, fp);
+	char *src = nest_nki(ns, name, why, nwhy);
+	nest_free(ns);
+	if (!src)
+		return NULL;
+	char *r = arena_strdup(tc_arena(T->g->tc), src);
+	free(src);
 	return r;
 }
 

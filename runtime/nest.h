@@ -1,0 +1,89 @@
+/*
+ * nest.h — a candidate's loop nests as a list of statements (private to
+ * the emitters).
+ *
+ * emit_nki.c walks a candidate (a variant, one lowered sequence per
+ * operation, engines, loop fusion, blocks, tile sizes) and writes it here
+ * once; the printers render the same statements: nki_print.c through the
+ * target's templates, emit_c.c as C calling the generated reference
+ * kernels; nest_room() measures the tiles live on chip.  Values are
+ * variables v<k> (single assignment, but for the running value of a
+ * reduction across tiles, which NS_SET and NS_ACC update).
+ */
+#ifndef AXON_NEST_H
+#define AXON_NEST_H
+
+#include "axon.h"
+
+enum { NS_NONE = -1000000 };   /* NsRef.var of an omitted operand */
+
+typedef struct NsDim {         /* one dim of a slice */
+	char start[72];          /* an integer expression over loop variables (Python and C alike) */
+	int64_t len;             /* > 0: a range of len; 0: one index, the dim dropped */
+} NsDim;
+
+typedef struct NsRef {         /* a value, an off-chip tensor, or a slice of either */
+	int var;                 /* >= 0: variable v<var>; < 0: the off-chip tensor of node -1 - var; NS_NONE */
+	int nidx;                /* 0: the whole value; else one NsDim per dim of the base */
+	int ellipsis;            /* rank-0 tensor read whole (printed base[...]) */
+	NsDim idx[AX_MAXR + 2];
+	AxShape shape;           /* the shape of what is referred to */
+} NsRef;
+
+enum {
+	NS_SIZE,                 /* name = value (a program size) */
+	NS_NOTE,                 /* a comment */
+	NS_TENSOR,               /* an off-chip tensor for node `node` (output: a kernel result) */
+	NS_BUF,                  /* on-chip buffer for var, written by the next instruction */
+	NS_LOOP,                 /* for var in 0..hi (seq: in order) */
+	NS_END,                  /* closes the innermost loop */
+	NS_INST,                 /* var = inst(opnd...) [written into out when out.var != NS_NONE] */
+	NS_STORE,                /* dst (an off-chip slice) = src */
+	NS_ACC,                  /* var += src (in place) */
+	NS_SET,                  /* var = src (the running value) */
+	NS_VIEW,                 /* the off-chip tensor of node = its layout op over its operands' tensors */
+};
+
+typedef struct NsStmt {
+	int kind;
+	int depth;               /* loops around it */
+	int node;                /* NS_TENSOR, NS_VIEW, NS_NOTE: the node; NS_INST: the node it computes */
+	int var;
+	int output;              /* NS_TENSOR: a kernel result */
+	int mem;                 /* NS_BUF, NS_INST: the memory of var's tile (-1 off chip or none) */
+	AxShape shape;           /* NS_TENSOR, NS_BUF, NS_INST: var's shape */
+	char name[24];           /* NS_SIZE, NS_LOOP: the name */
+	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
+	int seq;                 /* NS_LOOP: sequential */
+	int inst, engine;        /* NS_INST */
+	int attr[AX_MAXATTR];    /* enum attributes */
+	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
+	NsRef opnd[AX_MAXOPND];
+	NsRef out;               /* NS_INST writing an off-chip slice; NS_STORE: dst */
+	NsRef src;               /* NS_STORE, NS_ACC, NS_SET */
+	char text[96];           /* NS_NOTE */
+} NsStmt;
+
+typedef struct Nest {
+	const AxGraph *g;
+	AxEnv env;
+	NsStmt *s;
+	int n, cap;
+	int nvars;
+	int accumulate;          /* the target has an in-place accumulate */
+} Nest;
+
+NsStmt *nest_push(Nest *ns, int kind, int depth);
+void nest_free(Nest *ns);
+/* a ref to variable var (whole) of shape s */
+NsRef ns_var(int var, const AxShape *s);
+
+/* emit_nki.c: the candidate's statements; NULL and why if it cannot be written */
+Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
+                 int fuse, int *nfused, char *why, size_t nwhy);
+/* nest.c: the tiles live on chip at once, the most over the statements */
+void nest_room(const Nest *ns, NkiFootprint *fp);
+/* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
+char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * nki_print.c — a candidate's statements (nest.h) as a kernel, every line
+ * through a template of the target's specs: each instruction's `emit`
+ * string and the kernel templates (header, kernel, buffer, output,
+ * loop_parallel, loop_sequential, store, accumulate, engine_ref, dtype_*).
+ * Slices print as base[start:start + len, index, ...]; views as the NumPy
+ * expression of their layout op over the off-chip tensors.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "nest.h"
+
+typedef struct Pr {
+	const Nest *ns;
+	const AxTarget *t;
+	FILE *f;
+	char *why;
+	size_t nwhy;
+	int bad;
+} Pr;
+
+static const char *
+tmpl(const AxTarget *t, const char *name)
+{
+	for (int i = 0; i < t->ntemplates; i++)
+		if (strcmp(t->templates[i].name, name) == 0)
+			return t->templates[i].text;
+	return NULL;
+}
+
+static const char *
+need(Pr *p, const char *name)
+{
+	const char *t = tmpl(p->t, name);
+	if (!t && !p->bad) {
+		snprintf(p->why, p->nwhy, "the target has no '%s' template", name);
+		p->bad = 1;
+	}
+	return t ? t : "";
+}
+
+/* text with every {key} replaced by its value (unknown keys stay) */
+static void
+fill(FILE *f, const char *text, const char *const *keys, const char *const *vals, int n)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '{') {
+			const char *e = strchr(p, '}');
+			int k;
+			for (k = 0; e && k < n; k++)
+				if (strlen(keys[k]) == (size_t)(e - p - 1) && strncmp(keys[k], p + 1, (size_t)(e - p - 1)) == 0)
+					break;
+			if (e && k < n) {
+				fputs(vals[k], f);
+				p = e;
+				continue;
+			}
+		}
+		fputc(*p, f);
+	}
+}
+
+static void
+indent(Pr *p, int depth)
+{
+	for (int i = 0; i <= depth; i++)
+		fputs("    ", p->f);
+}
+
+/* one template as a statement line */
+static void
+line(Pr *p, int depth, const char *name, const char *const *keys, const char *const *vals, int n)
+{
+	const char *t = need(p, name);
+	indent(p, depth);
+	fill(p->f, t, keys, vals, n);
+	fputc('\n', p->f);
+}
+
+static void
+shape_text(const AxShape *s, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "(");
+	for (int d = 0; d < s->rank && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, "%lld%s", (long long)s->d[d], s->rank == 1 || d + 1 < s->rank ? ", " : "");
+	if (k < n)
+		snprintf(buf + k, n - k, ")");
+}
+
+static const char *
+tensor_name(const AxGraph *g, int id, char *buf, size_t n)
+{
+	const AxNode *nd = &g->nodes[id];
+	if (nd->op < 0)
+		snprintf(buf, n, "%s", g->params[nd->input].name);
+	else
+		snprintf(buf, n, "t%d", id);
+	return buf;
+}
+
+static int
+is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return 0;
+	return 1;
+}
+
+/* a ref as text: v3, X[i0 * 128:i0 * 128 + 128, 0], t2[...] */
+static void
+ref_text(const Nest *ns, const NsRef *r, char *buf, size_t n)
+{
+	char base[32];
+	if (r->var >= 0)
+		snprintf(base, sizeof base, "v%d", r->var);
+	else
+		tensor_name(ns->g, -1 - r->var, base, sizeof base);
+	size_t k = (size_t)snprintf(buf, n, "%s", base);
+	if (!r->nidx && !r->ellipsis)
+		return;
+	k += (size_t)snprintf(buf + k, n - k, "[%s", r->ellipsis ? "..." : "");
+	for (int d = 0; d < r->nidx && k < n; d++) {
+		const NsDim *x = &r->idx[d];
+		const char *sep = d ? ", " : "";
+		if (!x->len)
+			k += (size_t)snprintf(buf + k, n - k, "%s%s", sep, x->start);
+		else if (is_number(x->start))
+			k += (size_t)snprintf(buf + k, n - k, "%s%s:%lld", sep, x->start, atoll(x->start) + (long long)x->len);
+		else
+			k += (size_t)snprintf(buf + k, n - k, "%s%s:%s + %lld", sep, x->start, x->start, (long long)x->len);
+	}
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
+static void
+inst_line(Pr *p, const NsStmt *s)
+{
+	const AxTarget *t = p->t;
+	const AxOp *op = &t->insts[s->inst];
+	const char *keys[AX_MAXOPND + AX_MAXATTR + 2], *vals[AX_MAXOPND + AX_MAXATTR + 2];
+	char buf[AX_MAXOPND + AX_MAXATTR + 2][256];
+	int n = 0;
+	if (!op->emit) {
+		if (!p->bad)
+			snprintf(p->why, p->nwhy, "instruction %s has no emit template", op->name);
+		p->bad = 1;
+		return;
+	}
+	for (int o = 0; o < op->nopnd; o++) {
+		keys[n] = op->opnd[o].name;
+		if (s->opnd[o].var != NS_NONE)
+			ref_text(p->ns, &s->opnd[o], buf[n], sizeof buf[n]);
+		else
+			snprintf(buf[n], sizeof buf[n], "%.9g", op->opnd[o].defval);
+		vals[n] = buf[n];
+		n++;
+	}
+	for (int a = 0; a < op->nattr; a++) {
+		keys[n] = op->attr[a].name;
+		if (op->attr[a].kind == AX_ATTR_ENUM)
+			vals[n++] = t->enums[op->attr[a].enum_id].items[s->attr[a]];
+		else {
+			snprintf(buf[n], sizeof buf[n], op->attr[a].kind == AX_ATTR_SIZE ? "%.0f" : "%.9g", s->aval[a]);
+			vals[n] = buf[n];
+			n++;
+		}
+	}
+	char eng[64] = "";
+	const char *er = tmpl(t, "engine_ref");
+	if (er && s->engine >= 0) {
+		FILE *m = fmemopen(eng, sizeof eng, "w");
+		const char *k1[] = { "name" }, *v1[] = { t->engines[s->engine].name };
+		fill(m, er, k1, v1, 1);
+		fclose(m);
+	}
+	keys[n] = "engine";
+	vals[n++] = eng;
+	char var[32], out[256];
+	snprintf(var, sizeof var, "v%d", s->var);
+	int writes_out = strstr(op->emit, "{out}") != NULL;
+	if (writes_out && s->out.var != NS_NONE)
+		ref_text(p->ns, &s->out, out, sizeof out);
+	else {
+		snprintf(out, sizeof out, "%s", var);
+		if (writes_out) {   /* the tile it writes: a buffer in its memory */
+			char sh[96];
+			shape_text(&s->shape, sh, sizeof sh);
+			const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
+			const char *v2[] = { var, sh, need(p, "dtype_f32"), s->mem >= 0 ? t->mems[s->mem].name : "", "" };
+			line(p, s->depth, "buffer", k2, v2, 5);
+		}
+	}
+	keys[n] = "out";
+	vals[n++] = out;
+	indent(p, s->depth);
+	if (!writes_out)
+		fprintf(p->f, "%s = ", var);
+	fill(p->f, op->emit, keys, vals, n);
+	fputc('\n', p->f);
+}
+
+static void
+stmt_line(Pr *p, const NsStmt *s)
+{
+	const Nest *ns = p->ns;
+	const AxGraph *g = ns->g;
+	const AxTarget *t = p->t;
+	char a[256], b[256];
+	switch (s->kind) {
+	case NS_SIZE:
+		indent(p, s->depth);
+		fprintf(p->f, "%s = %lld\n", s->name, (long long)s->hi);
+		break;
+	case NS_NOTE:
+		if (s->seq)
+			fputc('\n', p->f);
+		indent(p, s->depth);
+		fprintf(p->f, "# %%%d %s\n", s->node, s->text);
+		break;
+	case NS_TENSOR: {
+		const char *memname = "";
+		for (int m = 0; m < t->nmems; m++)
+			if (t->mems[m].offchip) {
+				memname = t->mems[m].name;
+				break;
+			}
+		shape_text(&s->shape, b, sizeof b);
+		tensor_name(g, s->node, a, sizeof a);
+		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
+		const char *v2[] = { a, b, need(p, "dtype_f32"), memname, "" };
+		line(p, s->depth, s->output && tmpl(t, "output") ? "output" : "buffer", k2, v2, 5);
+		break;
+	}
+	case NS_BUF: {
+		snprintf(a, sizeof a, "v%d", s->var);
+		shape_text(&s->shape, b, sizeof b);
+		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
+		const char *v2[] = { a, b, need(p, "dtype_f32"), s->mem >= 0 ? t->mems[s->mem].name : "", "" };
+		line(p, s->depth, "buffer", k2, v2, 5);
+		break;
+	}
+	case NS_LOOP: {
+		char hi[32];
+		snprintf(hi, sizeof hi, "%lld", (long long)s->hi);
+		const char *k[] = { "var", "hi", "lo", "step" }, *v[] = { s->name, hi, "0", "1" };
+		line(p, s->depth, s->seq ? "loop_sequential" : "loop_parallel", k, v, 4);
+		break;
+	}
+	case NS_END:
+		break;
+	case NS_INST:
+		inst_line(p, s);
+		break;
+	case NS_STORE: {
+		ref_text(ns, &s->out, a, sizeof a);
+		ref_text(ns, &s->src, b, sizeof b);
+		const char *k2[] = { "dst", "src" }, *v2[] = { a, b };
+		line(p, s->depth, "store", k2, v2, 2);
+		break;
+	}
+	case NS_ACC: {
+		snprintf(a, sizeof a, "v%d", s->var);
+		ref_text(ns, &s->src, b, sizeof b);
+		const char *k2[] = { "dst", "src" }, *v2[] = { a, b };
+		line(p, s->depth, "accumulate", k2, v2, 2);
+		break;
+	}
+	case NS_SET:
+		ref_text(ns, &s->src, b, sizeof b);
+		indent(p, s->depth);
+		fprintf(p->f, "v%d = %s\n", s->var, b);
+		break;
+	case NS_VIEW: {
+		const AxNode *nd = &g->nodes[s->node];
+		char names[AX_MAXOPND][16], w[128];
+		for (int o = 0; o < nd->nin; o++)
+			tensor_name(g, nd->in[o], names[o], sizeof names[o]);
+		indent(p, s->depth);
+		fprintf(p->f, "%s = ", tensor_name(g, s->node, a, sizeof a));
+		if (node_numpy(p->f, g, s->node, names, w, sizeof w) != 0 && !p->bad) {
+			snprintf(p->why, p->nwhy, "%s", w);
+			p->bad = 1;
+		}
+		fputc('\n', p->f);
+		break;
+	}
+	}
+}
+
+char *
+nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy)
+{
+	const AxGraph *g = ns->g;
+	char *body = NULL, *all = NULL;
+	size_t blen = 0, alen = 0;
+	Pr p = { .ns = ns, .t = g->t, .why = why, .nwhy = nwhy };
+	p.f = open_memstream(&body, &blen);
+	if (!p.f)
+		ax_die("out of memory");
+	for (int i = 0; i < ns->n; i++)
+		stmt_line(&p, &ns->s[i]);
+	fclose(p.f);
+	const char *h = tmpl(g->t, "header"), *kt = tmpl(g->t, "kernel");
+	if (!p.bad && (!h || !kt)) {
+		snprintf(why, nwhy, "the target has no 'header' or 'kernel' template");
+		p.bad = 1;
+	}
+	if (p.bad) {
+		free(body);
+		return NULL;
+	}
+	/* the skeleton: header, then the kernel with its parameters and outputs */
+	FILE *f = open_memstream(&all, &alen);
+	if (!f)
+		ax_die("out of memory");
+	char params[512] = "", outs[256] = "";
+	size_t pk = 0, ok = 0;
+	for (int i = 0; i < g->nparams && pk < sizeof params - 64; i++) {
+		if (g->params[i].tensor)
+			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s", pk ? ", " : "", g->params[i].name);
+		else
+			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s=%.17g", pk ? ", " : "", g->params[i].name,
+			                       g->params[i].defval);
+	}
+	for (int k = 0; k < g->noutputs && ok < sizeof outs - 40; k++) {
+		char nm[32];
+		ok += (size_t)snprintf(outs + ok, sizeof outs - ok, "%s%s", k ? ", " : "",
+		                       tensor_name(g, g->outputs[k], nm, sizeof nm));
+	}
+	const char *k1[] = { "target" }, *v1[] = { g->t->name };
+	fill(f, h, k1, v1, 1);
+	fputc('\n', f);
+	/* the body without its trailing newline: the kernel template places it */
+	if (blen && body[blen - 1] == '\n')
+		body[blen - 1] = 0;
+	const char *k3[] = { "name", "params", "body", "outputs" }, *v3[] = { name, params, body, outs };
+	fill(f, kt, k3, v3, 4);
+	fclose(f);
+	free(body);
+	return all;
+}
