@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include "axon.h"
 #include "cli.h"
+#include "nest.h"
 
 enum { MAXEMIT = 64 };   /* candidates written per variant by --emit-all */
 
@@ -21,43 +22,6 @@ write_file(const char *path, const char *text)
 		return -1;
 	}
 	return 0;
-}
-
-/* The next candidate of a variant: an odometer over each operation's
- * sequences and, within a sequence, each instruction's engines; 0 at the end. */
-static int
-next_choice(const AxTarget *t, const AxGraph *g, const LowerNode *L, const AxTiling *T, int *choice, int *engsel)
-{
-	for (int id = g->nnodes - 1; id >= 0; id--) {
-		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices)
-			continue;
-		const SynthSeq *q = &L[id].choice[choice[id]].seq;
-		for (int j = q->ninsts - 1; j >= 0; j--) {
-			int ne = 0;
-			for (int e = 0; e < t->nengines; e++)
-				ne += (t->insts[q->inst[j]].engines >> e) & 1;
-			if (++engsel[id * 8 + j] < ne)
-				return 1;
-			engsel[id * 8 + j] = 0;
-		}
-		if (++choice[id] < L[id].nchoices)
-			return 1;
-		choice[id] = 0;
-	}
-	return 0;
-}
-
-/* A kernel for one candidate; NULL and why if none. */
-static char *
-kernel_for(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
-           double *vals, int nsz, const char *fn, int maxtile, int fuse, int *nfused, NkiFootprint *fp, char *why,
-           size_t n)
-{
-	int nv = nsz;
-	if (nki_tile_sizes(T, L, choice, engsel, names, vals, &nv, 256, maxtile, why, n) != 0)
-		return NULL;
-	AxEnv env = { nv, names, vals };
-	return emit_nki(T, L, choice, engsel, &env, fuse, nfused, fp, fn, why, n);
 }
 
 int
@@ -89,9 +53,13 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
 	const char *fn = ng->g0->fn;
 	char *best = NULL;
-	int bestv = -1, emitted = 0, failed = 0, bestfused = 0, dropped = 0;
+	int bestv = -1, bestfused = 0;
+	int64_t emitted = 0, failed = 0, dropped = 0, considered = 0;
 	NkiFootprint bestfp = { 0 };
-	int *bestchoice = NULL, *bestengsel = NULL;
+	int *bestchoice = NULL, bestblocks[64] = { 0 };
+	const char *bestnames[512];
+	double bestvals[512];
+	int bestn = 0;
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
 	char firstwhy[512] = "";
@@ -99,53 +67,65 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
 		const AxGraph *g = T->g;
-		int *choice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
-		int *engsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
-		int k = 0;
-		do {
-			/* the fused form, then the unfused one when fusion changed anything */
-			for (int form = o->no_fusion ? 1 : 0; form < 2 && rc == 0; form++) {
-				char why[512];
-				int nfused = 0;
-				NkiFootprint fp;
-				char *src = kernel_for(T, L, choice, engsel, names, vals, n, fn, o->max_tile, form == 0, &nfused, &fp,
-				                       why, sizeof why);
-				if (src && !fp.fits) {   /* its tiles do not fit on chip: dropped, counted */
-					dropped++;
-					src = NULL;
-					snprintf(why, sizeof why, "its tiles do not fit in on-chip memory");
-				} else if (!src)
-					failed++;
-				if (!src && !*firstwhy)
-					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, why);
-				if (src) {
-					emitted++;
-					if (!best) {
-						best = src;
-						bestv = v;
-						bestfused = nfused;
-						bestfp = fp;
-						bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
-						memcpy(bestchoice, choice, sizeof(int) * (size_t)g->nnodes);
-						bestengsel = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes * 8 + 8));
-						memcpy(bestengsel, engsel, sizeof(int) * (size_t)(g->nnodes * 8));
-						bestT = T;
-						bestL = L;
-					}
-					if (o->emit_all) {
-						char path[1024];
-						snprintf(path, sizeof path, "%s/v%d_c%d%s.py", o->emit_all, v, k, form ? "_unfused" : "");
-						if (write_file(path, src) != 0)
-							rc = 1;
-					}
-				}
-				if (form == 0 && src && !nfused)
-					break;   /* nothing fused: the unfused form is the same kernel */
-				if (form == 0 && src && !o->emit_all)
-					break;   /* the fused form fits: enough for one kernel */
+		/* --emit-all writes an even sample of at most MAXEMIT choices of the variant */
+		int64_t total = o->emit_all ? extract_count(T, L, names, vals, n, o->max_tile) : 0;
+		int64_t stride = total > MAXEMIT ? (total + MAXEMIT - 1) / MAXEMIT : 1;
+		Extract *x = extract_new(T, L, names, vals, n, o->max_tile, o->no_fusion);
+		for (;;) {
+			ExtractCand c;
+			Nest *ns = extract_next(x, &c);
+			if (c.end) {
+				if (!*firstwhy && c.why[0])
+					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, c.why);
+				break;
 			}
-			k++;
-		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(t, g, L, T, choice, engsel));
+			considered++;
+			if (ns && !c.fp.fits) {   /* its tiles do not fit on chip: dropped, counted */
+				dropped++;
+				if (!*firstwhy)
+					snprintf(firstwhy, sizeof firstwhy, "variant %d: its tiles do not fit in on-chip memory", v);
+			} else if (!ns) {
+				failed++;
+				if (!*firstwhy)
+					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, c.why);
+			}
+			int keep = ns && c.fp.fits && (!best || (o->emit_all && c.index % stride == 0));
+			char *src = NULL;
+			if (ns && c.fp.fits) {
+				emitted++;
+				char why[512];
+				if (keep && !(src = nest_nki(ns, fn, why, sizeof why))) {
+					failed++;
+					emitted--;
+				}
+			}
+			if (src && !best) {   /* the placeholder order: the first that fits */
+				best = arena_strdup(tc_arena(tc), src);
+				bestv = v;
+				bestfused = c.fused > 0 ? c.fused : 0;
+				bestfp = c.fp;
+				bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
+				memcpy(bestchoice, c.choice, sizeof(int) * (size_t)g->nnodes);
+				memcpy(bestblocks, c.blocks, sizeof bestblocks);
+				bestn = c.env.n < 512 ? c.env.n : 512;
+				memcpy(bestnames, c.env.names, sizeof *bestnames * (size_t)bestn);
+				memcpy(bestvals, c.env.vals, sizeof *bestvals * (size_t)bestn);
+				bestT = T;
+				bestL = L;
+			}
+			if (src && o->emit_all && c.index % stride == 0) {
+				char path[1024];
+				snprintf(path, sizeof path, "%s/v%d_c%lld%s.py", o->emit_all, v, (long long)c.index,
+				         c.fused < 0 ? "_unfused" : "");
+				if (write_file(path, src) != 0)
+					rc = 1;
+			}
+			free(src);
+			nest_free(ns);
+			if (rc || (best && !o->emit_all))
+				break;   /* the placeholder selection needs no more */
+		}
+		extract_free(x);
 	}
 	if (rc == 0 && !best) {
 		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n", firstwhy);
@@ -163,9 +143,10 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		FILE *f = open_memstream(&rep, &len);
 		fprintf(f, "{\"measure\": \"none\", \"selection\": \"placeholder order (no performance model yet): the first "
 		           "variant whose operations all lower, the first sequence of each, the largest tiles their limits "
-		           "allow\", \"variants\": %d, \"emitted\": %d, \"not_emitted\": %d, \"dropped_footprint\": %d, \"ms\": %.3f, \"best\": "
-		           "{\"variant\": %d, ",
-		        ng->nvariants, emitted, failed, dropped, ax_now_ms() - t0, bestv);
+		           "allow, no blocks\", \"variants\": %d, \"candidates\": %lld, \"emitted\": %lld, \"not_emitted\": %lld, "
+		           "\"dropped_footprint\": %lld, \"ms\": %.3f, \"best\": {\"variant\": %d, ",
+		        ng->nvariants, (long long)considered, (long long)emitted, (long long)failed, (long long)dropped,
+		        ax_now_ms() - t0, bestv);
 		fprintf(f, "\"fused_producers\": %d, \"footprint\": {", bestfused);
 		for (int m = 0, first = 1; m < t->nmems && m < 32; m++)
 			if (!t->mems[m].offchip) {
@@ -184,21 +165,25 @@ cmd_compile(const AxTarget *t, const Opts *o)
 				fprintf(f, "\"%s\"", bestL[id].choice[bestchoice[id]].seq.text);
 				first = 0;
 			}
+		fprintf(f, "}, \"blocks\": {");
+		for (int c = 0, first2 = 1; c < bestT->ncls && c < 64; c++)
+			if (bestblocks[c] > 1) {
+				fprintf(f, "%s\"%s\": %d", first2 ? "" : ", ", bestT->strip[c], bestblocks[c]);
+				first2 = 0;
+			}
 		fprintf(f, "}, \"tiles\": {");
-		int nv = n;
-		char why[256];
-		nki_tile_sizes(bestT, bestL, bestchoice, bestengsel, names, vals, &nv, 256, o->max_tile, why, sizeof why);
-		for (int i = n; i < nv; i++)
-			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", names[i], vals[i]);
+		for (int i = n; i < bestn; i++)
+			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", bestnames[i], bestvals[i]);
 		fprintf(f, "}}}\n");
 		fclose(f);
 		rc = write_file(o->report, rep) ? 1 : 0;
 		free(rep);
 	}
 	if (rc == 0)
-		fprintf(stderr, "axonc: %d candidate%s emitted (%d could not be, %d dropped: their tiles do not fit on chip), "
-		                "%.1f ms; selection: placeholder order (no performance model yet)\n",
-		        emitted, emitted == 1 ? "" : "s", failed, dropped, ax_now_ms() - t0);
+		fprintf(stderr, "axonc: %lld candidate%s considered, %lld fit on chip (%lld could not be written, %lld dropped: "
+		                "their tiles do not fit), %.1f ms; selection: placeholder order (no performance model yet)\n",
+		        (long long)considered, considered == 1 ? "" : "s", (long long)emitted, (long long)failed,
+		        (long long)dropped, ax_now_ms() - t0);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);

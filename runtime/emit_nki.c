@@ -34,6 +34,15 @@ typedef struct Em {
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
 	NsRef *onchip;           /* ... and its tile there, at the current iteration */
 	int *prefix;             /* per reader: after which of its axes its fused producers are made */
+	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
+	int blk[AX_MAXR + 4];    /* the operation being written: tiles per block along each axis */
+	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
+	/* per move k of its lowering (then per instruction j at LOWER_MAXSTEPS + j): the block
+	 * buffer it was loaded into (-1: none), indexed by these axes' tile in the block, each
+	 * tile of this shape */
+	int hoisted[LOWER_MAXSTEPS + 8];
+	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
+	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
 	char *why;
 	size_t nwhy;
 	int bad;
@@ -280,6 +289,7 @@ can_fuse(Em *e, int p, int c, int o, int *kmax)
 }
 
 static void tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
+static NsRef block_tile(Em *e, int buf, uint32_t axes, const AxShape *s);
 static void store(Em *e, int id, NsRef *v, const NsRef *dst);
 
 /* The producers fused into c, computed at c's current tile (recursively,
@@ -370,14 +380,21 @@ tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 				int attr[AX_MAXATTR] = { 0 };
 				Term *sattr[AX_MAXATTR] = { 0 };
 				AxShape keep = v->shape;
-				emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
+				if (e->hoist == id && e->hoisted[k] >= 0)   /* loaded with its block */
+					moved = block_tile(e, e->hoisted[k], e->hoisted_axes[k], &e->hoisted_shape[k]);
+				else
+					emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;   /* a replicated load fills the whole tile */
 				*v = moved;
 			}
 			opnd[o] = v;
 		}
-		emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
-		          ch->mem[j], &iv[j]);
+		if (e->hoist == id && e->hoisted[LOWER_MAXSTEPS + j] >= 0)   /* loaded with its block */
+			iv[j] = block_tile(e, e->hoisted[LOWER_MAXSTEPS + j], e->hoisted_axes[LOWER_MAXSTEPS + j],
+			                   &e->hoisted_shape[LOWER_MAXSTEPS + j]);
+		else
+			emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
+			          ch->mem[j], &iv[j]);
 	}
 	*res = iv[q->ninsts - 1];
 }
@@ -446,7 +463,191 @@ result_slice(Em *e, int id, const NsDim *idx, NsRef *r)
 		r->idx[k] = idx[k];
 }
 
-/* One operation's loop nest. */
+/* ---- blocks ---------------------------------------------------------------------- */
+
+/* The node operand o of tile input p of node id, if it is read from an
+ * off-chip tensor (not made on chip, not computed in this loop nest). */
+static int
+offchip_operand(Em *e, int id, int p)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	int o;
+	for (o = 0; o < nd->nin; o++)
+		if (nd->in[o] >= 0 && p-- == 0)
+			break;
+	if (o == nd->nin || e->L[id].constant[o] || (e->into && e->into[nd->in[o]] == id))
+		return -1;
+	return o;
+}
+
+/* Is tile input p read by instruction j of the sequence through a move? */
+static int
+moved(const LowerChoice *ch, int j, int o)
+{
+	for (int k = 0; k < ch->nmoves; k++)
+		if (ch->move[k].before == j && ch->move[k].opnd == o)
+			return 1;
+	return 0;
+}
+
+/* Loads of a blocked operation: every instruction that reads an operand
+ * straight from off chip (a copy the lowering inserted, or an instruction
+ * of the sequence itself, such as a transposing load) is made for the whole
+ * block at once, ahead of the loops over the tiles of the block, into a
+ * buffer indexed by the tile's position in the block along the blocked
+ * axes its operands read: the loaded tiles are reused across the block's
+ * other axes (a row block of A serves every column tile of B).  Slot k <
+ * LOWER_MAXSTEPS is move k; LOWER_MAXSTEPS + j is instruction j. */
+static void
+block_loads(Em *e, int id, const NsDim *idx)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
+	const SynthSeq *q = &ch->seq;
+	const AxNode *nd = &g->nodes[id];
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
+		e->hoisted[k] = -1;
+		int inst, mem, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
+		const int *attr = NULL;
+		Term *const *sattr = NULL;
+		int zattr[AX_MAXATTR] = { 0 };
+		Term *zsattr[AX_MAXATTR] = { 0 };
+		if (k < LOWER_MAXSTEPS) {   /* a copy from off chip */
+			if (k >= ch->nmoves)
+				continue;
+			const LowerMove *m = &ch->move[k];
+			if (m->before >= q->ninsts || !t->mems[m->from].offchip)
+				continue;
+			int s = q->src[m->before][m->opnd];
+			if (s >= 0 || s == SYNTH_OMITTED)
+				continue;
+			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr;
+			ins[nin] = -1 - s;
+			slot[nin++] = 0;
+			nop = 1;
+		} else {   /* an instruction whose operands all come straight from off chip */
+			int j = k - LOWER_MAXSTEPS;
+			if (j >= q->ninsts)
+				continue;
+			const AxOp *op = &t->insts[q->inst[j]];
+			int ok = 1;
+			for (int o = 0; o < op->nopnd && ok; o++) {
+				int s = q->src[j][o];
+				if (s == SYNTH_OMITTED)
+					continue;
+				ok = s < 0 && !moved(ch, j, o);
+				if (ok) {
+					ins[nin] = -1 - s;
+					slot[nin++] = o;
+				}
+			}
+			if (!ok || !nin)
+				continue;
+			inst = q->inst[j], mem = ch->mem[j], attr = q->attr[j], sattr = q->sattr[j];
+			nop = op->nopnd;
+		}
+		/* the operands' slices, and the blocked axes they read */
+		NsRef slice[AX_MAXOPND];
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
+		uint32_t axes = 0;
+		int ok = 1;
+		for (int i = 0; i < nin && ok; i++) {
+			int o = offchip_operand(e, id, ins[i]);
+			if (o < 0) {
+				ok = 0;
+				break;
+			}
+			const AxNode *src = &g->nodes[nd->in[o]];
+			for (int d = 0; d < src->rank; d++)
+				if (to->read[o][d].kind == 1 && e->blk[to->read[o][d].axis] > 1)
+					axes |= 1u << to->read[o][d].axis;
+			memset(&slice[i], 0, sizeof slice[i]);
+			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &slice[i].shape) != 0)
+				fail_em(e, "cannot evaluate the tile of operand %s", to->tile->params[ins[i]].name);
+			operand_slice(e, id, o, idx, &slice[i]);
+			opnd[slot[i]] = &slice[i];
+		}
+		(void)nop;
+		if (!ok)
+			continue;
+		int bufat = e->ns->n, save = e->depth;
+		push(e, NS_BUF);
+		int buf = e->ns->nvars++;
+		NsRef dst;
+		memset(&dst, 0, sizeof dst);
+		dst.var = buf;
+		AxShape bs = { 0 };
+		for (int a = 0; a < to->naxes; a++)
+			if (axes & (1u << a)) {
+				char var[16];
+				snprintf(var, sizeof var, "j%d", a);
+				loop(e, 0, var, e->blk[a]);
+				dim_set(&dst.idx[dst.nidx++], 0, "%s", var);
+				bs.d[bs.rank++] = e->blk[a];
+			}
+		int lead = bs.rank, at = e->ns->n;
+		NsRef res;
+		emit_inst(e, inst, 0, attr, sattr, opnd, NULL, mem, &res);
+		if (e->bad)
+			return;
+		NsStmt *ld = &e->ns->s[at];
+		for (int d = 0; d < ld->shape.rank; d++) {
+			bs.d[bs.rank++] = ld->shape.d[d];
+			dim_set(&dst.idx[dst.nidx++], ld->shape.d[d], "0");
+		}
+		dst.shape = ld->shape;
+		ld->out = dst;
+		NsStmt *bf = &e->ns->s[bufat];
+		bf->var = buf;
+		bf->node = id;
+		bf->mem = ld->mem;
+		bf->lead = lead;
+		bf->shape = bs;
+		ld->mem = -1;
+		close_to(e, save);
+		e->hoisted[k] = buf;
+		e->hoisted_axes[k] = axes;
+		e->hoisted_shape[k] = dst.shape;
+	}
+}
+
+/* Within the block: the tile of buffer buf at the current block position
+ * along axes, its tile dims whole (the buffer's tile shape s). */
+static NsRef
+block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
+{
+	NsRef r;
+	memset(&r, 0, sizeof r);
+	r.var = buf;
+	r.shape = *s;
+	for (int a = 0; a < AX_MAXR + 4; a++)
+		if (axes & (1u << a)) {
+			if (e->blk[a] > 1)
+				dim_set(&r.idx[r.nidx++], 0, "j%d", a);
+			else
+				dim_set(&r.idx[r.nidx++], 0, "0");
+		}
+	for (int d = 0; d < s->rank; d++)
+		dim_set(&r.idx[r.nidx++], s->d[d], "0");
+	return r;
+}
+
+/* Opens the loops over the tiles of a block. */
+static void
+inner_loops(Em *e, const TileOp *to)
+{
+	for (int k = 0; k < to->naxes; k++)
+		if (e->blk[k] > 1) {
+			char var[16];
+			snprintf(var, sizeof var, "j%d", k);
+			loop(e, 0, var, e->blk[k]);
+		}
+}
+
+/* One operation's loop nest: its loops (over blocks of tiles, when blocked),
+ * the block's loads, the loops over the tiles of the block, the tile. */
 static void
 emit_op(Em *e, int id)
 {
@@ -457,7 +658,7 @@ emit_op(Em *e, int id)
 	int save = e->depth;
 	NsDim idx[AX_MAXR + 4];
 	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
-	int seqax = seq_axis(to);
+	int seqax = seq_axis(to), blocked = 0, firstblk = to->naxes;
 	e->node = id;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
@@ -465,10 +666,28 @@ emit_op(Em *e, int id)
 		tsz[k] = ax->t ? eval_int(e, t_var(g->tc, ax->t, TS_INT)) : ext[k];
 		if (ax->tiled && ax->t && ax->red && !ax->whole && k != seqax)
 			fail_em(e, "%s: two reductions across tiles", node_op(g, nd)->name);
+		/* tiles per block: the class's, the largest divisor of the tile count not above it */
+		int64_t want = e->blocks && ax->cls >= 0 ? e->blocks[ax->cls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
+		e->blk[k] = 1;
+		if (ax->tiled && ax->t && k != seqax && !ax->unit && n > 1)
+			for (int64_t b = want < n ? want : n; b > 1; b--)
+				if (n % b == 0) {
+					e->blk[k] = (int)b;
+					break;
+				}
+		if (e->blk[k] > 1) {
+			blocked = 1;
+			if (k < firstblk)
+				firstblk = k;
+		}
 	}
 	note(e, id, 1, "%s", node_op(g, nd)->name);
-	int pre = e->prefix ? e->prefix[id] : -1;
-	if (pre < 0)
+	int pre = e->prefix ? e->prefix[id] : -1, late = 0;
+	if (pre >= firstblk) {   /* the producers need a blocked axis: made per tile */
+		late = 1;
+		pre = -2;
+	}
+	if (pre == -1)
 		emit_producers(e, id, idx);   /* made once, before the loops */
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
@@ -482,7 +701,15 @@ emit_op(Em *e, int id)
 			dim_set(&idx[k], 1, "0");
 		else if (!ax->t)
 			dim_set(&idx[k], ext[k], "0");
-		else if (k != seqax) {
+		else if (k != seqax && e->blk[k] > 1) {
+			int64_t nb = ext[k] / tsz[k] / e->blk[k];
+			snprintf(var, sizeof var, "b%d", k);
+			if (nb > 1) {
+				loop(e, 0, var, nb);
+				dim_set(&idx[k], tsz[k], "(%s * %d + j%d) * %lld", var, e->blk[k], k, (long long)tsz[k]);
+			} else
+				dim_set(&idx[k], tsz[k], "j%d * %lld", k, (long long)tsz[k]);
+		} else if (k != seqax) {
 			snprintf(var, sizeof var, "i%d", k);
 			if (ext[k] / tsz[k] > 1) {
 				loop(e, 0, var, ext[k] / tsz[k]);
@@ -494,21 +721,70 @@ emit_op(Em *e, int id)
 			emit_producers(e, id, idx);   /* once per iteration of the loops they need */
 	}
 	e->node = id;
+	int outer = e->depth;
 	NsRef dst;
 	if (seqax < 0) {
 		NsRef r;
+		if (blocked)
+			block_loads(e, id, idx);
+		e->hoist = blocked ? id : -1;
+		inner_loops(e, to);
+		if (late)
+			emit_producers(e, id, idx);
+		e->node = id;
 		tile_body(e, id, idx, &r);
 		result_slice(e, id, idx, &dst);
 		store(e, id, &r, &dst);
+		e->hoist = -1;
 		close_to(e, save);
 		return;
 	}
-	/* a reduction or scan across tiles: the first tile, then the others in order */
+	/* a reduction or scan across tiles: the first tile, then the others in order;
+	 * blocked, one running value per tile of the block, in a buffer */
 	int scan = to->ax[seqax].red == TR_SCAN;
 	int64_t T = tsz[seqax], ntile = ext[seqax] / T;
+	int accbuf = -1, accat = -1;
+	uint32_t allblk = 0;
+	for (int k = 0; k < to->naxes; k++)
+		if (e->blk[k] > 1)
+			allblk |= 1u << k;
+	if (blocked) {
+		accat = e->ns->n;
+		push(e, NS_BUF);
+		accbuf = e->ns->nvars++;
+	}
 	dim_set(&idx[seqax], T, "0");
+	if (blocked)
+		block_loads(e, id, idx);
+	e->hoist = blocked ? id : -1;
+	inner_loops(e, to);
+	if (late)
+		emit_producers(e, id, idx);
+	e->node = id;
 	NsRef acc;
 	tile_body(e, id, idx, &acc);
+	if (e->bad)
+		return;
+	if (blocked) {   /* the running value of this tile of the block */
+		NsStmt *bf = &e->ns->s[accat];
+		AxShape bs = { 0 };
+		for (int k = 0; k < to->naxes; k++)
+			if (e->blk[k] > 1)
+				bs.d[bs.rank++] = e->blk[k];
+		for (int d = 0; d < acc.shape.rank; d++)
+			bs.d[bs.rank++] = acc.shape.d[d];
+		bf->var = accbuf;
+		bf->node = id;
+		bf->lead = bs.rank - acc.shape.rank;
+		bf->shape = bs;
+		bf->mem = acc.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
+		NsRef first = acc;
+		acc = block_tile(e, accbuf, allblk, &first.shape);
+		NsStmt *st = push(e, NS_SET);
+		st->node = id;
+		st->out = acc;
+		st->src = first;
+	}
 	/* the tile's result dim along the scan axis (result tiled axes in order) */
 	int qdim = 0;
 	for (int k = 0; k < seqax; k++)
@@ -518,9 +794,17 @@ emit_op(Em *e, int id)
 		NsRef st = acc;
 		store(e, id, &st, &dst);
 	}
+	close_to(e, outer);
 	if (ntile > 1) {
 		loop(e, 1, "r", ntile - 1);
+		int seqd = e->depth;
 		dim_set(&idx[seqax], T, "(r + 1) * %lld", (long long)T);
+		if (blocked)
+			block_loads(e, id, idx);
+		inner_loops(e, to);
+		if (late)
+			emit_producers(e, id, idx);
+		e->node = id;
 		NsRef part;
 		tile_body(e, id, idx, &part);
 		if (!ln->ncombine) {
@@ -533,13 +817,13 @@ emit_op(Em *e, int id)
 		cin[1] = scan ? acc : part;
 		if (scan) {   /* the carry: the last column of the tile before */
 			NsRef *c = &cin[1];
-			c->nidx = acc.shape.rank;
-			for (int d = 0; d < acc.shape.rank; d++) {
-				if (d == qdim)
-					dim_set(&c->idx[d], 1, "%lld", (long long)acc.shape.d[d] - 1);
-				else
+			int base = c->nidx ? c->nidx - acc.shape.rank : 0;
+			if (!c->nidx) {
+				c->nidx = acc.shape.rank;
+				for (int d = 0; d < acc.shape.rank; d++)
 					dim_set(&c->idx[d], acc.shape.d[d], "0");
 			}
+			dim_set(&c->idx[base + qdim], 1, "%lld", (long long)acc.shape.d[qdim] - 1);
 			c->shape.d[qdim] = 1;
 		}
 		NsRef nacc;
@@ -547,7 +831,7 @@ emit_op(Em *e, int id)
 			/* a sum accumulates in place (PSUM accumulation of a matrix product's K loop) */
 			NsStmt *s = push(e, NS_ACC);
 			s->node = id;
-			s->var = acc.var;
+			s->out = acc;
 			s->src = part;
 			nacc = acc;
 		} else
@@ -560,23 +844,25 @@ emit_op(Em *e, int id)
 		if (nacc.var != acc.var) {   /* the running value for the next tile */
 			NsStmt *s = push(e, NS_SET);
 			s->node = id;
-			s->var = acc.var;
+			s->out = acc;
 			s->src = nacc;
 		}
-		close_to(e, e->depth - 1);
+		close_to(e, seqd - 1);
 	}
 	if (!scan) {
+		inner_loops(e, to);
 		result_slice(e, id, idx, &dst);
 		store(e, id, &acc, &dst);
 	}
+	e->hoist = -1;
 	close_to(e, save);
 }
 
 /* ---- the candidate ------------------------------------------------------------------ */
 
 Nest *
-nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
-           int *nfused, char *why, size_t nwhy)
+nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+           const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -587,7 +873,7 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 	for (int i = 0; i < g->t->ntemplates; i++)
 		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
-	         .nwhy = nwhy, .node = -1 };
+	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1 };
 	for (int i = 0; i < g->nsyms; i++) {
 		NsStmt *s = push(&e, NS_SIZE);
 		snprintf(s->name, sizeof s->name, "%s", g->syms[i]);
@@ -661,7 +947,7 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
          int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy)
 {
 	*fp = (NkiFootprint){ .fits = 1 };
-	Nest *ns = nest_build(T, L, choice, engsel, env, fuse, nfused, why, nwhy);
+	Nest *ns = nest_build(T, L, choice, engsel, NULL, env, fuse, nfused, why, nwhy);
 	if (!ns)
 		return NULL;
 	nest_room(ns, fp);

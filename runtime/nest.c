@@ -88,8 +88,6 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 			use[nu++] = s->src.var;
 		if (s->out.var >= 0)
 			use[nu++] = s->out.var;
-		if ((s->kind == NS_ACC || s->kind == NS_SET) && s->var >= 0)
-			use[nu++] = s->var;
 		for (int k = 0; k < nu; k++) {
 			int v = use[k];
 			if (v >= nv || def[v] < 0)
@@ -105,9 +103,11 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 		}
 		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv && s->mem >= 0 &&
 		    !t->mems[s->mem].offchip && s->out.var == NS_NONE) {
-			int64_t per = 4;
-			for (int d = 1; d < s->shape.rank; d++)
-				per *= s->shape.d[d];
+			int64_t per = 4;   /* bytes per partition: every dim but the tile's first */
+			int lead = s->kind == NS_BUF ? s->lead : 0;
+			for (int d = 0; d < s->shape.rank; d++)
+				if (d != lead)
+					per *= s->shape.d[d];
 			def[s->var] = last[s->var] = i;
 			mem[s->var] = s->mem;
 			bytes[s->var] = per;

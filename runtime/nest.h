@@ -8,7 +8,8 @@
  * target's templates, emit_c.c as C calling the generated reference
  * kernels; nest_room() measures the tiles live on chip.  Values are
  * variables v<k> (single assignment, but for the running value of a
- * reduction across tiles, which NS_SET and NS_ACC update).
+ * reduction across tiles, which NS_SET and NS_ACC update, and block
+ * buffers (NS_BUF), which instructions write through their `out` slice).
  */
 #ifndef AXON_NEST_H
 #define AXON_NEST_H
@@ -34,13 +35,13 @@ enum {
 	NS_SIZE,                 /* name = value (a program size) */
 	NS_NOTE,                 /* a comment */
 	NS_TENSOR,               /* an off-chip tensor for node `node` (output: a kernel result) */
-	NS_BUF,                  /* on-chip buffer for var, written by the next instruction */
+	NS_BUF,                  /* an on-chip block buffer var of shape (blocks..., tile...) in mem */
 	NS_LOOP,                 /* for var in 0..hi (seq: in order) */
 	NS_END,                  /* closes the innermost loop */
 	NS_INST,                 /* var = inst(opnd...) [written into out when out.var != NS_NONE] */
 	NS_STORE,                /* dst (an off-chip slice) = src */
-	NS_ACC,                  /* var += src (in place) */
-	NS_SET,                  /* var = src (the running value) */
+	NS_ACC,                  /* out += src (in place) */
+	NS_SET,                  /* out = src (the running value, or a tile into a block buffer) */
 	NS_VIEW,                 /* the off-chip tensor of node = its layout op over its operands' tensors */
 };
 
@@ -51,6 +52,7 @@ typedef struct NsStmt {
 	int var;
 	int output;              /* NS_TENSOR: a kernel result */
 	int mem;                 /* NS_BUF, NS_INST: the memory of var's tile (-1 off chip or none) */
+	int lead;                /* NS_BUF: leading block dims of shape (then the tile's, partitions first) */
 	AxShape shape;           /* NS_TENSOR, NS_BUF, NS_INST: var's shape */
 	char name[24];           /* NS_SIZE, NS_LOOP: the name */
 	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
@@ -59,7 +61,7 @@ typedef struct NsStmt {
 	int attr[AX_MAXATTR];    /* enum attributes */
 	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
 	NsRef opnd[AX_MAXOPND];
-	NsRef out;               /* NS_INST writing an off-chip slice; NS_STORE: dst */
+	NsRef out;               /* NS_INST: the slice it writes (off chip, or of a block buffer); NS_STORE, NS_ACC, NS_SET: dst */
 	NsRef src;               /* NS_STORE, NS_ACC, NS_SET */
 	char text[96];           /* NS_NOTE */
 } NsStmt;
@@ -78,12 +80,33 @@ void nest_free(Nest *ns);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
 
-/* emit_nki.c: the candidate's statements; NULL and why if it cannot be written */
-Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
-                 int fuse, int *nfused, char *why, size_t nwhy);
+/* emit_nki.c: the candidate's statements (blocks: tiles per block per axis class of T,
+ * NULL: 1); NULL and why if it cannot be written */
+Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+                 const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
 /* nest.c: the tiles live on chip at once, the most over the statements */
 void nest_room(const Nest *ns, NkiFootprint *fp);
 /* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
+
+/* extract.c: the candidates of a variant, streamed */
+typedef struct Extract Extract;
+typedef struct ExtractCand {
+	int64_t index;           /* of its (sequences, engines, blocks) among the variant's */
+	int fused;               /* producers loop-fused (-1: the unfused form) */
+	const int *choice, *engsel, *blocks;   /* valid until the next call */
+	AxEnv env;               /* sizes and tile sizes, likewise */
+	NkiFootprint fp;
+	int failed, end;         /* no nest: it could not be written (why) / no more candidates */
+	char why[512];
+} ExtractCand;
+Extract *extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
+                     int maxtile, int no_fusion);
+/* the next candidate's statements (the caller frees them); NULL with c->failed or c->end */
+Nest *extract_next(Extract *x, ExtractCand *c);
+void extract_free(Extract *x);
+/* how many (sequences, engines, blocks) a variant has */
+int64_t extract_count(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
+                      int maxtile);
 
 #endif

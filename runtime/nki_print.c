@@ -182,7 +182,7 @@ inst_line(Pr *p, const NsStmt *s)
 	char var[32], out[256];
 	snprintf(var, sizeof var, "v%d", s->var);
 	int writes_out = strstr(op->emit, "{out}") != NULL;
-	if (writes_out && s->out.var != NS_NONE)
+	if (s->out.var != NS_NONE)
 		ref_text(p->ns, &s->out, out, sizeof out);
 	else {
 		snprintf(out, sizeof out, "%s", var);
@@ -198,7 +198,7 @@ inst_line(Pr *p, const NsStmt *s)
 	vals[n++] = out;
 	indent(p, s->depth);
 	if (!writes_out)
-		fprintf(p->f, "%s = ", var);
+		fprintf(p->f, "%s = ", out);
 	fill(p->f, op->emit, keys, vals, n);
 	fputc('\n', p->f);
 }
@@ -263,16 +263,17 @@ stmt_line(Pr *p, const NsStmt *s)
 		break;
 	}
 	case NS_ACC: {
-		snprintf(a, sizeof a, "v%d", s->var);
+		ref_text(ns, &s->out, a, sizeof a);
 		ref_text(ns, &s->src, b, sizeof b);
 		const char *k2[] = { "dst", "src" }, *v2[] = { a, b };
 		line(p, s->depth, "accumulate", k2, v2, 2);
 		break;
 	}
 	case NS_SET:
+		ref_text(ns, &s->out, a, sizeof a);
 		ref_text(ns, &s->src, b, sizeof b);
 		indent(p, s->depth);
-		fprintf(p->f, "v%d = %s\n", s->var, b);
+		fprintf(p->f, "%s = %s\n", a, b);
 		break;
 	case NS_VIEW: {
 		const AxNode *nd = &g->nodes[s->node];
