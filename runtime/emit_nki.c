@@ -21,6 +21,27 @@
 #include <string.h>
 #include "nest.h"
 
+typedef struct OpSt {       /* one operation of the loop nest being written */
+	int id;
+	int blk[AX_MAXR + 4];    /* tiles per block along each axis */
+	int blocked;
+	/* per move k of its lowering (then per instruction j at LOWER_MAXSTEPS + j): the block
+	 * buffer it was loaded into (-1: none), indexed by these axes' tile in the block, each
+	 * tile of this shape */
+	int hoisted[LOWER_MAXSTEPS + 8];
+	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
+	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
+	NsRef acc;               /* a reduction across tiles: its running value */
+	int accbuf, accat;       /* ... blocked: the buffer of the block's running values */
+} OpSt;
+
+typedef struct Cse {        /* a load made earlier in a loop still open */
+	char key[480];
+	int depth;
+	NsRef val;
+	uint32_t axes;           /* a block load: its buffer's block axes */
+} Cse;
+
 typedef struct Em {
 	const AxGraph *g;
 	const AxTiling *T;
@@ -35,14 +56,11 @@ typedef struct Em {
 	NsRef *onchip;           /* ... and its tile there, at the current iteration */
 	int *prefix;             /* per reader: after which of its axes its fused producers are made */
 	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
-	int blk[AX_MAXR + 4];    /* the operation being written: tiles per block along each axis */
+	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
-	/* per move k of its lowering (then per instruction j at LOWER_MAXSTEPS + j): the block
-	 * buffer it was loaded into (-1: none), indexed by these axes' tile in the block, each
-	 * tile of this shape */
-	int hoisted[LOWER_MAXSTEPS + 8];
-	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
-	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
+	int late;                /* fused producers are made per tile (they need a blocked axis) */
+	Cse *cse;                /* loads from off chip, made once per loop that can see them */
+	int ncse, capcse;
 	char *why;
 	size_t nwhy;
 	int bad;
@@ -121,6 +139,60 @@ onchip_mem(const AxTarget *t, const AxOp *op)
 	return -1;
 }
 
+/* ---- loads made once ----------------------------------------------------------------- */
+
+static size_t
+key_ref(char *buf, size_t n, const NsRef *r)
+{
+	size_t k = (size_t)snprintf(buf, n, "|%d:%d:%d", r->var, r->nidx, r->ellipsis);
+	for (int d = 0; d < r->nidx && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, ",%s/%lld", r->idx[d].start, (long long)r->idx[d].len);
+	return k < n ? k : n;
+}
+
+/* The key of an instruction reading only off-chip slices, or nothing (a
+ * constant), 0 if it reads a tile on chip. */
+static int
+load_key(const NsStmt *s, const AxOp *op, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%d/%d/%d", s->inst, s->engine, s->mem);
+	for (int a = 0; a < op->nattr && k < n; a++)
+		k += (size_t)snprintf(buf + k, n - k, ",%d:%.17g", s->attr[a], s->aval[a]);
+	for (int o = 0; o < op->nopnd && k < n; o++) {
+		if (s->opnd[o].var == NS_NONE)
+			continue;
+		if (s->opnd[o].var >= 0)
+			return 0;
+		k += key_ref(buf + k, n - k, &s->opnd[o]);
+	}
+	return k < n - 1;
+}
+
+static Cse *
+cse_find(Em *e, const char *key)
+{
+	for (int i = e->ncse - 1; i >= 0; i--)
+		if (strcmp(e->cse[i].key, key) == 0)
+			return &e->cse[i];
+	return NULL;
+}
+
+static void
+cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes)
+{
+	if (e->ncse == e->capcse) {
+		e->capcse = e->capcse ? 2 * e->capcse : 32;
+		e->cse = realloc(e->cse, sizeof *e->cse * (size_t)e->capcse);
+		if (!e->cse)
+			ax_die("out of memory");
+	}
+	Cse *c = &e->cse[e->ncse++];
+	snprintf(c->key, sizeof c->key, "%s", key);
+	c->depth = e->depth;
+	c->val = *val;
+	c->axes = axes;
+}
+
 /* Instruction inst over operand refs (NULL: left out) into a new variable
  * in memory mem (-1: its first on-chip one), or written into the off-chip
  * slice dst; its value in *out. */
@@ -164,6 +236,15 @@ emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const 
 	}
 	if (s.mem < 0)
 		s.mem = onchip_mem(t, op);
+	char key[480];
+	int loadk = !dst && load_key(&s, op, key, sizeof key);
+	if (loadk) {   /* the same load made earlier in an open loop: its tile */
+		Cse *c = cse_find(e, key);
+		if (c) {
+			*out = c->val;
+			return;
+		}
+	}
 	s.var = e->ns->nvars++;
 	s.out.var = NS_NONE;
 	if (dst) {
@@ -174,6 +255,8 @@ emit_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const 
 	} else
 		*out = ns_var(s.var, &s.shape);
 	*push(e, NS_INST) = s;
+	if (loadk)
+		cse_add(e, key, out, 0);
 }
 
 /* A sequence over input refs in[] (no copies): its last value in *out. */
@@ -380,8 +463,8 @@ tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 				int attr[AX_MAXATTR] = { 0 };
 				Term *sattr[AX_MAXATTR] = { 0 };
 				AxShape keep = v->shape;
-				if (e->hoist == id && e->hoisted[k] >= 0)   /* loaded with its block */
-					moved = block_tile(e, e->hoisted[k], e->hoisted_axes[k], &e->hoisted_shape[k]);
+				if (e->hoist == id && e->cur->hoisted[k] >= 0)   /* loaded with its block */
+					moved = block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
 				else
 					emit_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;   /* a replicated load fills the whole tile */
@@ -389,9 +472,9 @@ tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 			}
 			opnd[o] = v;
 		}
-		if (e->hoist == id && e->hoisted[LOWER_MAXSTEPS + j] >= 0)   /* loaded with its block */
-			iv[j] = block_tile(e, e->hoisted[LOWER_MAXSTEPS + j], e->hoisted_axes[LOWER_MAXSTEPS + j],
-			                   &e->hoisted_shape[LOWER_MAXSTEPS + j]);
+		if (e->hoist == id && e->cur->hoisted[LOWER_MAXSTEPS + j] >= 0)   /* loaded with its block */
+			iv[j] = block_tile(e, e->cur->hoisted[LOWER_MAXSTEPS + j], e->cur->hoisted_axes[LOWER_MAXSTEPS + j],
+			                   &e->cur->hoisted_shape[LOWER_MAXSTEPS + j]);
 		else
 			emit_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
 			          ch->mem[j], &iv[j]);
@@ -446,6 +529,8 @@ close_to(Em *e, int depth)
 		e->depth--;
 		push(e, NS_END);
 	}
+	while (e->ncse && e->cse[e->ncse - 1].depth > e->depth)   /* their loops are closed */
+		e->ncse--;
 }
 
 /* the result slice of node id: its axes' dims in order */
@@ -508,7 +593,7 @@ block_loads(Em *e, int id, const NsDim *idx)
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
 	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
-		e->hoisted[k] = -1;
+		e->cur->hoisted[k] = -1;
 		int inst, mem, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
 		const int *attr = NULL;
 		Term *const *sattr = NULL;
@@ -561,7 +646,7 @@ block_loads(Em *e, int id, const NsDim *idx)
 			}
 			const AxNode *src = &g->nodes[nd->in[o]];
 			for (int d = 0; d < src->rank; d++)
-				if (to->read[o][d].kind == 1 && e->blk[to->read[o][d].axis] > 1)
+				if (to->read[o][d].kind == 1 && e->cur->blk[to->read[o][d].axis] > 1)
 					axes |= 1u << to->read[o][d].axis;
 			memset(&slice[i], 0, sizeof slice[i]);
 			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &slice[i].shape) != 0)
@@ -572,6 +657,20 @@ block_loads(Em *e, int id, const NsDim *idx)
 		(void)nop;
 		if (!ok)
 			continue;
+		/* the same block load made earlier in an open loop (another operation of this loop nest) */
+		char key[480];
+		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d", axes, inst, mem);
+		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
+			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
+		for (int i = 0; i < nin && kk < sizeof key; i++)
+			kk += key_ref(key + kk, sizeof key - kk, &slice[i]);
+		Cse *c = cse_find(e, key);
+		if (c) {
+			e->cur->hoisted[k] = c->val.var;
+			e->cur->hoisted_axes[k] = c->axes;
+			e->cur->hoisted_shape[k] = c->val.shape;
+			continue;
+		}
 		int bufat = e->ns->n, save = e->depth;
 		push(e, NS_BUF);
 		int buf = e->ns->nvars++;
@@ -583,9 +682,9 @@ block_loads(Em *e, int id, const NsDim *idx)
 			if (axes & (1u << a)) {
 				char var[16];
 				snprintf(var, sizeof var, "j%d", a);
-				loop(e, 0, var, e->blk[a]);
+				loop(e, 0, var, e->cur->blk[a]);
 				dim_set(&dst.idx[dst.nidx++], 0, "%s", var);
-				bs.d[bs.rank++] = e->blk[a];
+				bs.d[bs.rank++] = e->cur->blk[a];
 			}
 		int lead = bs.rank, at = e->ns->n;
 		NsRef res;
@@ -607,9 +706,12 @@ block_loads(Em *e, int id, const NsDim *idx)
 		bf->shape = bs;
 		ld->mem = -1;
 		close_to(e, save);
-		e->hoisted[k] = buf;
-		e->hoisted_axes[k] = axes;
-		e->hoisted_shape[k] = dst.shape;
+		e->cur->hoisted[k] = buf;
+		e->cur->hoisted_axes[k] = axes;
+		e->cur->hoisted_shape[k] = dst.shape;
+		NsRef bv = dst;
+		bv.var = buf;
+		cse_add(e, key, &bv, axes);
 	}
 }
 
@@ -624,7 +726,7 @@ block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
 	r.shape = *s;
 	for (int a = 0; a < AX_MAXR + 4; a++)
 		if (axes & (1u << a)) {
-			if (e->blk[a] > 1)
+			if (e->cur->blk[a] > 1)
 				dim_set(&r.idx[r.nidx++], 0, "j%d", a);
 			else
 				dim_set(&r.idx[r.nidx++], 0, "0");
@@ -639,56 +741,214 @@ static void
 inner_loops(Em *e, const TileOp *to)
 {
 	for (int k = 0; k < to->naxes; k++)
-		if (e->blk[k] > 1) {
+		if (e->cur->blk[k] > 1) {
 			char var[16];
 			snprintf(var, sizeof var, "j%d", k);
-			loop(e, 0, var, e->blk[k]);
+			loop(e, 0, var, e->cur->blk[k]);
 		}
 }
 
-/* One operation's loop nest: its loops (over blocks of tiles, when blocked),
- * the block's loads, the loops over the tiles of the block, the tile. */
-static void
-emit_op(Em *e, int id)
+/* The loop structure of operation id: per axis its extent, tile size and
+ * tiles per block (into st->blk); the sequential axis or -1. */
+static int
+op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 {
 	const AxGraph *g = e->g;
 	const TileOp *to = &e->T->op[id];
-	const LowerNode *ln = &e->L[id];
-	const AxNode *nd = &g->nodes[id];
-	int save = e->depth;
-	NsDim idx[AX_MAXR + 4];
-	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
-	int seqax = seq_axis(to), blocked = 0, firstblk = to->naxes;
-	e->node = id;
+	int seqax = seq_axis(to);
+	st->id = id;
+	st->blocked = 0;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		ext[k] = eval_int(e, ax->extent);
 		tsz[k] = ax->t ? eval_int(e, t_var(g->tc, ax->t, TS_INT)) : ext[k];
 		if (ax->tiled && ax->t && ax->red && !ax->whole && k != seqax)
-			fail_em(e, "%s: two reductions across tiles", node_op(g, nd)->name);
+			fail_em(e, "%s: two reductions across tiles", node_op(g, &g->nodes[id])->name);
 		/* tiles per block: the class's, the largest divisor of the tile count not above it */
 		int64_t want = e->blocks && ax->cls >= 0 ? e->blocks[ax->cls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
-		e->blk[k] = 1;
+		st->blk[k] = 1;
 		if (ax->tiled && ax->t && k != seqax && !ax->unit && n > 1)
 			for (int64_t b = want < n ? want : n; b > 1; b--)
 				if (n % b == 0) {
-					e->blk[k] = (int)b;
+					st->blk[k] = (int)b;
 					break;
 				}
-		if (e->blk[k] > 1) {
-			blocked = 1;
-			if (k < firstblk)
-				firstblk = k;
+		st->blocked |= st->blk[k] > 1;
+	}
+	return seqax;
+}
+
+/* Operations a and b iterate the same way: the same loops, tiles, blocks and
+ * sequential axis, so one loop nest can run both. */
+static int
+same_loops(Em *e, int a, int b)
+{
+	const TileOp *ta = &e->T->op[a], *tb = &e->T->op[b];
+	if (ta->naxes != tb->naxes || seq_axis(ta) != seq_axis(tb))
+		return 0;
+	OpSt sa, sb;
+	int64_t ea[AX_MAXR + 4], ta_[AX_MAXR + 4], eb[AX_MAXR + 4], tb_[AX_MAXR + 4];
+	op_axes(e, a, &sa, ea, ta_);
+	op_axes(e, b, &sb, eb, tb_);
+	for (int k = 0; k < ta->naxes; k++) {
+		const TileAxis *x = &ta->ax[k], *y = &tb->ax[k];
+		if (x->tiled != y->tiled || x->unit != y->unit || !x->t != !y->t || (x->red != 0) != (y->red != 0) ||
+		    x->whole != y->whole || ea[k] != eb[k] || ta_[k] != tb_[k] || sa.blk[k] != sb.blk[k])
+			return 0;
+		if (seq_axis(ta) == k && x->red != y->red)
+			return 0;
+	}
+	return 1;
+}
+
+/* The first tile of a reduction or scan across tiles (st->acc gets it), or
+ * a tile of it after (combined into st->acc); a plain tile written out. */
+static void
+op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
+{
+	int id = st->id;
+	const AxGraph *g = e->g;
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	const AxNode *nd = &g->nodes[id];
+	int outer = e->depth;
+	e->cur = st;
+	e->node = id;
+	if (st->blocked)
+		block_loads(e, id, idx);
+	e->hoist = st->blocked ? id : -1;
+	inner_loops(e, to);
+	if (e->late)
+		emit_producers(e, id, idx);
+	e->node = id;
+	NsRef v, dst;
+	tile_body(e, id, idx, &v);
+	if (e->bad) {
+		e->hoist = -1;
+		return;
+	}
+	if (seqax < 0) {
+		result_slice(e, id, idx, &dst);
+		store(e, id, &v, &dst);
+		e->hoist = -1;
+		close_to(e, outer);
+		return;
+	}
+	int scan = to->ax[seqax].red == TR_SCAN;
+	/* the tile's result dim along the scan axis (result tiled axes in order) */
+	int qdim = 0;
+	for (int k = 0; k < seqax; k++)
+		qdim += k < nd->rank && to->ax[k].tiled;
+	if (!part) {
+		st->acc = v;
+		if (st->blocked) {   /* the running value of this tile of the block, in the block's buffer */
+			NsStmt *bf = &e->ns->s[st->accat];
+			AxShape bs = { 0 };
+			uint32_t allblk = 0;
+			for (int k = 0; k < to->naxes; k++)
+				if (st->blk[k] > 1) {
+					bs.d[bs.rank++] = st->blk[k];
+					allblk |= 1u << k;
+				}
+			for (int d = 0; d < v.shape.rank; d++)
+				bs.d[bs.rank++] = v.shape.d[d];
+			bf->var = st->accbuf;
+			bf->node = id;
+			bf->lead = bs.rank - v.shape.rank;
+			bf->shape = bs;
+			bf->mem = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
+			st->acc = block_tile(e, st->accbuf, allblk, &v.shape);
+			NsStmt *set = push(e, NS_SET);
+			set->node = id;
+			set->out = st->acc;
+			set->src = v;
+		}
+		if (scan) {
+			result_slice(e, id, idx, &dst);
+			NsRef w = st->acc;
+			store(e, id, &w, &dst);
+		}
+	} else {
+		if (!ln->ncombine) {
+			fail_em(e, "%s: no combining sequence for its partial tiles", node_op(g, nd)->name);
+			return;
+		}
+		NsRef cin[2];
+		cin[0] = scan ? v : st->acc;
+		cin[1] = scan ? st->acc : v;
+		if (scan) {   /* the carry: the last column of the tile before */
+			NsRef *c = &cin[1];
+			int base = c->nidx ? c->nidx - st->acc.shape.rank : 0;
+			if (!c->nidx) {
+				c->nidx = st->acc.shape.rank;
+				for (int d = 0; d < st->acc.shape.rank; d++)
+					dim_set(&c->idx[d], st->acc.shape.d[d], "0");
+			}
+			dim_set(&c->idx[base + qdim], 1, "%lld", (long long)st->acc.shape.d[qdim] - 1);
+			c->shape.d[qdim] = 1;
+		}
+		NsRef nacc;
+		if (to->ax[seqax].red == TR_SUM && e->ns->accumulate) {
+			/* a sum accumulates in place (PSUM accumulation of a matrix product's K loop) */
+			NsStmt *a = push(e, NS_ACC);
+			a->node = id;
+			a->out = st->acc;
+			a->src = v;
+			nacc = st->acc;
+		} else
+			emit_seq(e, &ln->combine[0], cin, &nacc);
+		if (scan) {
+			result_slice(e, id, idx, &dst);
+			NsRef w = nacc;
+			store(e, id, &w, &dst);
+		}
+		if (nacc.var != st->acc.var) {   /* the running value for the next tile */
+			NsStmt *set = push(e, NS_SET);
+			set->node = id;
+			set->out = st->acc;
+			set->src = nacc;
 		}
 	}
-	note(e, id, 1, "%s", node_op(g, nd)->name);
-	int pre = e->prefix ? e->prefix[id] : -1, late = 0;
+	e->hoist = -1;
+	close_to(e, outer);
+}
+
+/* One loop nest for the operations ids[0..n) (one, or independent ones
+ * with the same loops: loop fusion of independent subgraphs, so that their
+ * engines work side by side and their common loads are made once): the
+ * loops over blocks of tiles, then per operation the block's loads, the
+ * loops over the tiles of the block and the tile; a reduction or scan
+ * across tiles peels its first tile and runs the others in order. */
+static void
+emit_group(Em *e, const int *ids, int n)
+{
+	const AxGraph *g = e->g;
+	int id = ids[0];
+	const TileOp *to = &e->T->op[id];
+	int save = e->depth;
+	NsDim idx[AX_MAXR + 4];
+	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
+	OpSt st[8];
+	int seqax = -1;
+	for (int m = 0; m < n; m++) {
+		seqax = op_axes(e, ids[m], &st[m], ext, tsz);
+		note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
+	}
+	e->cur = &st[0];
+	e->node = id;
+	int firstblk = to->naxes;
+	for (int k = 0; k < to->naxes; k++)
+		if (st[0].blk[k] > 1 && k < firstblk)
+			firstblk = k;
+	int pre = e->prefix ? e->prefix[id] : -1;
+	e->late = 0;
 	if (pre >= firstblk) {   /* the producers need a blocked axis: made per tile */
-		late = 1;
+		e->late = 1;
 		pre = -2;
 	}
 	if (pre == -1)
-		emit_producers(e, id, idx);   /* made once, before the loops */
+		for (int m = 0; m < n; m++)
+			emit_producers(e, ids[m], idx);   /* made once, before the loops */
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		char var[16];
@@ -701,12 +961,12 @@ emit_op(Em *e, int id)
 			dim_set(&idx[k], 1, "0");
 		else if (!ax->t)
 			dim_set(&idx[k], ext[k], "0");
-		else if (k != seqax && e->blk[k] > 1) {
-			int64_t nb = ext[k] / tsz[k] / e->blk[k];
+		else if (k != seqax && st[0].blk[k] > 1) {
+			int64_t nb = ext[k] / tsz[k] / st[0].blk[k];
 			snprintf(var, sizeof var, "b%d", k);
 			if (nb > 1) {
 				loop(e, 0, var, nb);
-				dim_set(&idx[k], tsz[k], "(%s * %d + j%d) * %lld", var, e->blk[k], k, (long long)tsz[k]);
+				dim_set(&idx[k], tsz[k], "(%s * %d + j%d) * %lld", var, st[0].blk[k], k, (long long)tsz[k]);
 			} else
 				dim_set(&idx[k], tsz[k], "j%d * %lld", k, (long long)tsz[k]);
 		} else if (k != seqax) {
@@ -720,145 +980,73 @@ emit_op(Em *e, int id)
 		if (k == pre)
 			emit_producers(e, id, idx);   /* once per iteration of the loops they need */
 	}
-	e->node = id;
-	int outer = e->depth;
-	NsRef dst;
 	if (seqax < 0) {
-		NsRef r;
-		if (blocked)
-			block_loads(e, id, idx);
-		e->hoist = blocked ? id : -1;
-		inner_loops(e, to);
-		if (late)
-			emit_producers(e, id, idx);
-		e->node = id;
-		tile_body(e, id, idx, &r);
-		result_slice(e, id, idx, &dst);
-		store(e, id, &r, &dst);
-		e->hoist = -1;
+		for (int m = 0; m < n && !e->bad; m++)
+			op_tile(e, &st[m], idx, -1, 0);
 		close_to(e, save);
 		return;
 	}
-	/* a reduction or scan across tiles: the first tile, then the others in order;
-	 * blocked, one running value per tile of the block, in a buffer */
-	int scan = to->ax[seqax].red == TR_SCAN;
 	int64_t T = tsz[seqax], ntile = ext[seqax] / T;
-	int accbuf = -1, accat = -1;
-	uint32_t allblk = 0;
-	for (int k = 0; k < to->naxes; k++)
-		if (e->blk[k] > 1)
-			allblk |= 1u << k;
-	if (blocked) {
-		accat = e->ns->n;
-		push(e, NS_BUF);
-		accbuf = e->ns->nvars++;
-	}
+	for (int m = 0; m < n; m++)
+		if (st[m].blocked) {
+			st[m].accat = e->ns->n;
+			push(e, NS_BUF);
+			st[m].accbuf = e->ns->nvars++;
+		}
 	dim_set(&idx[seqax], T, "0");
-	if (blocked)
-		block_loads(e, id, idx);
-	e->hoist = blocked ? id : -1;
-	inner_loops(e, to);
-	if (late)
-		emit_producers(e, id, idx);
-	e->node = id;
-	NsRef acc;
-	tile_body(e, id, idx, &acc);
-	if (e->bad)
-		return;
-	if (blocked) {   /* the running value of this tile of the block */
-		NsStmt *bf = &e->ns->s[accat];
-		AxShape bs = { 0 };
-		for (int k = 0; k < to->naxes; k++)
-			if (e->blk[k] > 1)
-				bs.d[bs.rank++] = e->blk[k];
-		for (int d = 0; d < acc.shape.rank; d++)
-			bs.d[bs.rank++] = acc.shape.d[d];
-		bf->var = accbuf;
-		bf->node = id;
-		bf->lead = bs.rank - acc.shape.rank;
-		bf->shape = bs;
-		bf->mem = acc.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
-		NsRef first = acc;
-		acc = block_tile(e, accbuf, allblk, &first.shape);
-		NsStmt *st = push(e, NS_SET);
-		st->node = id;
-		st->out = acc;
-		st->src = first;
-	}
-	/* the tile's result dim along the scan axis (result tiled axes in order) */
-	int qdim = 0;
-	for (int k = 0; k < seqax; k++)
-		qdim += k < nd->rank && to->ax[k].tiled;
-	if (scan) {
-		result_slice(e, id, idx, &dst);
-		NsRef st = acc;
-		store(e, id, &st, &dst);
-	}
-	close_to(e, outer);
+	for (int m = 0; m < n && !e->bad; m++)
+		op_tile(e, &st[m], idx, seqax, 0);
 	if (ntile > 1) {
 		loop(e, 1, "r", ntile - 1);
-		int seqd = e->depth;
 		dim_set(&idx[seqax], T, "(r + 1) * %lld", (long long)T);
-		if (blocked)
-			block_loads(e, id, idx);
-		inner_loops(e, to);
-		if (late)
-			emit_producers(e, id, idx);
-		e->node = id;
-		NsRef part;
-		tile_body(e, id, idx, &part);
-		if (!ln->ncombine) {
-			fail_em(e, "%s: no combining sequence for its partial tiles", node_op(g, nd)->name);
-			close_to(e, save);
-			return;
-		}
-		NsRef cin[2];
-		cin[0] = scan ? part : acc;
-		cin[1] = scan ? acc : part;
-		if (scan) {   /* the carry: the last column of the tile before */
-			NsRef *c = &cin[1];
-			int base = c->nidx ? c->nidx - acc.shape.rank : 0;
-			if (!c->nidx) {
-				c->nidx = acc.shape.rank;
-				for (int d = 0; d < acc.shape.rank; d++)
-					dim_set(&c->idx[d], acc.shape.d[d], "0");
-			}
-			dim_set(&c->idx[base + qdim], 1, "%lld", (long long)acc.shape.d[qdim] - 1);
-			c->shape.d[qdim] = 1;
-		}
-		NsRef nacc;
-		if (to->ax[seqax].red == TR_SUM && e->ns->accumulate) {
-			/* a sum accumulates in place (PSUM accumulation of a matrix product's K loop) */
-			NsStmt *s = push(e, NS_ACC);
-			s->node = id;
-			s->out = acc;
-			s->src = part;
-			nacc = acc;
-		} else
-			emit_seq(e, &ln->combine[0], cin, &nacc);
-		if (scan) {
-			result_slice(e, id, idx, &dst);
-			NsRef st = nacc;
-			store(e, id, &st, &dst);
-		}
-		if (nacc.var != acc.var) {   /* the running value for the next tile */
-			NsStmt *s = push(e, NS_SET);
-			s->node = id;
-			s->out = acc;
-			s->src = nacc;
-		}
-		close_to(e, seqd - 1);
+		for (int m = 0; m < n && !e->bad; m++)
+			op_tile(e, &st[m], idx, seqax, 1);
+		close_to(e, e->depth - 1);
 	}
-	if (!scan) {
-		inner_loops(e, to);
-		result_slice(e, id, idx, &dst);
-		store(e, id, &acc, &dst);
-	}
-	e->hoist = -1;
+	if (e->T->op[id].ax[seqax].red != TR_SCAN)
+		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
+			NsRef dst, w = st[m].acc;
+			int d0 = e->depth;
+			e->cur = &st[m];
+			e->node = ids[m];
+			inner_loops(e, &e->T->op[ids[m]]);
+			result_slice(e, ids[m], idx, &dst);
+			store(e, ids[m], &w, &dst);
+			close_to(e, d0);
+		}
 	close_to(e, save);
 }
 
 /* ---- the candidate ------------------------------------------------------------------ */
+
+/* Can node id be written (an untiled or unlowered operation cannot; why)? */
+static int
+writable(Em *e, int id)
+{
+	const AxGraph *g = e->g;
+	const TileOp *to = &e->T->op[id];
+	if (to->kind == TO_UNTILED || (to->kind == TO_COMPUTE && !e->L[id].nchoices)) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "%s: %s", node_op(g, &g->nodes[id])->name,
+		         to->kind == TO_UNTILED ? to->why
+		         : e->L[id].unplaced    ? "its sequences use memories no copy instruction of the target connects"
+		                                : "no instruction sequence found");
+		fail_em(e, "%s", msg);
+		return 0;
+	}
+	return 1;
+}
+
+/* Are producers computed inside node id's loop nest? */
+static int
+has_producers(Em *e, int id)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	for (int o = 0; e->into && o < nd->nin; o++)
+		if (nd->in[o] >= 0 && e->into[nd->in[o]] == id)
+			return 1;
+	return 0;
+}
 
 Nest *
 nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
@@ -908,33 +1096,50 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];
 		const TileOp *to = &T->op[id];
-		if (to->kind == TO_INPUT || to->kind == TO_CONST)
-			continue;
-		if (to->kind == TO_UNTILED || (to->kind == TO_COMPUTE && !L[id].nchoices)) {
-			char msg[300];
-			snprintf(msg, sizeof msg, "%s: %s", node_op(g, nd)->name,
-			         to->kind == TO_UNTILED ? to->why
-			         : L[id].unplaced       ? "its sequences use memories no copy instruction of the target connects"
-			                                : "no instruction sequence found");
-			fail_em(&e, "%s", msg);
+		if (to->kind == TO_INPUT || to->kind == TO_CONST || (e.into && e.into[id] >= 0))
+			continue;   /* nothing to compute, or computed inside its reader's loop nest */
+		if (!writable(&e, id))
 			break;
-		}
-		if (e.into && e.into[id] >= 0)
-			continue;   /* computed inside its reader's loop nest */
 		if (to->kind == TO_VIEW) {
 			NsStmt *s = push(&e, NS_VIEW);
 			s->node = id;
 			continue;
 		}
-		NsStmt *s = push(&e, NS_TENSOR);
-		s->node = id;
-		if (graph_shape(g, id, &e.env, &s->shape) != 0)
-			fail_em(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
-		for (int k = 0; k < g->noutputs; k++)
-			s->output |= g->outputs[k] == id;
-		emit_op(&e, id);
+		/* the operations after it that can share its loop nest */
+		int ids[8], n = 0, next = id + 1;
+		ids[n++] = id;
+		for (int k = id + 1; fuse && k < g->nnodes && n < 8; k++) {
+			const TileOp *tk = &T->op[k];
+			if (tk->kind == TO_INPUT || tk->kind == TO_CONST)
+				continue;
+			if (tk->kind != TO_COMPUTE || (e.into && e.into[k] >= 0) || !writable(&e, k) || has_producers(&e, k) ||
+			    has_producers(&e, id) || !same_loops(&e, id, k))
+				break;
+			int dep = 0;
+			for (int o = 0; o < g->nodes[k].nin; o++)
+				for (int m = 0; m < n; m++)
+					dep |= g->nodes[k].in[o] == ids[m];
+			if (dep)
+				break;
+			ids[n++] = k;
+			next = k + 1;
+		}
+		for (int m = 0; m < n; m++) {
+			NsStmt *s = push(&e, NS_TENSOR);
+			s->node = ids[m];
+			if (graph_shape(g, ids[m], &e.env, &s->shape) != 0)
+				fail_em(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
+			for (int k = 0; k < g->noutputs; k++)
+				s->output |= g->outputs[k] == ids[m];
+		}
+		emit_group(&e, ids, n);
+		if (n > 1) {
+			*nfused += n - 1;
+			id = next - 1;
+		}
 	}
 	free(onchip);
+	free(e.cse);
 	if (e.bad) {
 		nest_free(ns);
 		return NULL;
