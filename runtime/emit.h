@@ -1,0 +1,82 @@
+/*
+ * emit.h — the walk that writes a candidate's loop nests as statements
+ * (nest.h), shared by its files: emit_inst.c (instructions, slices, loops,
+ * loads made once), emit_tile.c (a tile's body, loop fusion of producers,
+ * blocks), emit_nki.c (loop nests, candidates, tile sizes).
+ */
+#ifndef AXON_EMIT_H
+#define AXON_EMIT_H
+
+#include "nest.h"
+
+typedef struct OpSt {       /* one operation of the loop nest being written */
+	int id;
+	int blk[AX_MAXR + 4];    /* tiles per block along each axis */
+	int blocked;
+	/* per move k of its lowering (then per instruction j at LOWER_MAXSTEPS + j): the block
+	 * buffer it was loaded into (-1: none), indexed by these axes' tile in the block, each
+	 * tile of this shape */
+	int hoisted[LOWER_MAXSTEPS + 8];
+	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
+	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
+	NsRef acc;               /* a reduction across tiles: its running value */
+	int accbuf, accat;       /* ... blocked: the buffer of the block's running values */
+} OpSt;
+
+typedef struct Cse {        /* a load made earlier in a loop still open */
+	char key[480];
+	int depth;
+	NsRef val;
+	uint32_t axes;           /* a block load: its buffer's block axes */
+} Cse;
+
+typedef struct Em {
+	const AxGraph *g;
+	const AxTiling *T;
+	const LowerNode *L;
+	const int *choice;
+	const int *engsel;       /* [node * 8 + j]: which of instruction j's engines (NULL: each its first) */
+	AxEnv env;               /* sizes, scalar parameters, tile sizes */
+	Nest *ns;
+	int depth;               /* loops open */
+	int node;                /* the operation being written */
+	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
+	NsRef *onchip;           /* ... and its tile there, at the current iteration */
+	int *prefix;             /* per reader: after which of its axes its fused producers are made */
+	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
+	OpSt *cur;               /* the operation being written */
+	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
+	int late;                /* fused producers are made per tile (they need a blocked axis) */
+	Cse *cse;                /* loads from off chip, made once per loop that can see them */
+	int ncse, capcse;
+	char *why;
+	size_t nwhy;
+	int bad;
+} Em;
+
+void em_fail(Em *e, const char *msg, const char *arg);
+int64_t em_int(Em *e, const Term *t);
+int em_engine(const AxOp *op, const AxTarget *t, int k);
+NsStmt *em_push(Em *e, int kind);
+void em_note(Em *e, int node, int blank, const char *fmt, const char *arg);
+void em_dim(NsDim *d, int64_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+             const NsRef *dst, int mem, NsRef *out);
+size_t em_key_ref(char *buf, size_t n, const NsRef *r);
+Cse *em_cse_find(Em *e, const char *key);
+void em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes);
+void em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out);
+void em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r);
+void em_loop(Em *e, int seq, const char *var, int64_t hi);
+void em_close_to(Em *e, int depth);
+void em_result(Em *e, int id, const NsDim *idx, NsRef *r);
+int em_seq_axis(const TileOp *to);
+int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
+void em_producers(Em *e, int c, const NsDim *caxidx);
+void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
+void em_store(Em *e, int id, NsRef *v, const NsRef *dst);
+void em_block_loads(Em *e, int id, const NsDim *idx);
+NsRef em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s);
+void em_inner_loops(Em *e, const TileOp *to);
+
+#endif

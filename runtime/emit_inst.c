@@ -1,0 +1,283 @@
+/*
+ * emit_inst.c — the statements of one instruction, a slice, a loop; loads
+ * from off chip (and constants) made once per loop that can see them.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+
+
+void
+em_fail(Em *e, const char *msg, const char *arg)
+{
+	if (!e->bad)
+		snprintf(e->why, e->nwhy, msg, arg);
+	e->bad = 1;
+}
+
+int64_t
+em_int(Em *e, const Term *t)
+{
+	double v;
+	if (t_eval(t, &e->env, &v) != 0) {
+		em_fail(e, "cannot evaluate %s at these sizes", t_infix(e->g->tc, t));
+		return 1;
+	}
+	return (int64_t)v;
+}
+
+/* the k-th engine instruction op may run on (the first if k is out of range) */
+int
+em_engine(const AxOp *op, const AxTarget *t, int k)
+{
+	int first = -1;
+	for (int e = 0; e < t->nengines; e++)
+		if (op->engines & (1u << e)) {
+			if (first < 0)
+				first = e;
+			if (k-- == 0)
+				return e;
+		}
+	return first;
+}
+
+NsStmt *
+em_push(Em *e, int kind)
+{
+	return nest_push(e->ns, kind, e->depth);
+}
+
+void
+em_note(Em *e, int node, int blank, const char *fmt, const char *arg)
+{
+	NsStmt *s = em_push(e, NS_NOTE);
+	s->node = node;
+	s->seq = blank;
+	snprintf(s->text, sizeof s->text, fmt, arg);
+}
+
+void
+em_dim(NsDim *d, int64_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void
+em_dim(NsDim *d, int64_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->start, sizeof d->start, fmt, ap);
+	va_end(ap);
+	d->len = len;
+}
+
+/* ---- one instruction ------------------------------------------------------------- */
+
+/* The first on-chip memory an instruction writes (-1: none). */
+static int
+onchip_mem(const AxTarget *t, const AxOp *op)
+{
+	for (int m = 0; m < t->nmems && m < 32; m++)
+		if ((op->out_mems & (1u << m)) && !t->mems[m].offchip)
+			return m;
+	return -1;
+}
+
+/* ---- loads made once ----------------------------------------------------------------- */
+
+size_t
+em_key_ref(char *buf, size_t n, const NsRef *r)
+{
+	size_t k = (size_t)snprintf(buf, n, "|%d:%d:%d", r->var, r->nidx, r->ellipsis);
+	for (int d = 0; d < r->nidx && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, ",%s/%lld", r->idx[d].start, (long long)r->idx[d].len);
+	return k < n ? k : n;
+}
+
+/* The key of an instruction reading only off-chip slices, or nothing (a
+ * constant), 0 if it reads a tile on chip. */
+static int
+load_key(const NsStmt *s, const AxOp *op, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%d/%d/%d", s->inst, s->engine, s->mem);
+	for (int a = 0; a < op->nattr && k < n; a++)
+		k += (size_t)snprintf(buf + k, n - k, ",%d:%.17g", s->attr[a], s->aval[a]);
+	for (int o = 0; o < op->nopnd && k < n; o++) {
+		if (s->opnd[o].var == NS_NONE)
+			continue;
+		if (s->opnd[o].var >= 0)
+			return 0;
+		k += em_key_ref(buf + k, n - k, &s->opnd[o]);
+	}
+	return k < n - 1;
+}
+
+Cse *
+em_cse_find(Em *e, const char *key)
+{
+	for (int i = e->ncse - 1; i >= 0; i--)
+		if (strcmp(e->cse[i].key, key) == 0)
+			return &e->cse[i];
+	return NULL;
+}
+
+void
+em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes)
+{
+	if (e->ncse == e->capcse) {
+		e->capcse = e->capcse ? 2 * e->capcse : 32;
+		e->cse = realloc(e->cse, sizeof *e->cse * (size_t)e->capcse);
+		if (!e->cse)
+			ax_die("out of memory");
+	}
+	Cse *c = &e->cse[e->ncse++];
+	snprintf(c->key, sizeof c->key, "%s", key);
+	c->depth = e->depth;
+	c->val = *val;
+	c->axes = axes;
+}
+
+/* Instruction inst over operand refs (NULL: left out) into a new variable
+ * in memory mem (-1: its first on-chip one), or written into the off-chip
+ * slice dst; its value in *out. */
+void
+em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+          const NsRef *dst, int mem, NsRef *out)
+{
+	const AxTarget *t = e->g->t;
+	const AxOp *op = &t->insts[inst];
+	NsStmt s = { .kind = NS_INST, .depth = e->depth, .node = e->node, .inst = inst, .mem = mem };
+	AxConc c = { .nopnd = op->nopnd };
+	for (int o = 0; o < op->nopnd; o++) {
+		if (opnd[o]) {
+			s.opnd[o] = *opnd[o];
+			c.rank[o] = opnd[o]->shape.rank;
+			memcpy(c.dim[o], opnd[o]->shape.d, sizeof c.dim[o]);
+		} else {
+			s.opnd[o].var = NS_NONE;
+			c.rank[o] = -1;
+		}
+	}
+	for (int a = 0; a < op->nattr; a++) {
+		if (op->attr[a].kind == AX_ATTR_ENUM) {
+			s.attr[a] = c.attr[a] = attr[a];
+			continue;
+		}
+		double v = 1;
+		if (!sattr[a] || t_eval(sattr[a], &e->env, &v) != 0)
+			em_fail(e, "cannot evaluate an attribute of %s", op->name);
+		if (op->attr[a].kind == AX_ATTR_SIZE)
+			c.size[a] = (int64_t)v;
+		else
+			c.fval[a] = v;
+		s.aval[a] = v;
+	}
+	s.engine = c.engine = em_engine(op, t, engk);
+	char err[256];
+	if (op->check(&c, &s.shape, err, sizeof err) != 0) {
+		em_fail(e, "%s", err);
+		return;
+	}
+	if (s.mem < 0)
+		s.mem = onchip_mem(t, op);
+	char key[480];
+	int loadk = !dst && load_key(&s, op, key, sizeof key);
+	if (loadk) {   /* the same load made earlier in an open loop: its tile */
+		Cse *c = em_cse_find(e, key);
+		if (c) {
+			*out = c->val;
+			return;
+		}
+	}
+	s.var = e->ns->nvars++;
+	s.out.var = NS_NONE;
+	if (dst) {
+		s.out = *dst;
+		s.mem = -1;
+		*out = *dst;
+		out->shape = s.shape;
+	} else
+		*out = ns_var(s.var, &s.shape);
+	*em_push(e, NS_INST) = s;
+	if (loadk)
+		em_cse_add(e, key, out, 0);
+}
+
+/* A sequence over input refs in[] (no copies): its last value in *out. */
+void
+em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out)
+{
+	NsRef iv[8];
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *op = &e->g->t->insts[q->inst[j]];
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
+		for (int o = 0; o < op->nopnd; o++) {
+			int s = q->src[j][o];
+			if (s != SYNTH_OMITTED)
+				opnd[o] = s >= 0 ? &iv[s] : &in[-1 - s];
+		}
+		em_inst(e, q->inst[j], 0, q->attr[j], q->sattr[j], opnd, NULL, -1, &iv[j]);
+	}
+	*out = iv[q->ninsts - 1];
+}
+
+/* ---- one operation ------------------------------------------------------------------ */
+
+/* The slice of node src's off-chip tensor that operand o of node id reads at
+ * the current tile. */
+void
+em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
+{
+	const AxGraph *g = e->g;
+	const TileOp *to = &e->T->op[id];
+	int sid = g->nodes[id].in[o];
+	const AxNode *src = &g->nodes[sid];
+	AxShape keep = r->shape;
+	memset(r, 0, sizeof *r);
+	r->shape = keep;
+	r->var = -1 - sid;
+	r->nidx = src->rank;
+	r->ellipsis = src->rank == 0;
+	for (int j = 0; j < src->rank; j++) {
+		const TileAxisRead *rd = &to->read[o][j];
+		if (rd->kind == 1)
+			r->idx[j] = axidx[rd->axis];
+		else
+			em_dim(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
+	}
+}
+
+void
+em_loop(Em *e, int seq, const char *var, int64_t hi)
+{
+	NsStmt *s = em_push(e, NS_LOOP);
+	snprintf(s->name, sizeof s->name, "%s", var);
+	s->hi = hi;
+	s->seq = seq;
+	e->depth++;
+}
+
+void
+em_close_to(Em *e, int depth)
+{
+	while (e->depth > depth) {
+		e->depth--;
+		em_push(e, NS_END);
+	}
+	while (e->ncse && e->cse[e->ncse - 1].depth > e->depth)   /* their loops are closed */
+		e->ncse--;
+}
+
+/* the result slice of node id: its axes' dims in order */
+void
+em_result(Em *e, int id, const NsDim *idx, NsRef *r)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	AxShape keep = r->shape;
+	memset(r, 0, sizeof *r);
+	r->shape = keep;
+	r->var = -1 - id;
+	r->nidx = nd->rank;
+	r->ellipsis = nd->rank == 0;
+	for (int k = 0; k < nd->rank; k++)
+		r->idx[k] = idx[k];
+}
+

@@ -1,0 +1,413 @@
+/*
+ * emit_tile.c — the body of one tile (its loads, the lowered sequence, the
+ * copies of its result), loop fusion of a producer into its reader's loop
+ * nest, and the loads of a blocked operation, made once per block.
+ */
+#include <string.h>
+#include "emit.h"
+
+/* ---- loop fusion ------------------------------------------------------------------- */
+
+/* Axes a loop nest runs over: loops with more than one index, tile axes cut
+ * into more than one tile. */
+static int
+iterated(Em *e, const TileOp *to, int k)
+{
+	const TileAxis *ax = &to->ax[k];
+	if (!ax->tiled)
+		return em_int(e, ax->extent) > 1;
+	return ax->t && !ax->whole && em_int(e, t_var(e->g->tc, ax->t, TS_INT)) < em_int(e, ax->extent);
+}
+
+int
+em_seq_axis(const TileOp *to)
+{
+	int k = -1;
+	for (int j = 0; j < to->naxes; j++)
+		if (to->ax[j].tiled && to->ax[j].t && to->ax[j].red && !to->ax[j].whole)
+			k = j;
+	return k;
+}
+
+/* Can producer p (operand o of c, which alone reads it) run in c's loop
+ * nest?  p must not reduce across tiles; each axis of p that c reads as
+ * one of its own must be cut the same way in both (same extent, same tile
+ * size, a loop in both or in neither, not c's sequential axis); and the
+ * loops p needs must be the outermost of c's parallel loops, so that p's
+ * tile is made once per iteration of them, before c's other loops (a tile
+ * of rsqrt per row block, used by every column tile of the multiply).
+ * *kmax gets the last of c's axes p needs (-1: none, p is made once). */
+int
+em_can_fuse(Em *e, int p, int c, int o, int *kmax)
+{
+	const AxGraph *g = e->g;
+	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
+	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
+	    em_seq_axis(tp) >= 0 || graph_readers(g, p) != 1)
+		return 0;
+	int seqax = em_seq_axis(tq);
+	uint32_t used = 0;
+	*kmax = -1;
+	for (int k = 0; k < tp->naxes; k++) {
+		int j = tp->ax[k].out, it = iterated(e, tp, k);
+		const TileAxisRead *r = j >= 0 ? &tq->read[o][j] : NULL;
+		if (!r || r->kind != 1) {
+			if (it)
+				return 0;   /* a loop of p that c does not follow */
+			continue;
+		}
+		const TileAxis *a = &tp->ax[k], *b = &tq->ax[r->axis];
+		if (it != iterated(e, tq, r->axis) || em_int(e, a->extent) != em_int(e, b->extent))
+			return 0;
+		if (!it)
+			continue;
+		if (r->axis == seqax || a->tiled != b->tiled ||
+		    (a->tiled && em_int(e, t_var(g->tc, a->t, TS_INT)) != em_int(e, t_var(g->tc, b->t, TS_INT))))
+			return 0;
+		used |= 1u << r->axis;
+		if (r->axis > *kmax)
+			*kmax = r->axis;
+	}
+	for (int k = 0; k <= *kmax; k++)   /* p's loops are c's outermost */
+		if (k != seqax && iterated(e, tq, k) && !(used & (1u << k)))
+			return 0;
+	return 1;
+}
+
+
+/* The producers fused into c, computed at c's current tile (recursively,
+ * their own producers first); their tiles stay on chip. */
+void
+em_producers(Em *e, int c, const NsDim *caxidx)
+{
+	const AxGraph *g = e->g;
+	const AxNode *cn = &g->nodes[c];
+	for (int o = 0; o < cn->nin; o++) {
+		int p = cn->in[o];
+		if (p < 0 || !e->into || e->into[p] != c)
+			continue;
+		const TileOp *tp = &e->T->op[p];
+		NsDim pax[AX_MAXR + 4];
+		for (int k = 0; k < tp->naxes; k++) {
+			const TileAxis *ax = &tp->ax[k];
+			int j = ax->out;
+			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
+			if (iterated(e, tp, k) && r && r->kind == 1)
+				pax[k] = caxidx[r->axis];
+			else if (!ax->tiled)
+				em_dim(&pax[k], 0, "0");
+			else
+				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
+		}
+		em_note(e, p, 0, "%s, in this loop nest", node_op(g, &g->nodes[p])->name);
+		em_producers(e, p, pax);
+		NsRef r;
+		int save = e->node;
+		e->node = p;
+		em_tile_body(e, p, pax, &r);
+		em_store(e, p, &r, NULL);
+		e->node = save;
+		e->onchip[p] = r;
+	}
+}
+
+/* The body of one tile: operand loads, the sequence; returns its value. */
+void
+em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	const LowerChoice *ch = &ln->choice[e->choice[id]];
+	const SynthSeq *q = &ch->seq;
+	const AxNode *nd = &g->nodes[id];
+	NsRef in[AX_MAXOPND], iv[8];
+	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
+	/* the tile's inputs: an off-chip slice, a constant made on chip, or a tile
+	 * of a producer in the same loop nest */
+	for (int o = 0, p = 0; o < nd->nin; o++) {
+		if (nd->in[o] < 0)
+			continue;
+		NsRef *v = &in[p];
+		memset(v, 0, sizeof *v);
+		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
+			em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
+		if (e->into && e->into[nd->in[o]] == id) {
+			AxShape keep = v->shape;
+			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
+			v->shape = keep;
+			fused |= 1u << p;
+		} else if (ln->constant[o]) {
+			const NsRef *none[AX_MAXOPND] = { 0 };
+			int attr[AX_MAXATTR] = { 0 };
+			em_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], none, NULL, -1, v);
+		} else
+			em_operand(e, id, o, axidx, v);
+		p++;
+	}
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *op = &t->insts[q->inst[j]];
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
+		for (int o = 0; o < op->nopnd; o++) {
+			int s = q->src[j][o];
+			if (s == SYNTH_OMITTED)
+				continue;
+			NsRef *v = s >= 0 ? &iv[s] : &in[-1 - s];
+			for (int k = 0; k < ch->nmoves && !(s < 0 && (fused & (1u << (-1 - s)))); k++) {
+				const LowerMove *m = &ch->move[k];
+				if (m->before != j || m->opnd != o)
+					continue;
+				NsRef moved;
+				const NsRef *mo[AX_MAXOPND] = { v };
+				int attr[AX_MAXATTR] = { 0 };
+				Term *sattr[AX_MAXATTR] = { 0 };
+				AxShape keep = v->shape;
+				if (e->hoist == id && e->cur->hoisted[k] >= 0)   /* loaded with its block */
+					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
+				else
+					em_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
+				moved.shape = keep;   /* a replicated load fills the whole tile */
+				*v = moved;
+			}
+			opnd[o] = v;
+		}
+		if (e->hoist == id && e->cur->hoisted[LOWER_MAXSTEPS + j] >= 0)   /* loaded with its block */
+			iv[j] = em_block_tile(e, e->cur->hoisted[LOWER_MAXSTEPS + j], e->cur->hoisted_axes[LOWER_MAXSTEPS + j],
+			                   &e->cur->hoisted_shape[LOWER_MAXSTEPS + j]);
+		else
+			em_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
+			          ch->mem[j], &iv[j]);
+	}
+	*res = iv[q->ninsts - 1];
+}
+
+/* The result's moves, the last into the off-chip slice dst; with dst NULL,
+ * only the moves between on-chip memories (a tile a fused consumer reads). */
+void
+em_store(Em *e, int id, NsRef *v, const NsRef *dst)
+{
+	const AxTarget *t = e->g->t;
+	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
+	int last = -1;
+	for (int k = 0; k < ch->nmoves; k++)
+		if (ch->move[k].before == ch->seq.ninsts)
+			last = k;
+	for (int k = 0; k < ch->nmoves; k++) {
+		const LowerMove *m = &ch->move[k];
+		if (m->before != ch->seq.ninsts || (!dst && t->mems[m->to].offchip))
+			continue;
+		const NsRef *mo[AX_MAXOPND] = { v };
+		int attr[AX_MAXATTR] = { 0 };
+		Term *sattr[AX_MAXATTR] = { 0 };
+		NsRef moved;
+		em_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
+		*v = moved;
+	}
+	if (last < 0 && dst) {   /* already off chip, or no copy declared: a plain store */
+		NsStmt *s = em_push(e, NS_STORE);
+		s->node = id;
+		s->out = *dst;
+		s->src = *v;
+	}
+}
+
+/* ---- blocks ---------------------------------------------------------------------- */
+
+/* The node operand o of tile input p of node id, if it is read from an
+ * off-chip tensor (not made on chip, not computed in this loop nest). */
+static int
+offchip_operand(Em *e, int id, int p)
+{
+	const AxNode *nd = &e->g->nodes[id];
+	int o;
+	for (o = 0; o < nd->nin; o++)
+		if (nd->in[o] >= 0 && p-- == 0)
+			break;
+	if (o == nd->nin || e->L[id].constant[o] || (e->into && e->into[nd->in[o]] == id))
+		return -1;
+	return o;
+}
+
+/* Is tile input p read by instruction j of the sequence through a move? */
+static int
+moved(const LowerChoice *ch, int j, int o)
+{
+	for (int k = 0; k < ch->nmoves; k++)
+		if (ch->move[k].before == j && ch->move[k].opnd == o)
+			return 1;
+	return 0;
+}
+
+/* Loads of a blocked operation: every instruction that reads an operand
+ * straight from off chip (a copy the lowering inserted, or an instruction
+ * of the sequence itself, such as a transposing load) is made for the whole
+ * block at once, ahead of the loops over the tiles of the block, into a
+ * buffer indexed by the tile's position in the block along the blocked
+ * axes its operands read: the loaded tiles are reused across the block's
+ * other axes (a row block of A serves every column tile of B).  Slot k <
+ * LOWER_MAXSTEPS is move k; LOWER_MAXSTEPS + j is instruction j. */
+void
+em_block_loads(Em *e, int id, const NsDim *idx)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
+	const SynthSeq *q = &ch->seq;
+	const AxNode *nd = &g->nodes[id];
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
+		e->cur->hoisted[k] = -1;
+		int inst, mem, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
+		const int *attr = NULL;
+		Term *const *sattr = NULL;
+		int zattr[AX_MAXATTR] = { 0 };
+		Term *zsattr[AX_MAXATTR] = { 0 };
+		if (k < LOWER_MAXSTEPS) {   /* a copy from off chip */
+			if (k >= ch->nmoves)
+				continue;
+			const LowerMove *m = &ch->move[k];
+			if (m->before >= q->ninsts || !t->mems[m->from].offchip)
+				continue;
+			int s = q->src[m->before][m->opnd];
+			if (s >= 0 || s == SYNTH_OMITTED)
+				continue;
+			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr;
+			ins[nin] = -1 - s;
+			slot[nin++] = 0;
+			nop = 1;
+		} else {   /* an instruction whose operands all come straight from off chip */
+			int j = k - LOWER_MAXSTEPS;
+			if (j >= q->ninsts)
+				continue;
+			const AxOp *op = &t->insts[q->inst[j]];
+			int ok = 1;
+			for (int o = 0; o < op->nopnd && ok; o++) {
+				int s = q->src[j][o];
+				if (s == SYNTH_OMITTED)
+					continue;
+				ok = s < 0 && !moved(ch, j, o);
+				if (ok) {
+					ins[nin] = -1 - s;
+					slot[nin++] = o;
+				}
+			}
+			if (!ok || !nin)
+				continue;
+			inst = q->inst[j], mem = ch->mem[j], attr = q->attr[j], sattr = q->sattr[j];
+			nop = op->nopnd;
+		}
+		/* the operands' slices, and the blocked axes they read */
+		NsRef slice[AX_MAXOPND];
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
+		uint32_t axes = 0;
+		int ok = 1;
+		for (int i = 0; i < nin && ok; i++) {
+			int o = offchip_operand(e, id, ins[i]);
+			if (o < 0) {
+				ok = 0;
+				break;
+			}
+			const AxNode *src = &g->nodes[nd->in[o]];
+			for (int d = 0; d < src->rank; d++)
+				if (to->read[o][d].kind == 1 && e->cur->blk[to->read[o][d].axis] > 1)
+					axes |= 1u << to->read[o][d].axis;
+			memset(&slice[i], 0, sizeof slice[i]);
+			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &slice[i].shape) != 0)
+				em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[ins[i]].name);
+			em_operand(e, id, o, idx, &slice[i]);
+			opnd[slot[i]] = &slice[i];
+		}
+		(void)nop;
+		if (!ok)
+			continue;
+		/* the same block load made earlier in an open loop (another operation of this loop nest) */
+		char key[480];
+		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d", axes, inst, mem);
+		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
+			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
+		for (int i = 0; i < nin && kk < sizeof key; i++)
+			kk += em_key_ref(key + kk, sizeof key - kk, &slice[i]);
+		Cse *c = em_cse_find(e, key);
+		if (c) {
+			e->cur->hoisted[k] = c->val.var;
+			e->cur->hoisted_axes[k] = c->axes;
+			e->cur->hoisted_shape[k] = c->val.shape;
+			continue;
+		}
+		int bufat = e->ns->n, save = e->depth;
+		em_push(e, NS_BUF);
+		int buf = e->ns->nvars++;
+		NsRef dst;
+		memset(&dst, 0, sizeof dst);
+		dst.var = buf;
+		AxShape bs = { 0 };
+		for (int a = 0; a < to->naxes; a++)
+			if (axes & (1u << a)) {
+				char var[16];
+				snprintf(var, sizeof var, "j%d", a);
+				em_loop(e, 0, var, e->cur->blk[a]);
+				em_dim(&dst.idx[dst.nidx++], 0, "%s", var);
+				bs.d[bs.rank++] = e->cur->blk[a];
+			}
+		int lead = bs.rank, at = e->ns->n;
+		NsRef res;
+		em_inst(e, inst, 0, attr, sattr, opnd, NULL, mem, &res);
+		if (e->bad)
+			return;
+		NsStmt *ld = &e->ns->s[at];
+		for (int d = 0; d < ld->shape.rank; d++) {
+			bs.d[bs.rank++] = ld->shape.d[d];
+			em_dim(&dst.idx[dst.nidx++], ld->shape.d[d], "0");
+		}
+		dst.shape = ld->shape;
+		ld->out = dst;
+		NsStmt *bf = &e->ns->s[bufat];
+		bf->var = buf;
+		bf->node = id;
+		bf->mem = ld->mem;
+		bf->lead = lead;
+		bf->shape = bs;
+		ld->mem = -1;
+		em_close_to(e, save);
+		e->cur->hoisted[k] = buf;
+		e->cur->hoisted_axes[k] = axes;
+		e->cur->hoisted_shape[k] = dst.shape;
+		NsRef bv = dst;
+		bv.var = buf;
+		em_cse_add(e, key, &bv, axes);
+	}
+}
+
+/* Within the block: the tile of buffer buf at the current block position
+ * along axes, its tile dims whole (the buffer's tile shape s). */
+NsRef
+em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
+{
+	NsRef r;
+	memset(&r, 0, sizeof r);
+	r.var = buf;
+	r.shape = *s;
+	for (int a = 0; a < AX_MAXR + 4; a++)
+		if (axes & (1u << a)) {
+			if (e->cur->blk[a] > 1)
+				em_dim(&r.idx[r.nidx++], 0, "j%d", a);
+			else
+				em_dim(&r.idx[r.nidx++], 0, "0");
+		}
+	for (int d = 0; d < s->rank; d++)
+		em_dim(&r.idx[r.nidx++], s->d[d], "0");
+	return r;
+}
+
+/* Opens the loops over the tiles of a block. */
+void
+em_inner_loops(Em *e, const TileOp *to)
+{
+	for (int k = 0; k < to->naxes; k++)
+		if (e->cur->blk[k] > 1) {
+			char var[16];
+			snprintf(var, sizeof var, "j%d", k);
+			em_loop(e, 0, var, e->cur->blk[k]);
+		}
+}
