@@ -38,13 +38,15 @@ static const char usage[] =
 	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--emit-all DIR] [--max-tile T]\n"
-	"          [--no-fusion]\n"
+	"          [--budget N] [--no-fusion]\n"
 	"                          an NKI kernel (placeholder selection until the performance model exists)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
 	"  --target NAME           the target to use (default: the first built in)\n"
 	"  --fn NAME               the function of FILE.py to compile (default: kernel)\n"
+	"  --budget N              compile: candidates to visit at most, spread evenly over the\n"
+	"                          variants and their choices (default 20000)\n"
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
@@ -395,6 +397,9 @@ main(int argc, char **argv)
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--max-tile", &v, &bad)) {
 			if (bad || int_option("--max-tile", v, 1, 1 << 20, &o.max_tile))
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--budget", &v, &bad)) {
+			if (bad || int_option("--budget", v, 1, 1 << 30, &o.budget))
 				return 2;
 		}
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||

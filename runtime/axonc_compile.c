@@ -11,7 +11,8 @@
 #include "cli.h"
 #include "nest.h"
 
-enum { MAXEMIT = 64 };   /* candidates written per variant by --emit-all */
+enum { MAXEMIT = 64,            /* candidates written per variant by --emit-all */
+       DEFAULT_BUDGET = 20000 };  /* candidates visited by default, all variants together */
 
 static int
 write_file(const char *path, const char *text)
@@ -63,14 +64,18 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
 	char firstwhy[512] = "";
+	/* the budget, shared evenly by the variants */
+	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	if (budget < MAXEMIT)
+		budget = MAXEMIT;
 	for (int v = 0; v < ng->nvariants && rc == 0; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
 		const AxGraph *g = T->g;
-		/* --emit-all writes an even sample of at most MAXEMIT choices of the variant */
-		int64_t total = o->emit_all ? extract_count(T, L, names, vals, n, o->max_tile) : 0;
-		int64_t stride = total > MAXEMIT ? (total + MAXEMIT - 1) / MAXEMIT : 1;
-		Extract *x = extract_new(T, L, names, vals, n, o->max_tile, o->no_fusion);
+		/* --emit-all writes an even sample of at most MAXEMIT of the variant's candidates */
+		int64_t total = o->emit_all ? extract_visits(T, L, names, vals, n, o->max_tile, budget) : 0;
+		int64_t stride = total > MAXEMIT ? (total + MAXEMIT - 1) / MAXEMIT : 1, visit = -1;
+		Extract *x = extract_new(T, L, names, vals, n, o->max_tile, o->no_fusion, budget);
 		for (;;) {
 			ExtractCand c;
 			Nest *ns = extract_next(x, &c);
@@ -80,6 +85,8 @@ cmd_compile(const AxTarget *t, const Opts *o)
 				break;
 			}
 			considered++;
+			if (c.fused != -1 || o->no_fusion)
+				visit++;   /* a new (combination, tiles, blocks); its unfused form shares the number */
 			if (ns && !c.fp.fits) {   /* its tiles do not fit on chip: dropped, counted */
 				dropped++;
 				if (!*firstwhy)
@@ -89,7 +96,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 				if (!*firstwhy)
 					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, c.why);
 			}
-			int keep = ns && c.fp.fits && (!best || (o->emit_all && c.index % stride == 0));
+			int keep = ns && c.fp.fits && (!best || (o->emit_all && visit % stride == 0));
 			char *src = NULL;
 			if (ns && c.fp.fits) {
 				emitted++;
@@ -113,10 +120,10 @@ cmd_compile(const AxTarget *t, const Opts *o)
 				bestT = T;
 				bestL = L;
 			}
-			if (src && o->emit_all && c.index % stride == 0) {
+			if (src && o->emit_all && visit % stride == 0) {
 				char path[1024];
-				snprintf(path, sizeof path, "%s/v%d_c%lld%s.py", o->emit_all, v, (long long)c.index,
-				         c.fused < 0 ? "_unfused" : "");
+				snprintf(path, sizeof path, "%s/v%d_c%lld_s%lld%s.py", o->emit_all, v, (long long)c.combo,
+				         (long long)c.sub, c.fused < 0 ? "_unfused" : "");
 				if (write_file(path, src) != 0)
 					rc = 1;
 			}

@@ -440,43 +440,56 @@ emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *en
 
 /* ---- tile sizes ------------------------------------------------------------------- */
 
+/* The preconditions of operation id's sequence choice on its chosen
+ * engines (engsel: per instruction of it), over its tile parameters. */
+Term *
+seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *engsel)
+{
+	const AxGraph *g = T->g;
+	const TileOp *to = &T->op[id];
+	const SynthSeq *q = &L[id].choice[choice].seq;
+	AxGraph *h = graph_new(g->t, g->tc);
+	int node[8], in[AX_MAXOPND];
+	for (int p = 0; p < to->tile->nparams; p++) {
+		AxNode x = to->tile->nodes[to->tile->params[p].node];
+		in[p] = graph_add(h, &x);
+	}
+	Term *limit = t_bool(g->tc, 1);
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *op = &g->t->insts[q->inst[j]];
+		int opnd[AX_MAXOPND];
+		for (int o = 0; o < AX_MAXOPND; o++) {
+			int s = q->src[j][o];
+			opnd[o] = s == SYNTH_OMITTED ? -1 : s >= 0 ? node[s] : in[-1 - s];
+		}
+		Term *pre;
+		node[j] = graph_add_inst(h, q->inst[j], em_engine(op, g->t, engsel ? engsel[j] : 0), q->attr[j], q->sattr[j],
+		                         opnd, &pre);
+		limit = t_bin(g->tc, TK_AND, limit, pre);
+	}
+	return limit;
+}
+
 /* Per tile parameter of the chosen sequences, the largest divisor of its axis
- * that the sequence's limits (and its combining sequence's) allow; appended
- * to the environment names/vals (cap entries at most).  0 = ok. */
+ * that the sequence's limits (limits[id], or computed; and its combining
+ * sequence's) allow, at most maxtile (> 0) and its axis class's clscap
+ * (> 0); appended to the environment names/vals (cap entries at most).
+ * 0 = ok. */
 int
-nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
-               double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy)
+tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
+                  const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile, char *why,
+                  size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &T->op[id];
 		if (to->kind != TO_COMPUTE || !L[id].nchoices)
 			continue;
-		const SynthSeq *q = &L[id].choice[choice[id]].seq;
-		/* the sequence's preconditions on the chosen engines */
-		AxGraph *h = graph_new(g->t, g->tc);
-		int node[8], in[AX_MAXOPND];
-		for (int p = 0; p < to->tile->nparams; p++) {
-			AxNode x = to->tile->nodes[to->tile->params[p].node];
-			in[p] = graph_add(h, &x);
-		}
-		Term *limit = t_bool(g->tc, 1);
-		for (int j = 0; j < q->ninsts; j++) {
-			const AxOp *op = &g->t->insts[q->inst[j]];
-			int opnd[AX_MAXOPND];
-			for (int o = 0; o < AX_MAXOPND; o++) {
-				int s = q->src[j][o];
-				opnd[o] = s == SYNTH_OMITTED ? -1 : s >= 0 ? node[s] : in[-1 - s];
-			}
-			Term *pre;
-			node[j] = graph_add_inst(h, q->inst[j], em_engine(op, g->t, engsel ? engsel[id * 8 + j] : 0), q->attr[j],
-			                         q->sattr[j], opnd, &pre);
-			limit = t_bin(g->tc, TK_AND, limit, pre);
-		}
+		Term *limit = limits ? limits[id] : seq_limit(T, L, id, choice[id], engsel ? engsel + id * 8 : NULL);
 		int base = *n;
 		for (int k = 0; k < to->naxes; k++)
 			if (to->ax[k].t && *n < cap) {
-				names[*n] = to->ax[k].t;
+				names[*n] = t_var(g->tc, to->ax[k].t, TS_INT)->name;   /* the term's own: found by pointer */
 				vals[(*n)++] = 1;
 			}
 		for (int k = 0, p = base; k < to->naxes; k++) {
@@ -488,8 +501,15 @@ nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const i
 				snprintf(why, nwhy, "cannot evaluate the extent of %s", to->ax[k].t);
 				return -1;
 			}
-			for (int64_t d = (int64_t)ext; d >= 1; d--) {
-				if ((int64_t)ext % d || (maxtile > 0 && d > maxtile && d > 1))
+			int cls = to->ax[k].cls;
+			int64_t most = clscap && cls >= 0 && cls < 64 && clscap[cls] > 0 ? clscap[cls] : 0;
+			int64_t top = (int64_t)ext;
+			if (maxtile > 0 && top > maxtile)
+				top = maxtile;
+			if (most && top > most)
+				top = most;
+			for (int64_t d = top > 1 ? top : 1; d >= 1; d--) {
+				if ((int64_t)ext % d)
 					continue;
 				vals[p] = (double)d;
 				double ok1 = 1, ok2 = 1;
@@ -504,4 +524,11 @@ nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const i
 		}
 	}
 	return 0;
+}
+
+int
+nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+               double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy)
+{
+	return tile_sizes_capped(T, L, choice, engsel, NULL, NULL, names, vals, n, cap, maxtile, why, nwhy);
 }

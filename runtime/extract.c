@@ -1,17 +1,25 @@
 /*
  * extract.c — the candidates of one variant, one at a time (paper section
- * 3.6): every instruction sequence of each operation, every engine of each
- * instruction, every block size (1, 2, 4 .. 32 tiles per block along each
- * axis class, up to its tile count), the loop-fused form and the unfused
- * one.  Each candidate is written as statements (nest.h) and its on-chip
- * footprint measured before anything is printed; those that do not fit are
- * dropped and counted.  Nothing but the current candidate is held.
+ * 3.6).  A candidate is a combination — one instruction sequence per
+ * operation and one engine per instruction — with tile sizes (per axis
+ * class the largest the limits allow, a half and a quarter of it), block sizes (1, 2, 4 .. 32 tiles per block along each
+ * axis class, up to its tile count) and a fusion choice (loop-fused, and
+ * the unfused form when fusion changed anything).  Each candidate is
+ * written as statements (nest.h) and its on-chip footprint measured before
+ * anything is printed; those that do not fit are dropped and counted.
+ * Nothing but the current candidate is held.
+ *
+ * The space is the product of those choices, often millions; a budget
+ * bounds what is visited, spread evenly: if there are more combinations
+ * than the budget, every k-th combination with its largest tiles and no
+ * blocks; otherwise every combination, each with an even sample of its
+ * tile and block choices.  Sampling is by index: deterministic.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "nest.h"
 
-enum { MAXBLOCK = 32 };
+enum { MAXBLOCK = 32, MAXSCALE = 3 };
 
 struct Extract {
 	const AxTiling *T;
@@ -21,17 +29,52 @@ struct Extract {
 	int nsizes, n;
 	int maxtile, no_fusion;
 	int *choice, *engsel;
-	int nblk[64];            /* per axis class: the block options (powers of two) */
+	int64_t *cnt;            /* per operation: its (sequence, engines) combinations */
+	Term ***memo;            /* per operation and combination: the limits */
+	Term **limits;           /* per operation, of the current combination */
+	int64_t ncombo, combo, cstride;   /* combinations, the current one, the step between visited ones */
+	int64_t sub, sstride, per, count; /* the current tile/block choice's index, step, budget per combination, choices */
+	int64_t largest[64];     /* per axis class: the largest tile of the combination */
+	int nscale[64], scale[64];   /* ... tiles at most largest >> scale (options, current) */
+	int64_t capv[64];
+	int nblk[64];            /* per axis class: the block options (powers of two) at these tiles */
+	int nblkmax[64];         /* ... at the smallest tiles */
+	int sized;               /* the tile sizes are those of scale[] */
 	int blocks[64];          /* ... and the current one, in tiles */
-	int pending_unfused;     /* the current choice's unfused form is next */
+	int pending_unfused;     /* the current candidate's unfused form is next */
 	int started;
-	int64_t index;           /* of the current (choice, engines, blocks) */
 	char why[512];
 };
 
+static int
+nengines(const AxTarget *t, int inst)
+{
+	int ne = 0;
+	for (int e = 0; e < t->nengines; e++)
+		ne += (t->insts[inst].engines >> e) & 1;
+	return ne ? ne : 1;
+}
+
+/* (sequence, engines) combinations of operation id with sequence q */
+static int64_t
+seq_combos(const Extract *x, int id, int q)
+{
+	const SynthSeq *s = &x->L[id].choice[q].seq;
+	int64_t n = 1;
+	for (int j = 0; j < s->ninsts; j++)
+		n *= nengines(x->T->g->t, s->inst[j]);
+	return n;
+}
+
+static int
+active(const Extract *x, int id)
+{
+	return x->T->op[id].kind == TO_COMPUTE && x->L[id].nchoices;
+}
+
 Extract *
 extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
-            int maxtile, int no_fusion)
+            int maxtile, int no_fusion, int64_t budget)
 {
 	const AxGraph *g = T->g;
 	Extract *x = calloc(1, sizeof *x);
@@ -43,13 +86,31 @@ extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, con
 	x->vals = calloc(512, sizeof *x->vals);
 	x->choice = calloc((size_t)g->nnodes + 1, sizeof(int));
 	x->engsel = calloc((size_t)g->nnodes * 8 + 8, sizeof(int));
-	if (!x->names || !x->vals || !x->choice || !x->engsel)
+	x->cnt = calloc((size_t)g->nnodes + 1, sizeof(int64_t));
+	x->memo = calloc((size_t)g->nnodes + 1, sizeof(Term **));
+	x->limits = calloc((size_t)g->nnodes + 1, sizeof(Term *));
+	if (!x->names || !x->vals || !x->choice || !x->engsel || !x->cnt || !x->memo || !x->limits)
 		ax_die("out of memory");
 	memcpy(x->names, names, sizeof *names * (size_t)nsizes);
 	memcpy(x->vals, vals, sizeof *vals * (size_t)nsizes);
 	x->nsizes = x->n = nsizes;
 	x->maxtile = maxtile;
 	x->no_fusion = no_fusion;
+	x->ncombo = 1;
+	for (int id = 0; id < g->nnodes; id++) {
+		if (!active(x, id))
+			continue;
+		for (int q = 0; q < L[id].nchoices; q++)
+			x->cnt[id] += seq_combos(x, id, q);
+		x->memo[id] = calloc((size_t)x->cnt[id], sizeof(Term *));
+		if (!x->memo[id])
+			ax_die("out of memory");
+		x->ncombo = x->ncombo > INT64_MAX / x->cnt[id] ? INT64_MAX : x->ncombo * x->cnt[id];
+	}
+	if (budget < 1)
+		budget = 1;
+	x->cstride = x->ncombo > budget ? (x->ncombo + budget - 1) / budget : 1;
+	x->per = x->ncombo >= budget ? 1 : budget / x->ncombo;
 	return x;
 }
 
@@ -58,6 +119,11 @@ extract_free(Extract *x)
 {
 	if (!x)
 		return;
+	for (int id = 0; id < x->T->g->nnodes; id++)
+		free(x->memo[id]);
+	free(x->memo);
+	free(x->limits);
+	free(x->cnt);
 	free(x->names);
 	free(x->vals);
 	free(x->choice);
@@ -65,56 +131,70 @@ extract_free(Extract *x)
 	free(x);
 }
 
-/* The next sequence and engine choice: an odometer; 0 at the end. */
-static int
-next_choice(Extract *x)
+int64_t
+extract_combinations(const Extract *x)
 {
-	const AxGraph *g = x->T->g;
-	const AxTarget *t = g->t;
-	for (int id = g->nnodes - 1; id >= 0; id--) {
-		if (x->T->op[id].kind != TO_COMPUTE || !x->L[id].nchoices)
-			continue;
-		const SynthSeq *q = &x->L[id].choice[x->choice[id]].seq;
-		for (int j = q->ninsts - 1; j >= 0; j--) {
-			int ne = 0;
-			for (int e = 0; e < t->nengines; e++)
-				ne += (t->insts[q->inst[j]].engines >> e) & 1;
-			if (++x->engsel[id * 8 + j] < ne)
-				return 1;
-			x->engsel[id * 8 + j] = 0;
-		}
-		if (++x->choice[id] < x->L[id].nchoices)
-			return 1;
-		x->choice[id] = 0;
-	}
-	return 0;
+	return x->ncombo;
 }
 
-/* Tile sizes of the current choice, and the block options they leave: per
- * axis class, powers of two up to the most tiles an operation has along it
- * (at most MAXBLOCK).  0 = ok. */
+/* Combination c (mixed radix over the operations, last fastest) into
+ * choice/engsel, with each operation's limits. */
+static void
+decode(Extract *x, int64_t c)
+{
+	const AxGraph *g = x->T->g;
+	for (int id = g->nnodes - 1; id >= 0; id--) {
+		if (!active(x, id))
+			continue;
+		int64_t d = c % x->cnt[id], k = d;
+		c /= x->cnt[id];
+		int q = 0;
+		while (q + 1 < x->L[id].nchoices && k >= seq_combos(x, id, q))
+			k -= seq_combos(x, id, q++);
+		x->choice[id] = q;
+		const SynthSeq *s = &x->L[id].choice[q].seq;
+		for (int j = s->ninsts - 1; j >= 0; j--) {
+			int ne = nengines(g->t, s->inst[j]);
+			x->engsel[id * 8 + j] = (int)(k % ne);
+			k /= ne;
+		}
+		if (!x->memo[id][d])
+			x->memo[id][d] = seq_limit(x->T, x->L, id, q, x->engsel + id * 8);
+		x->limits[id] = x->memo[id][d];
+	}
+}
+
+/* Tile sizes of the current combination at the current scales (each axis
+ * class's tiles at most its largest >> scale), and the block options they
+ * leave: per axis class, powers of two up to the most tiles an operation
+ * has along it (at most MAXBLOCK).  0 = ok. */
 static int
 set_tiles(Extract *x)
 {
 	const AxTiling *T = x->T;
 	const AxGraph *g = T->g;
+	int any = 0;
+	for (int c = 0; c < 64; c++) {
+		x->capv[c] = x->scale[c] ? x->largest[c] >> x->scale[c] : 0;
+		any |= x->scale[c] != 0;
+	}
 	x->n = x->nsizes;
-	if (nki_tile_sizes(T, x->L, x->choice, x->engsel, x->names, x->vals, &x->n, 512, x->maxtile, x->why,
-	                   sizeof x->why) != 0)
+	if (tile_sizes_capped(T, x->L, x->choice, x->engsel, x->limits, any ? x->capv : NULL, x->names, x->vals, &x->n,
+	                      512, x->maxtile, x->why, sizeof x->why) != 0)
 		return -1;
 	AxEnv env = { x->n, x->names, x->vals };
 	int64_t most[64] = { 0 };
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &T->op[id];
-		if (to->kind != TO_COMPUTE)
-			continue;
-		for (int k = 0; k < to->naxes; k++) {
+		for (int k = 0; to->kind == TO_COMPUTE && k < to->naxes; k++) {
 			const TileAxis *ax = &to->ax[k];
 			double ext, t;
-			if (!ax->tiled || !ax->t || ax->unit || ax->red || ax->cls < 0 || ax->cls >= 64 ||
-			    t_eval(ax->extent, &env, &ext) != 0 || t_eval(t_var(g->tc, ax->t, TS_INT), &env, &t) != 0 || t < 1)
+			if (!ax->t || ax->cls < 0 || ax->cls >= 64 || t_eval(ax->extent, &env, &ext) != 0 ||
+			    t_eval(t_var(g->tc, ax->t, TS_INT), &env, &t) != 0 || t < 1)
 				continue;
-			if ((int64_t)(ext / t) > most[ax->cls])
+			if (!any && (int64_t)t > x->largest[ax->cls])   /* the halvings are of these */
+				x->largest[ax->cls] = (int64_t)t;
+			if (ax->tiled && !ax->unit && !ax->red && (int64_t)(ext / t) > most[ax->cls])
 				most[ax->cls] = (int64_t)(ext / t);
 		}
 	}
@@ -127,36 +207,88 @@ set_tiles(Extract *x)
 	return 0;
 }
 
+/* Tile/block choice i of the current combination: mixed radix, the blocks
+ * fastest, each class's scale (radix nscale) then block (radix nblkmax: 1,
+ * 2, 4 .. tiles per block, up to the most tiles at the smallest scale).
+ * 0 if it is not a choice: a block larger than the tiles there are. */
 static int
-next_blocks(Extract *x)
+set_sub(Extract *x, int64_t i)
 {
+	int scale[64], blk[64], changed = 0;
 	for (int c = 63; c >= 0; c--) {
-		if (x->blocks[c] < 1 << (x->nblk[c] - 1)) {
-			x->blocks[c] *= 2;
-			return 1;
-		}
-		x->blocks[c] = 1;
+		blk[c] = (int)(i % x->nblkmax[c]);
+		i /= x->nblkmax[c];
 	}
-	return 0;
+	for (int c = 63; c >= 0; c--) {
+		scale[c] = (int)(i % x->nscale[c]);
+		i /= x->nscale[c];
+		changed |= scale[c] != x->scale[c];
+	}
+	if (changed || !x->sized) {
+		memcpy(x->scale, scale, sizeof scale);
+		x->sized = set_tiles(x) == 0;
+	}
+	if (!x->sized)
+		return 0;
+	for (int c = 0; c < 64; c++) {
+		if (blk[c] >= x->nblk[c])
+			return 0;
+		x->blocks[c] = 1 << blk[c];
+	}
+	return 1;
 }
 
-/* Advances to the next (choice, engines, blocks) whose tile sizes are
- * known; 0 at the end. */
+/* The current combination's tile/block choices: *count gets how many
+ * indices there are.  0 = its tiles cannot be sized. */
+static int
+start_combo(Extract *x, int64_t *count)
+{
+	memset(x->scale, 0, sizeof x->scale);
+	memset(x->largest, 0, sizeof x->largest);
+	if (set_tiles(x) != 0)
+		return 0;
+	*count = 1;
+	for (int c = 0; c < 64; c++) {
+		x->nscale[c] = 1;
+		while (x->nscale[c] < MAXSCALE && x->largest[c] >> x->nscale[c] >= 1)
+			x->nscale[c]++;
+		x->scale[c] = x->nscale[c] - 1;
+	}
+	/* at the smallest tiles, the most blocks */
+	int ok = set_tiles(x) == 0;
+	for (int c = 0; c < 64; c++) {
+		x->nblkmax[c] = ok ? x->nblk[c] : 1;
+		*count *= x->nscale[c] * x->nblkmax[c];
+		if (*count > INT64_MAX / 64 / 64)
+			*count = INT64_MAX / 64 / 64;
+	}
+	x->sized = 0;
+	return 1;
+}
+
+/* Advances to the next candidate to visit; 0 at the end. */
 static int
 advance(Extract *x)
 {
-	if (!x->started) {
-		x->started = 1;
-		if (set_tiles(x) == 0)
-			return 1;
-	} else if (next_blocks(x)) {
-		x->index++;
-		return 1;
+	if (x->started) {   /* within the combination: the next sampled tile/block choice */
+		for (int64_t i = x->sub + x->sstride; i < x->count; i++)
+			if (set_sub(x, i)) {
+				x->sub = i;
+				return 1;
+			}
+		x->combo += x->cstride;
 	}
-	while (next_choice(x)) {
-		x->index++;
-		if (set_tiles(x) == 0)
-			return 1;
+	x->started = 1;
+	for (; x->combo < x->ncombo; x->combo += x->cstride) {
+		decode(x, x->combo);
+		if (!start_combo(x, &x->count))
+			continue;
+		x->sstride = x->count > x->per ? (x->count + x->per - 1) / x->per : 1;
+		for (int64_t i = 0; i < x->count; i++)
+			if (set_sub(x, i)) {
+				x->sub = i;
+				return 1;
+			}
 	}
 	return 0;
 }
@@ -180,7 +312,8 @@ extract_next(Extract *x, ExtractCand *c)
 	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nfused, c->why, sizeof c->why);
 	/* the unfused form next, unless it is the same candidate */
 	x->pending_unfused = fuse && (!ns || nfused > 0);
-	c->index = x->index;
+	c->combo = x->combo;
+	c->sub = x->sub;
 	c->fused = fuse ? nfused : -1;
 	c->choice = x->choice;
 	c->engsel = x->engsel;
@@ -195,10 +328,10 @@ extract_next(Extract *x, ExtractCand *c)
 }
 
 int64_t
-extract_count(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
-              int maxtile)
+extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
+               int maxtile, int64_t budget)
 {
-	Extract *x = extract_new(T, L, names, vals, nsizes, maxtile, 1);
+	Extract *x = extract_new(T, L, names, vals, nsizes, maxtile, 1, budget);
 	int64_t n = 0;
 	while (advance(x))
 		n++;

@@ -19,7 +19,7 @@
 enum { NS_NONE = -1000000 };   /* NsRef.var of an omitted operand */
 
 typedef struct NsDim {         /* one dim of a slice */
-	char start[72];          /* an integer expression over loop variables (Python and C alike) */
+	char start[40];          /* an integer expression over loop variables (Python and C alike) */
 	int64_t len;             /* > 0: a range of len; 0: one index, the dim dropped */
 } NsDim;
 
@@ -89,24 +89,34 @@ void nest_room(const Nest *ns, NkiFootprint *fp);
 /* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
 
+/* emit_nki.c: nki_tile_sizes with each operation's limits given (limits[id]; NULL:
+ * computed) and a cap per axis class of T (clscap[c] > 0) */
+int tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
+                      const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile,
+                      char *why, size_t nwhy);
+/* the preconditions of operation id's sequence choice, its instructions on engsel[j] */
+Term *seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *engsel);
+
 /* extract.c: the candidates of a variant, streamed */
 typedef struct Extract Extract;
 typedef struct ExtractCand {
-	int64_t index;           /* of its (sequences, engines, blocks) among the variant's */
-	int fused;               /* producers loop-fused (-1: the unfused form) */
+	int64_t combo, sub;      /* its (sequences, engines) combination; its tile/block choice in it */
+	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	AxEnv env;               /* sizes and tile sizes, likewise */
 	NkiFootprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */
 	char why[512];
 } ExtractCand;
+/* budget: how many (combination, tiles, blocks) to visit at most, spread evenly */
 Extract *extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
-                     int maxtile, int no_fusion);
+                     int maxtile, int no_fusion, int64_t budget);
 /* the next candidate's statements (the caller frees them); NULL with c->failed or c->end */
 Nest *extract_next(Extract *x, ExtractCand *c);
 void extract_free(Extract *x);
-/* how many (sequences, engines, blocks) a variant has */
-int64_t extract_count(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
-                      int maxtile);
+int64_t extract_combinations(const Extract *x);
+/* how many (combination, tiles, blocks) extract_next will visit */
+int64_t extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
+                       int maxtile, int64_t budget);
 
 #endif

@@ -437,7 +437,7 @@ t_eval(const Term *t, const AxEnv *env, double *out)
 		return 0;
 	case TK_VAR:
 		for (int i = 0; env && i < env->n; i++)
-			if (strcmp(env->names[i], t->name) == 0) {
+			if (env->names[i] == t->name || strcmp(env->names[i], t->name) == 0) {
 				*out = env->vals[i];
 				return 0;
 			}
