@@ -333,6 +333,33 @@ expect_grep '"dropped_footprint": 1, ' "$tmp/r.json" "the fused form that does n
 expect_grep '"fused_producers": 0, "footprint": {"sbuf_bytes_per_partition": 131076' "$tmp/r.json" "the unfused form is chosen, with its footprint"
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=256,K=384,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
 expect_grep '"psum_bytes_per_partition": 4096, "psum_banks": 2' "$tmp/r.json" "two [128, 512] matmul results take two PSUM banks"
+# blocks: a blocked matmul loads a row block of X once for every column tile of W; too many
+# PSUM accumulators (4 x 2 blocks of [128, 512] plus a partial) do not fit and are dropped
+rm -rf "$tmp/ea"
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=512,K=256,N=1024 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
+if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((4, 2, 128, 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
+	bad "a candidate with 4 x 2 PSUM accumulators was emitted"; else ok; fi
+if grep -q 'nl.ndarray((2, 128, 512), dtype=nl.float32, buffer=nl.sbuf)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
+if grep -E -q '"dropped_footprint": [1-9]' "$tmp/r.json"; then ok; else bad "blocks that do not fit are not counted as dropped"; fi
+for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
+	if /usr/bin/python3 tests/nki/run_kernel.py "$k" examples/matmul.py --dims M=512,K=256,N=1024 >"$tmp/out" 2>&1; then ok; else
+		bad "the blocked kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
+# independent operations share a loop nest and read X once; --no-fusion gives each its own
+expect_rc 0 "$AXONC" compile examples/qkv_projection.py --dims M=256,K=256,N=512 -o "$tmp/k.py"
+if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 2 ] && [ "$(grep -c 'dma_transpose(X' "$tmp/k.py")" -eq 2 ]; then ok; else
+	bad "QKV: the three matmuls do not share one loop nest reading X once per tile"; fi
+expect_rc 0 "$AXONC" compile examples/qkv_projection.py --dims M=256,K=256,N=512 -o "$tmp/k2.py" --no-fusion
+if [ "$(grep -c 'in the same loop nest' "$tmp/k2.py")" -eq 0 ] && [ "$(grep -c 'affine_range' "$tmp/k2.py")" -eq 3 ]; then ok; else
+	bad "--no-fusion: QKV is not three loop nests"; fi
+# the budget bounds what is visited; the same inputs give the same kernels
+rm -rf "$tmp/ea" "$tmp/eb"
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=512,K=512,N=1024 --budget 300 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
+n=$(sed 's/.*"candidates": \([0-9]*\).*/\1/' "$tmp/r.json")
+if [ "$n" -gt 0 ] && [ "$n" -le 600 ]; then ok; else bad "--budget 300 visited $n candidates (fused and unfused forms: at most 600)"; fi
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=512,K=512,N=1024 --budget 300 -o "$tmp/k.py" --emit-all "$tmp/eb"
+if diff -r "$tmp/ea" "$tmp/eb" >/dev/null; then ok; else bad "two runs of compile --emit-all differ"; fi
+expect_rc 2 "$AXONC" compile examples/matmul.py --dims M=8,K=8,N=8 --budget 0
 expect_rc 2 "$AXONC" compile examples/matmul.py
 expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
