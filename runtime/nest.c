@@ -16,7 +16,7 @@ nest_push(Nest *ns, int kind, int depth)
 			ax_die("out of memory");
 	}
 	NsStmt *s = &ns->s[ns->n++];
-	memset(s, 0, sizeof *s);
+	*s = (NsStmt){ 0 };
 	s->kind = kind;
 	s->depth = depth;
 	s->var = NS_NONE;
@@ -36,8 +36,7 @@ nest_free(Nest *ns)
 NsRef
 ns_var(int var, const AxShape *s)
 {
-	NsRef r;
-	memset(&r, 0, sizeof r);
+	NsRef r = { 0 };
 	r.var = var;
 	r.shape = *s;
 	return r;
@@ -58,8 +57,7 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 	int64_t *bytes = malloc(sizeof(int64_t) * (size_t)nv);
 	if (!def || !last || !mem || !endof || !open || !bytes)
 		ax_die("out of memory");
-	memset(fp, 0, sizeof *fp);
-	fp->fits = 1;
+	*fp = (NkiFootprint){ .fits = 1 };
 	for (int v = 0; v < nv; v++)
 		def[v] = last[v] = mem[v] = -1;
 	int nopen = 0;
