@@ -79,11 +79,12 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 			continue;
 		}
 		int use[AX_MAXOPND + 3], nu = 0;
-		for (int o = 0; o < AX_MAXOPND; o++)
-			if (s->kind == NS_INST && s->opnd[o].var >= 0)
+		/* the instruction's operands only: the slots past them are zero (v0) in the statements */
+		for (int o = 0; s->kind == NS_INST && o < t->insts[s->inst].nopnd; o++)
+			if (s->opnd[o].var >= 0)
 				use[nu++] = s->opnd[o].var;
-		if (s->src.var >= 0)
-			use[nu++] = s->src.var;
+		if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var >= 0)
+			use[nu++] = s->src.var;   /* src is theirs alone (an instruction's is zero, v0) */
 		if (s->out.var >= 0)
 			use[nu++] = s->out.var;
 		if ((s->kind == NS_ACC || s->kind == NS_SET) && s->var >= 0)
