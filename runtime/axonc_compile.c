@@ -95,6 +95,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	AxTiling *bestT = NULL;
 	LowerNode *bestL = NULL;
 	char firstwhy[512] = "";
+	/* the C renderings (--emit-all: NAME.c) and their numerics (--validate): ckernel.c */
+	CkCheck *ck = o->validate || o->emit_all ? ck_check_new(ng->g0, names, vals, n, o->validate, o->seed, o->emit_all)
+	                                         : NULL;
 	for (int v = 0; v < ng->nvariants && rc == 0; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
@@ -118,9 +121,13 @@ cmd_compile(const AxTarget *t, const Opts *o)
 					failed++;
 				if (!src && !*firstwhy)
 					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, why);
+				int rejected = 0;
+				if (src && ck && (rejected = ck_candidate(ck, T, L, choice, engsel, form == 0, o->max_tile, fn, v, k,
+				                                          form)) < 0)
+					rc = 1;
 				if (src) {
 					emitted++;
-					if (!best) {
+					if (!best && rejected == 0) {
 						best = src;
 						bestv = v;
 						bestfused = nfused;
@@ -148,7 +155,8 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		} while (o->emit_all && k < MAXEMIT && rc == 0 && next_choice(t, g, L, T, choice, engsel));
 	}
 	if (rc == 0 && !best) {
-		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n", firstwhy);
+		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n",
+		        *firstwhy ? firstwhy : ck_first_rejection(ck));
 		rc = 1;
 	}
 	if (rc == 0) {
@@ -190,7 +198,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		nki_tile_sizes(bestT, bestL, bestchoice, bestengsel, names, vals, &nv, 256, o->max_tile, why, sizeof why);
 		for (int i = n; i < nv; i++)
 			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", names[i], vals[i]);
-		fprintf(f, "}}}\n");
+		fprintf(f, "}}");
+		ck_report(ck, f);
+		fprintf(f, "}\n");
 		fclose(f);
 		rc = write_file(o->report, rep) ? 1 : 0;
 		free(rep);
@@ -199,6 +209,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		fprintf(stderr, "axonc: %d candidate%s emitted (%d could not be, %d dropped: their tiles do not fit on chip), "
 		                "%.1f ms; selection: placeholder order (no performance model yet)\n",
 		        emitted, emitted == 1 ? "" : "s", failed, dropped, ax_now_ms() - t0);
+	if (rc == 0)
+		ck_summary(ck, stderr);
+	ck_check_free(ck);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);

@@ -338,6 +338,36 @@ expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
 expect_grep 'size N is not given' "$tmp/err" "compile with a missing size"
 
+# ---- the C rendering of every candidate, run through libtcc against the program's reference execution ----
+# sizes as tests/nki/check_examples.py picks them (the sizes each program has, tiles of at most 4)
+for f in examples/*.py; do
+	case $(basename "$f" .py) in
+	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
+	*) want="M=8 N=12 K=16" ;;
+	esac
+	"$AXONC" graph "$f" >"$tmp/g" 2>&1
+	dims=""
+	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	rm -rf "$tmp/c"
+	if ! "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --emit-all "$tmp/c" --validate -o "$tmp/k.py" \
+		--report "$tmp/r.json" 2>"$tmp/err"; then
+		bad "compile $f --dims $dims --validate failed"; tail -3 "$tmp/err" | sed 's/^/    /'
+		continue
+	fi
+	emitted=$(sed -n 's/.*"emitted": \([0-9]*\),.*/\1/p' "$tmp/r.json")
+	validated=$(sed -n 's/.*"validated": \([0-9]*\),.*/\1/p' "$tmp/r.json")
+	rejected=$(sed -n 's/.*"rejected_numerics": \([0-9]*\).*/\1/p' "$tmp/r.json")
+	npy=$(ls "$tmp/c" | grep -c '\.py$')
+	nc=$(ls "$tmp/c" | grep -c '\.c$')
+	if [ -n "$emitted" ] && [ "$emitted" -gt 0 ] && [ "$validated" = "$emitted" ] && [ "$rejected" = 0 ] &&
+		[ "$nc" = "$npy" ]; then ok; else
+		bad "$f: $emitted emitted, ${validated:-?} validated, ${rejected:-?} rejected, $nc C renderings for $npy kernels"
+		grep 'first rejection' "$tmp/err" | sed 's/^/    /'
+	fi
+done
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=16,K=32,N=8 --validate -o "$tmp/k.py"
+expect_grep 'axonc: numerics: 2 candidates validated, 0 rejected' "$tmp/err" "compile --validate says what it validated"
+
 # every operation of every variant of every example lowers to at least one proved sequence
 for f in examples/*.py; do
 	if "$AXONC" synth "$f" --json >"$tmp/out" 2>"$tmp/err" && grep -q '"missing": 0' "$tmp/out"; then ok; else
