@@ -585,6 +585,22 @@ char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const i
 int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                    double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
 
+/* ---- ckernel.c: the C rendering of candidates, run through libtcc (nest.h) ------------- */
+typedef struct CkCheck CkCheck;
+struct Nest;
+/* For axonc compile: each candidate's C rendering written as DIR/NAME.c (dir non-NULL) and,
+ * with validate, run on random inputs (seed) at the sizes names/vals (sizes and scalar
+ * parameters) and compared with g0's reference execution on the same inputs. */
+CkCheck *ck_check_new(const AxGraph *g0, const char *const *names, const double *vals, int n, int validate,
+                      uint64_t seed, const char *dir);
+/* One candidate's statements (nest.h; label: its file name, DIR/label.c): -1 a file cannot
+ * be written, 1 rejected by validation, else 0.  c NULL: nothing, 0. */
+int ck_candidate(CkCheck *c, const struct Nest *ns, const char *fn, const char *label);
+void ck_report(const CkCheck *c, FILE *f);     /* , "validated": N, "rejected_numerics": M (with validation) */
+void ck_summary(const CkCheck *c, FILE *f);    /* a line for stderr (with validation) */
+const char *ck_first_rejection(const CkCheck *c);
+void ck_check_free(CkCheck *c);
+
 /* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
 /* The source of a runnable NumPy function `name(params)` computing g; NULL
  * (and why) if an op has no NumPy spelling. */

@@ -38,8 +38,11 @@ static const char usage[] =
 	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--emit-all DIR] [--max-tile T]\n"
-	"          [--budget N] [--no-fusion]\n"
-	"                          an NKI kernel (placeholder selection until the performance model exists)\n"
+	"          [--budget N] [--no-fusion] [--validate] [--seed S]\n"
+	"                          an NKI kernel (placeholder selection until the performance model exists);\n"
+	"                          --emit-all also writes each candidate's C rendering (NAME.c); --validate\n"
+	"                          runs every candidate's C rendering (libtcc) on random inputs and compares\n"
+	"                          it with the program's reference execution\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -386,6 +389,8 @@ main(int argc, char **argv)
 			o.no_algebraic = 1;
 		else if (strcmp(argv[i], "--no-fusion") == 0)
 			o.no_fusion = 1;
+		else if (strcmp(argv[i], "--validate") == 0)
+			o.validate = 1;
 		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
 			if (bad)
 				return 2;

@@ -68,6 +68,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
+	/* the C renderings (--emit-all: NAME.c) and their numerics (--validate): ckernel.c */
+	CkCheck *ck = o->validate || o->emit_all ? ck_check_new(ng->g0, names, vals, n, o->validate, o->seed, o->emit_all)
+	                                         : NULL;
 	for (int v = 0; v < ng->nvariants && rc == 0; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
@@ -106,7 +109,15 @@ cmd_compile(const AxTarget *t, const Opts *o)
 					emitted--;
 				}
 			}
-			if (src && !best) {   /* the placeholder order: the first that fits */
+			int rejected = 0;
+			if (src && ck) {   /* its C rendering: written (--emit-all), run (--validate) */
+				char label[96];
+				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
+				         c.fused < 0 ? "_unfused" : "");
+				if ((rejected = ck_candidate(ck, ns, fn, label)) < 0)
+					rc = 1;
+			}
+			if (src && !best && rejected == 0) {   /* the placeholder order: the first that fits and validates */
 				best = arena_strdup(tc_arena(tc), src);
 				bestv = v;
 				bestfused = c.fused > 0 ? c.fused : 0;
@@ -135,7 +146,8 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		extract_free(x);
 	}
 	if (rc == 0 && !best) {
-		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n", firstwhy);
+		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n",
+		        *firstwhy ? firstwhy : ck_first_rejection(ck));
 		rc = 1;
 	}
 	if (rc == 0) {
@@ -181,7 +193,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		fprintf(f, "}, \"tiles\": {");
 		for (int i = n; i < bestn; i++)
 			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", bestnames[i], bestvals[i]);
-		fprintf(f, "}}}\n");
+		fprintf(f, "}}");
+		ck_report(ck, f);
+		fprintf(f, "}\n");
 		fclose(f);
 		rc = write_file(o->report, rep) ? 1 : 0;
 		free(rep);
@@ -191,6 +205,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		                "their tiles do not fit), %.1f ms; selection: placeholder order (no performance model yet)\n",
 		        (long long)considered, considered == 1 ? "" : "s", (long long)emitted, (long long)failed,
 		        (long long)dropped, ax_now_ms() - t0);
+	if (rc == 0)
+		ck_summary(ck, stderr);
+	ck_check_free(ck);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);

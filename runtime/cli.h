@@ -11,7 +11,7 @@ typedef struct Opts {
 	int nargs;
 	const char *target, *fn, *dims, *inputs, *out, *dotfile, *report, *emit_all;
 	uint64_t seed;
-	int timeout_ms, json, max_variants, no_algebraic, depth, max_tile, no_fusion, budget;
+	int timeout_ms, json, max_variants, no_algebraic, depth, max_tile, no_fusion, budget, validate;
 } Opts;
 
 int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */

@@ -76,6 +76,7 @@ void em_producers(Em *e, int c, const NsDim *caxidx);
 void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
 void em_store(Em *e, int id, NsRef *v, const NsRef *dst);
 void em_block_loads(Em *e, int id, const NsDim *idx);
+AxShape em_block_shape(Em *e, uint32_t axes, const AxShape *tile);
 NsRef em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s);
 void em_inner_loops(Em *e, const TileOp *to);
 

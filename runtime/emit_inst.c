@@ -1,5 +1,5 @@
 /*
- * emit_inst.c — the statements of one instruction, a slice, a loop; loads
+ * emit_inst.c — the statements of one instruction, a sl, a loop; loads
  * from off chip (and constants) made once per loop that can see them.
  */
 #include <stdarg.h>
@@ -137,7 +137,7 @@ em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes)
 
 /* Instruction inst over operand refs (NULL: left out) into a new variable
  * in memory mem (-1: its first on-chip one), or written into the off-chip
- * slice dst; its value in *out. */
+ * sl dst; its value in *out. */
 void
 em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
           const NsRef *dst, int mem, NsRef *out)
@@ -221,7 +221,7 @@ em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out)
 
 /* ---- one operation ------------------------------------------------------------------ */
 
-/* The slice of node src's off-chip tensor that operand o of node id reads at
+/* The sl of node src's off-chip tensor that operand o of node id reads at
  * the current tile. */
 void
 em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
@@ -231,7 +231,7 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 	int sid = g->nodes[id].in[o];
 	const AxNode *src = &g->nodes[sid];
 	AxShape keep = r->shape;
-	memset(r, 0, sizeof *r);
+	*r = (NsRef){ 0 };
 	r->shape = keep;
 	r->var = -1 - sid;
 	r->nidx = src->rank;
@@ -266,18 +266,19 @@ em_close_to(Em *e, int depth)
 		e->ncse--;
 }
 
-/* the result slice of node id: its axes' dims in order */
+/* the result sl of node id: its axes' dims in order */
 void
 em_result(Em *e, int id, const NsDim *idx, NsRef *r)
 {
 	const AxNode *nd = &e->g->nodes[id];
-	AxShape keep = r->shape;
-	memset(r, 0, sizeof *r);
-	r->shape = keep;
+	*r = (NsRef){ 0 };
 	r->var = -1 - id;
 	r->nidx = nd->rank;
 	r->ellipsis = nd->rank == 0;
-	for (int k = 0; k < nd->rank; k++)
+	for (int k = 0; k < nd->rank; k++) {
 		r->idx[k] = idx[k];
+		if (idx[k].len)
+			r->shape.d[r->shape.rank++] = idx[k].len;
+	}
 }
 

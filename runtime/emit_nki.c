@@ -116,19 +116,13 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 		st->acc = v;
 		if (st->blocked) {   /* the running value of this tile of the block, in the block's buffer */
 			NsStmt *bf = &e->ns->s[st->accat];
-			AxShape bs = { 0 };
 			uint32_t allblk = 0;
 			for (int k = 0; k < to->naxes; k++)
-				if (st->blk[k] > 1) {
-					bs.d[bs.rank++] = st->blk[k];
+				if (st->blk[k] > 1)
 					allblk |= 1u << k;
-				}
-			for (int d = 0; d < v.shape.rank; d++)
-				bs.d[bs.rank++] = v.shape.d[d];
 			bf->var = st->accbuf;
 			bf->node = id;
-			bf->lead = bs.rank - v.shape.rank;
-			bf->shape = bs;
+			bf->shape = em_block_shape(e, allblk, &v.shape);
 			bf->mem = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
 			st->acc = em_block_tile(e, st->accbuf, allblk, &v.shape);
 			NsStmt *set = em_push(e, NS_SET);

@@ -124,13 +124,13 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	const AxNode *nd = &g->nodes[id];
 	NsRef in[AX_MAXOPND], iv[8];
 	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
-	/* the tile's inputs: an off-chip slice, a constant made on chip, or a tile
+	/* the tile's inputs: an off-chip sl, a constant made on chip, or a tile
 	 * of a producer in the same loop nest */
 	for (int o = 0, p = 0; o < nd->nin; o++) {
 		if (nd->in[o] < 0)
 			continue;
 		NsRef *v = &in[p];
-		memset(v, 0, sizeof *v);
+		*v = (NsRef){ 0 };
 		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
 			em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
 		if (e->into && e->into[nd->in[o]] == id) {
@@ -182,7 +182,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	*res = iv[q->ninsts - 1];
 }
 
-/* The result's moves, the last into the off-chip slice dst; with dst NULL,
+/* The result's moves, the last into the off-chip sl dst; with dst NULL,
  * only the moves between on-chip memories (a tile a fused consumer reads). */
 void
 em_store(Em *e, int id, NsRef *v, const NsRef *dst)
@@ -298,7 +298,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			nop = op->nopnd;
 		}
 		/* the operands' slices, and the blocked axes they read */
-		NsRef slice[AX_MAXOPND];
+		NsRef sl[AX_MAXOPND];
 		const NsRef *opnd[AX_MAXOPND] = { 0 };
 		uint32_t axes = 0;
 		int ok = 1;
@@ -312,11 +312,11 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			for (int d = 0; d < src->rank; d++)
 				if (to->read[o][d].kind == 1 && e->cur->blk[to->read[o][d].axis] > 1)
 					axes |= 1u << to->read[o][d].axis;
-			memset(&slice[i], 0, sizeof slice[i]);
-			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &slice[i].shape) != 0)
+			sl[i] = (NsRef){ 0 };
+			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &sl[i].shape) != 0)
 				em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[ins[i]].name);
-			em_operand(e, id, o, idx, &slice[i]);
-			opnd[slot[i]] = &slice[i];
+			em_operand(e, id, o, idx, &sl[i]);
+			opnd[slot[i]] = &sl[i];
 		}
 		(void)nop;
 		if (!ok)
@@ -327,7 +327,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
 			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
 		for (int i = 0; i < nin && kk < sizeof key; i++)
-			kk += em_key_ref(key + kk, sizeof key - kk, &slice[i]);
+			kk += em_key_ref(key + kk, sizeof key - kk, &sl[i]);
 		Cse *c = em_cse_find(e, key);
 		if (c) {
 			e->cur->hoisted[k] = c->val.var;
@@ -338,36 +338,25 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		int bufat = e->ns->n, save = e->depth;
 		em_push(e, NS_BUF);
 		int buf = e->ns->nvars++;
-		NsRef dst;
-		memset(&dst, 0, sizeof dst);
-		dst.var = buf;
-		AxShape bs = { 0 };
 		for (int a = 0; a < to->naxes; a++)
 			if (axes & (1u << a)) {
 				char var[16];
 				snprintf(var, sizeof var, "j%d", a);
 				em_loop(e, 0, var, e->cur->blk[a]);
-				em_dim(&dst.idx[dst.nidx++], 0, "%s", var);
-				bs.d[bs.rank++] = e->cur->blk[a];
 			}
-		int lead = bs.rank, at = e->ns->n;
+		int at = e->ns->n;
 		NsRef res;
 		em_inst(e, inst, 0, attr, sattr, opnd, NULL, mem, &res);
 		if (e->bad)
 			return;
 		NsStmt *ld = &e->ns->s[at];
-		for (int d = 0; d < ld->shape.rank; d++) {
-			bs.d[bs.rank++] = ld->shape.d[d];
-			em_dim(&dst.idx[dst.nidx++], ld->shape.d[d], "0");
-		}
-		dst.shape = ld->shape;
+		NsRef dst = em_block_tile(e, buf, axes, &ld->shape);
 		ld->out = dst;
 		NsStmt *bf = &e->ns->s[bufat];
 		bf->var = buf;
 		bf->node = id;
 		bf->mem = ld->mem;
-		bf->lead = lead;
-		bf->shape = bs;
+		bf->shape = em_block_shape(e, axes, &ld->shape);
 		ld->mem = -1;
 		em_close_to(e, save);
 		e->cur->hoisted[k] = buf;
@@ -379,15 +368,33 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	}
 }
 
+/* A block buffer's shape: the tile's partition dim first (a buffer of
+ * several tiles still spans the partitions once), then a dim per blocked
+ * axis, then the tile's other dims. */
+AxShape
+em_block_shape(Em *e, uint32_t axes, const AxShape *tile)
+{
+	AxShape bs = { 0 };
+	if (tile->rank)
+		bs.d[bs.rank++] = tile->d[0];
+	for (int a = 0; a < AX_MAXR + 4; a++)
+		if (axes & (1u << a))
+			bs.d[bs.rank++] = e->cur->blk[a];
+	for (int d = 1; d < tile->rank; d++)
+		bs.d[bs.rank++] = tile->d[d];
+	return bs;
+}
+
 /* Within the block: the tile of buffer buf at the current block position
- * along axes, its tile dims whole (the buffer's tile shape s). */
+ * along axes (shape s): [0:P, j.., 0:F..]. */
 NsRef
 em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
 {
-	NsRef r;
-	memset(&r, 0, sizeof r);
+	NsRef r = (NsRef){ 0 };
 	r.var = buf;
 	r.shape = *s;
+	if (s->rank)
+		em_dim(&r.idx[r.nidx++], s->d[0], "0");
 	for (int a = 0; a < AX_MAXR + 4; a++)
 		if (axes & (1u << a)) {
 			if (e->cur->blk[a] > 1)
@@ -395,7 +402,7 @@ em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
 			else
 				em_dim(&r.idx[r.nidx++], 0, "0");
 		}
-	for (int d = 0; d < s->rank; d++)
+	for (int d = 1; d < s->rank; d++)
 		em_dim(&r.idx[r.nidx++], s->d[d], "0");
 	return r;
 }

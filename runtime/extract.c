@@ -243,8 +243,10 @@ set_sub(Extract *x, int64_t i)
 static int
 start_combo(Extract *x, int64_t *count)
 {
-	memset(x->scale, 0, sizeof x->scale);
-	memset(x->largest, 0, sizeof x->largest);
+	for (int i_ = 0; i_ < 64; i_++)
+		x->scale[i_] = 0;
+	for (int i_ = 0; i_ < 64; i_++)
+		x->largest[i_] = 0;
 	if (set_tiles(x) != 0)
 		return 0;
 	*count = 1;
@@ -296,7 +298,7 @@ advance(Extract *x)
 Nest *
 extract_next(Extract *x, ExtractCand *c)
 {
-	memset(c, 0, sizeof *c);
+	*c = (ExtractCand){ 0 };
 	int fuse;
 	if (x->pending_unfused) {
 		x->pending_unfused = 0;

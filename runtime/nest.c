@@ -16,7 +16,7 @@ nest_push(Nest *ns, int kind, int depth)
 			ax_die("out of memory");
 	}
 	NsStmt *s = &ns->s[ns->n++];
-	memset(s, 0, sizeof *s);
+	*s = (NsStmt){ 0 };
 	s->kind = kind;
 	s->depth = depth;
 	s->var = NS_NONE;
@@ -36,8 +36,7 @@ nest_free(Nest *ns)
 NsRef
 ns_var(int var, const AxShape *s)
 {
-	NsRef r;
-	memset(&r, 0, sizeof r);
+	NsRef r = { 0 };
 	r.var = var;
 	r.shape = *s;
 	return r;
@@ -58,8 +57,7 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 	int64_t *bytes = malloc(sizeof(int64_t) * (size_t)nv);
 	if (!def || !last || !mem || !endof || !open || !bytes)
 		ax_die("out of memory");
-	memset(fp, 0, sizeof *fp);
-	fp->fits = 1;
+	*fp = (NkiFootprint){ .fits = 1 };
 	for (int v = 0; v < nv; v++)
 		def[v] = last[v] = mem[v] = -1;
 	int nopen = 0;
@@ -81,11 +79,12 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 			continue;
 		}
 		int use[AX_MAXOPND + 3], nu = 0;
-		for (int o = 0; o < AX_MAXOPND; o++)
-			if (s->kind == NS_INST && s->opnd[o].var >= 0)
+		/* the instruction's operands only: the slots past them are zero (v0) in the statements */
+		for (int o = 0; s->kind == NS_INST && o < t->insts[s->inst].nopnd; o++)
+			if (s->opnd[o].var >= 0)
 				use[nu++] = s->opnd[o].var;
-		if (s->src.var >= 0)
-			use[nu++] = s->src.var;
+		if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var >= 0)
+			use[nu++] = s->src.var;   /* src is theirs alone (an instruction's is zero, v0) */
 		if (s->out.var >= 0)
 			use[nu++] = s->out.var;
 		for (int k = 0; k < nu; k++) {
@@ -103,11 +102,9 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 		}
 		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv && s->mem >= 0 &&
 		    !t->mems[s->mem].offchip && s->out.var == NS_NONE) {
-			int64_t per = 4;   /* bytes per partition: every dim but the tile's first */
-			int lead = s->kind == NS_BUF ? s->lead : 0;
-			for (int d = 0; d < s->shape.rank; d++)
-				if (d != lead)
-					per *= s->shape.d[d];
+			int64_t per = 4;   /* bytes per partition: every dim but the first */
+			for (int d = 1; d < s->shape.rank; d++)
+				per *= s->shape.d[d];
 			def[s->var] = last[s->var] = i;
 			mem[s->var] = s->mem;
 			bytes[s->var] = per;

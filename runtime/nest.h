@@ -35,7 +35,7 @@ enum {
 	NS_SIZE,                 /* name = value (a program size) */
 	NS_NOTE,                 /* a comment */
 	NS_TENSOR,               /* an off-chip tensor for node `node` (output: a kernel result) */
-	NS_BUF,                  /* an on-chip block buffer var of shape (blocks..., tile...) in mem */
+	NS_BUF,                  /* an on-chip block buffer var in mem: (partitions, blocks..., tile's other dims) */
 	NS_LOOP,                 /* for var in 0..hi (seq: in order) */
 	NS_END,                  /* closes the innermost loop */
 	NS_INST,                 /* var = inst(opnd...) [written into out when out.var != NS_NONE] */
@@ -52,7 +52,6 @@ typedef struct NsStmt {
 	int var;
 	int output;              /* NS_TENSOR: a kernel result */
 	int mem;                 /* NS_BUF, NS_INST: the memory of var's tile (-1 off chip or none) */
-	int lead;                /* NS_BUF: leading block dims of shape (then the tile's, partitions first) */
 	AxShape shape;           /* NS_TENSOR, NS_BUF, NS_INST: var's shape */
 	char name[24];           /* NS_SIZE, NS_LOOP: the name */
 	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
@@ -88,6 +87,23 @@ Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const
 void nest_room(const Nest *ns, NkiFootprint *fp);
 /* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
+/* emit_c.c: the same loop nests as one C function
+ *   int name(AxkCtx *k, float *const *in, float **out)
+ * calling the bridge of ckernel.c (malloc'd); NULL and why */
+char *nest_c(const Nest *ns, const char *name, char *why, size_t nwhy);
+/* ckernel.c: the C rendering compiled by libtcc and run on inputs[p] (tensor parameter p
+ * by position, row-major); outputs[k] get malloc'd results, in g->outputs order, and
+ * oshapes their shapes.  0 = ok, else -1 and why. */
+int nest_run(const Nest *ns, const float *const *inputs, float **outputs, AxShape *oshapes, char *why, size_t nwhy);
+/* the same for a rendering src already made (its function `name`) */
+int nest_run_c(const Nest *ns, const char *src, const char *name, const float *const *inputs, float **outputs,
+               AxShape *oshapes, char *why, size_t nwhy);
+/* results against expected ones: 1 if every element has |a-b| <= 1e-4 + 1e-4*|b|, else 0 and why */
+int ck_compare(int nout, float *const *got, const AxShape *gs, float *const *want, const AxShape *ws, char *why,
+               size_t nwhy);
+/* ns's rendering src run on the check's inputs and compared with the program's results: 1 = same */
+int ck_check_nest(CkCheck *c, const Nest *ns, const char *src, const char *fn, char *why, size_t nwhy);
+float *const *ck_check_inputs(CkCheck *c);   /* by parameter position */
 
 /* emit_nki.c: nki_tile_sizes with each operation's limits given (limits[id]; NULL:
  * computed) and a cap per axis class of T (clscap[c] > 0) */

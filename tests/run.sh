@@ -327,10 +327,12 @@ if tr -d '\n' <"$tmp/k.py" | grep -q '# %7 multiply    for i0 in nl.affine_range
 	bad "loop fusion: rsqrt is not made per row block before the multiply's column loop"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=1024,N=1024 >"$tmp/out" 2>&1; then ok; else
 	bad "the hoisted-producer kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
-# footprints: RMSNorm with 16384-wide rows in one loop nest needs more SBUF than a partition has
+# footprints are the tiles live at once: RMSNorm with 16384-wide rows in one loop nest holds a
+# row of X and its square (2 x 64 KiB, the multiply reuses the row of X); 65536-wide rows fit nowhere
 expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=16384 -o "$tmp/k.py" --report "$tmp/r.json"
-expect_grep '"dropped_footprint": 1, ' "$tmp/r.json" "the fused form that does not fit is dropped and counted"
-expect_grep '"fused_producers": 0, "footprint": {"sbuf_bytes_per_partition": 131076' "$tmp/r.json" "the unfused form is chosen, with its footprint"
+expect_grep '"fused_producers": 4, "footprint": {"sbuf_bytes_per_partition": 131080' "$tmp/r.json" "the fused RMSNorm's live tiles"
+expect_rc 1 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=65536 -o "$tmp/k.py"
+expect_grep 'its tiles do not fit in on-chip memory' "$tmp/err" "nothing fits: said so"
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=256,K=384,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
 expect_grep '"psum_bytes_per_partition": 4096, "psum_banks": 2' "$tmp/r.json" "two [128, 512] matmul results take two PSUM banks"
 # blocks: a blocked matmul loads a row block of X once for every column tile of W; too many
@@ -364,6 +366,36 @@ expect_rc 2 "$AXONC" compile examples/matmul.py
 expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
 expect_grep 'size N is not given' "$tmp/err" "compile with a missing size"
+
+# ---- the C rendering of every candidate, run through libtcc against the program's reference execution ----
+# sizes as tests/nki/check_examples.py picks them (the sizes each program has, tiles of at most 4)
+for f in examples/*.py; do
+	case $(basename "$f" .py) in
+	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
+	*) want="M=8 N=12 K=16" ;;
+	esac
+	"$AXONC" graph "$f" >"$tmp/g" 2>&1
+	dims=""
+	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	rm -rf "$tmp/c"
+	if ! "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --emit-all "$tmp/c" --validate -o "$tmp/k.py" \
+		--report "$tmp/r.json" 2>"$tmp/err"; then
+		bad "compile $f --dims $dims --validate failed"; tail -3 "$tmp/err" | sed 's/^/    /'
+		continue
+	fi
+	emitted=$(sed -n 's/.*"emitted": \([0-9]*\),.*/\1/p' "$tmp/r.json")
+	validated=$(sed -n 's/.*"validated": \([0-9]*\),.*/\1/p' "$tmp/r.json")
+	rejected=$(sed -n 's/.*"rejected_numerics": \([0-9]*\).*/\1/p' "$tmp/r.json")
+	npy=$(ls "$tmp/c" | grep -c '\.py$')
+	nc=$(ls "$tmp/c" | grep -c '\.c$')
+	if [ -n "$emitted" ] && [ "$emitted" -gt 0 ] && [ "$validated" = "$emitted" ] && [ "$rejected" = 0 ] &&
+		[ "$nc" = "$npy" ]; then ok; else
+		bad "$f: $emitted emitted, ${validated:-?} validated, ${rejected:-?} rejected, $nc C renderings for $npy kernels"
+		grep 'first rejection' "$tmp/err" | sed 's/^/    /'
+	fi
+done
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=16,K=32,N=8 --validate -o "$tmp/k.py"
+expect_grep 'axonc: numerics: 2 candidates validated, 0 rejected' "$tmp/err" "compile --validate says what it validated"
 
 # every operation of every variant of every example lowers to at least one proved sequence
 for f in examples/*.py; do
