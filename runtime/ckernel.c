@@ -437,23 +437,18 @@ axk_store(AxkCtx *k, const int64_t *dst, const int64_t *src)
 }
 
 int
-axk_acc(AxkCtx *k, int var, const int64_t *src)
+axk_acc(AxkCtx *k, const int64_t *dst, const int64_t *src)
 {
 	AxShape ss;
-	if (var_ok(k, var))
-		return 1;
-	Val *v = &k->vars[var];
+	View dv;
 	const float *s = read_ref(k, src, &ss);
-	if (!s)
+	if (!s || resolve(k, dst, &dv))
 		return kwrap(k, "an accumulation");
-	if (!v->set)
-		return kfail(k, "an accumulation into v%d, which is not written yet", var);
-	if (s == v->data) {   /* v += v */
+	if (dv.base == s) {   /* v += v */
 		float *t = spare(k, ax_numel(&ss));
 		memcpy(t, s, sizeof(float) * (size_t)ax_numel(&ss));
 		s = t;
 	}
-	View dv = { .base = v->data, .whole = 1, .writable = 1, .shape = v->shape };
 	return assign(k, &dv, s, &ss, 1, "an accumulation");
 }
 

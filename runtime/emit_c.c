@@ -43,7 +43,7 @@ static const char prelude[] =
 	"int axk_inst(AxkCtx *k, int var, int inst, int engine, const int *attr, const double *aval,\n"
 	"             const int64_t *const *opnd, const int64_t *out, int rank, const int64_t *dims);\n"
 	"int axk_store(AxkCtx *k, const int64_t *dst, const int64_t *src);\n"
-	"int axk_acc(AxkCtx *k, int var, const int64_t *src);\n"
+	"int axk_acc(AxkCtx *k, const int64_t *dst, const int64_t *src);\n"
 	"int axk_set(AxkCtx *k, int var, const int64_t *src);\n"
 	"int axk_view(AxkCtx *k, int node, int op, int is_inst, int engine, const int *in, const int *grank,\n"
 	"             const int *attr, const double *aval);\n"
@@ -357,18 +357,28 @@ stmt(Cw *w, const NsStmt *s)
 		fputs(")) return __LINE__;\n", f);
 		break;
 	case NS_ACC:
-	case NS_SET:
-		if (!ref_ok(w, &s->src))
+	case NS_SET: {
+		if (!ref_ok(w, &s->out) || !ref_ok(w, &s->src))
 			break;
 		indent(w, s->depth);
-		fprintf(f, "/* v%d %s ", s->var, s->kind == NS_ACC ? "+=" : "=");
+		fputs("/* ", f);
+		put_ref_text(w, &s->out);
+		fputs(s->kind == NS_ACC ? " += " : " = ", f);
 		put_ref_text(w, &s->src);
-		fputs(s->kind == NS_ACC ? ", in place */\n" : ", the running value */\n", f);
+		fputs(s->kind == NS_ACC ? ", in place */\n" : " */\n", f);
 		indent(w, s->depth);
-		fprintf(f, "if (axk_%s(axk, %d, ", s->kind == NS_ACC ? "acc" : "set", s->var);
+		int whole = s->out.var >= 0 && !s->out.nidx;
+		if (s->kind == NS_SET && whole)   /* the running value: the variable rebound */
+			fprintf(f, "if (axk_set(axk, %d, ", s->out.var);
+		else {   /* accumulated in place, or a tile set into a block buffer */
+			fprintf(f, "if (axk_%s(axk, ", s->kind == NS_ACC ? "acc" : "store");
+			put_ref(w, &s->out);
+			fputs(", ", f);
+		}
 		put_ref(w, &s->src);
 		fputs(")) return __LINE__;\n", f);
 		break;
+	}
 	case NS_VIEW:
 		view_stmt(w, s);
 		break;

@@ -129,7 +129,7 @@ test_candidate(void)
 	CHECK_HAS(a.src, "/* %8 v15 = dma_transpose(src=t7[i0 * 4:+4, (r + 1) * 4:+4]) on dma */\n");
 	CHECK_HAS(a.src, "(const int64_t[7]){ -8, 2, 0, i0 * 4, 4, (r + 1) * 4, 4 }");   /* t7, node 7 */
 	CHECK_HAS(a.src, "/* v14 += v17, in place */\n"
-	                 "                if (axk_acc(axk, 14, (const int64_t[3]){ 17, 0, 0 })) return __LINE__;\n");
+	                 "                if (axk_acc(axk, (const int64_t[3]){ 14, 0, 0 }, (const int64_t[3]){ 17, 0, 0 })) return __LINE__;\n");
 	CHECK_HAS(a.src, "    if (axk_output(axk, axk_out, 0, 8)) return __LINE__;\n    return 0;\n}\n");
 	CHECK(strstr(a.src, "#define") == NULL && strstr(a.src, "#include") == NULL);
 	char *again = nest_c(a.ns, "kernel", why, sizeof why);
