@@ -95,7 +95,7 @@ $(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/axon.h
 $(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/axon.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h
+$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h runtime/propagate.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
 $(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o

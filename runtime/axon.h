@@ -557,15 +557,63 @@ LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
 
 /* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
 typedef struct FuseFound {
-	int nodes[2];            /* the graph ops of the two instructions (equal: inside one op;
-	                            else producer and consumer, which then share one loop nest) */
+	int nodes[2];            /* the graph ops the two instructions come from (equal: one op's;
+	                            else a producer's and its consumer's, in one loop nest) */
+	int inst[2];             /* the two instructions: nodes of the instruction graph they are in */
 	char window[300];        /* the two instructions */
+	int nmoves;              /* the second round's swaps that made the window (0: none), */
+	const char *const *moves;   /* in order: "nc_transpose() before activation(func=exp)" */
 	SynthSeq fused;          /* one instruction proved equal to them */
 } FuseFound;
 typedef void (*FuseCb)(void *env, const FuseFound *f);
-/* every fusion in a lowered variant, through cb (c1: a cache of depth 1);
- * returns how many, *nwindows the windows tried */
-int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, int *nwindows);
+typedef struct FuseResult FuseResult;
+/* every fusion in a lowered variant (fuse_nests below, default budget), through
+ * cb (c1: a cache of depth 1), each (ops, window, fused instruction) once, the
+ * first time it is found; returns how many, and the nests in *res (if res) */
+int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, FuseResult **res);
+
+/* The instruction-level variants behind fuse_variant, as data.  A loop nest's
+ * instruction graph is one op's chosen sequence over its operands (each behind
+ * its load), or a producer's sequence followed by its only consumer's, the
+ * consumer's tile sizes set to the producer's.  The second propagation round
+ * (Algorithm 1, propagate_ex, the same checker) runs over it: an instruction
+ * is pushed past its one reader when the checker proves the pair equal for
+ * every tile size the graph's instruction limits admit, and only into graphs
+ * where every instruction can read its operands where they are (a load is
+ * not pushed past the instruction it feeds).  Every variant's windows are
+ * then depth-1 synthesized. */
+typedef struct FuseInstVariant {
+	AxGraph *g;              /* instructions over the nest's tiles; meta[i].origin: the node of
+	                            v[0] it derives from (clones: the node they copy) */
+	int parent;              /* the variant it was made from by one swap; -1 for v[0] */
+	int moved, past;         /* that swap, as nodes of v[0]: past (the reader of moved) was
+	                            cloned onto moved's operands in `clones` and moved reads the clones */
+	unsigned clones;
+	int nmoves;              /* the swaps from v[0], in order, as text */
+	const char **moves;
+	int nfound;              /* fusions in its windows (v[0] of a producer and consumer: the
+	                            windows across the two; each op's own are in its own nest) */
+	FuseFound *found;
+} FuseInstVariant;
+typedef struct FuseNest {
+	int nodes[2];            /* the graph ops (equal: one op; else producer, consumer) */
+	int choice[2];           /* their sequences: L[nodes[k]].choice[choice[k]] */
+	const int *owner;        /* per node of v[0]: the graph op whose sequence or load it is */
+	int nvariants;
+	FuseInstVariant *v;      /* v[0]: as lowered; the rest proved equal to it */
+	const char *stop;        /* why the round stopped: "saturated", "max-variants", "time", ... */
+} FuseNest;
+struct FuseResult {
+	int nnests;
+	FuseNest *nest;          /* per op in order: each of its sequences, then with each producer
+	                            whose only reader it is, each pair of sequences */
+	int nwindows, nfound;    /* windows tried, fusions found (with repeats across variants) */
+	int swaps, checks;       /* swaps the checker proved, equivalence checks asked */
+};
+/* Every loop nest of a lowered variant with its instruction-level variants and
+ * their fusions (c1: a cache of depth 1; po: the round's budget per nest, NULL:
+ * 16 variants, 10 s).  In the arena of T's terms. */
+FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts *po);
 
 /* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
 typedef struct NkiFootprint {  /* on-chip room: the largest over the kernel's loop nests */

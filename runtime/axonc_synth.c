@@ -241,8 +241,13 @@ fuse_found(void *env, const FuseFound *f)
 	const AxGraph *g = fo->g;
 	const char *a = node_op(g, &g->nodes[f->nodes[0]])->name, *b = node_op(g, &g->nodes[f->nodes[1]])->name;
 	if (fo->so.json) {
-		printf("%s\n  {\"nodes\": [%d, %d], \"ops\": [\"%s\", \"%s\"], \"window\": ", fo->first ? "" : ",",
+		printf("%s\n  {\"nodes\": [%d, %d], \"ops\": [\"%s\", \"%s\"], \"moves\": [", fo->first ? "" : ",",
 		       f->nodes[0], f->nodes[1], a, b);
+		for (int k = 0; k < f->nmoves; k++) {
+			printf("%s", k ? ", " : "");
+			json_str(f->moves[k]);
+		}
+		printf("], \"window\": ");
 		json_str(f->window);
 		printf(", \"fused\": ");
 		fo->so.nseq = 0;
@@ -250,9 +255,16 @@ fuse_found(void *env, const FuseFound *f)
 		printf("}");
 	} else {
 		if (f->nodes[0] == f->nodes[1])
-			printf("  %%%d %s: %s =>\n", f->nodes[0], a, f->window);
+			printf("  %%%d %s", f->nodes[0], a);
 		else
-			printf("  %%%d %s + %%%d %s (one loop nest): %s =>\n", f->nodes[0], a, f->nodes[1], b, f->window);
+			printf("  %%%d %s + %%%d %s (one loop nest)", f->nodes[0], a, f->nodes[1], b);
+		if (f->nmoves) {   /* the swaps of the second propagation round that made the window */
+			printf(", after the second round moved");
+			for (int k = 0; k < f->nmoves; k++)
+				printf("%s %s", k ? ", then" : "", f->moves[k]);
+			printf(":\n      %s =>\n", f->window);
+		} else
+			printf(": %s =>\n", f->window);
 		print_seq(&fo->so, &f->fused, NULL);
 	}
 	fo->first = 0;
@@ -273,7 +285,7 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 	}
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3), *c1 = lower_cache_new(t, tc, 1);
 	FuseOut fo = { .so = { .t = t, .json = o->json, .indent = "      " } };
-	int total = 0, windows = 0;
+	int total = 0, windows = 0, swaps = 0;
 	if (o->json)
 		printf("{\"file\": ");
 	if (o->json) {
@@ -289,18 +301,19 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 			printf("%s\n {\"id\": %d, \"fusions\": [", v ? "," : "", v);
 		else
 			printf("# variant %d\n", v);
-		int nw = 0;
-		total += fuse_variant(c1, T, L, fuse_found, &fo, &nw);
-		windows += nw;
+		FuseResult *r;
+		total += fuse_variant(c1, T, L, fuse_found, &fo, &r);
+		windows += r->nwindows;
+		swaps += r->swaps;
 		if (o->json)
 			printf("]}");
 	}
 	double ms = ax_now_ms() - t0;
 	if (o->json)
-		printf("\n], \"fusions\": %d, \"windows\": %d, \"ms\": %.3f}\n", total, windows, ms);
+		printf("\n], \"fusions\": %d, \"windows\": %d, \"swaps\": %d, \"ms\": %.3f}\n", total, windows, swaps, ms);
 	else
-		printf("# %d fusion%s found in %d windows of two instructions, %.1f ms\n", total, total == 1 ? "" : "s",
-		       windows, ms);
+		printf("# %d fusion%s found in %d windows of two instructions, %d instruction swap%s proved, %.1f ms\n", total,
+		       total == 1 ? "" : "s", windows, swaps, swaps == 1 ? "" : "s", ms);
 	lower_cache_free(cache);
 	lower_cache_free(c1);
 	tc_free(tc);

@@ -12,20 +12,97 @@
  * is the checker's to say.  A variant cap and a time budget stop a run away
  * search, and the stop reason is recorded.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "axon.h"
+#include "propagate.h"
 
 typedef struct Prop {
 	NuGraph *ng;
 	Smt *smt;
 	Equiv *eq;
+	int own_eq;              /* made here, freed here */
+	int hits0;               /* a shared checker's cache hits before this search */
 	Term *hyp;
+	Term **conj;             /* hyp's conjuncts */
+	int nconj;
+	int sat;                 /* 1 some sizes satisfy hyp, 0 none, -1 not asked yet */
 	const PropOpts *o;
+	PropHooks *hk;
 	double t0;
 	int stopped;
 } Prop;
+
+static void
+conjuncts(Prop *pr, Term *t, int *cap)
+{
+	if (t->kind == TK_AND) {
+		conjuncts(pr, t->a[0], cap);
+		conjuncts(pr, t->a[1], cap);
+		return;
+	}
+	if (pr->nconj == *cap) {
+		*cap = 2 * *cap + 16;
+		pr->conj = realloc(pr->conj, sizeof *pr->conj * (size_t)*cap);
+		if (!pr->conj)
+			ax_die("out of memory");
+	}
+	pr->conj[pr->nconj++] = t;
+}
+
+/* A size assignment (small values) under which hyp holds and goal does
+ * not: then the solver would not prove hyp => goal either. */
+static int
+refuted(Prop *pr, Term *goal)
+{
+	const AxGraph *g0 = pr->ng->g0;
+	const char *names[64];
+	double vals[64];
+	uint64_t st = 0x5eed;
+	for (int trial = 0; trial < 8; trial++) {
+		int n = 0;
+		for (int i = 0; i < g0->nsyms && n < 64; i++) {
+			st = st * 6364136223846793005ull + 1442695040888963407ull;
+			names[n] = g0->syms[i];
+			vals[n++] = trial == 0 ? 1 : (double)(1 + (st >> 33) % 8);
+		}
+		AxEnv env = { n, names, vals };
+		double h, v;
+		if (t_eval(pr->hyp, &env, &h) == 0 && h != 0 && t_eval(goal, &env, &v) == 0 && v == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* hyp => goal: at once when every conjunct of goal is one of hyp's (terms
+ * are hash-consed) or compares a term with itself; refuted at once by a
+ * small size assignment; else asked of the solver. */
+static int
+holds(Prop *pr, TermCtx *tc, Term *goal)
+{
+	Term *stack[64];
+	int sp = 0, direct = 1;
+	stack[sp++] = goal;
+	while (sp && direct) {
+		Term *t = stack[--sp];
+		if (t->kind == TK_AND && sp < 62) {
+			stack[sp++] = t->a[0];
+			stack[sp++] = t->a[1];
+			continue;
+		}
+		int found = t == t_bool(tc, 1) || ((t->kind == TK_EQ || t->kind == TK_LE) && t->a[0] == t->a[1]);
+		for (int i = 0; i < pr->nconj && !found; i++)
+			found = pr->conj[i] == t;
+		direct = found;
+	}
+	if (direct)
+		return 1;
+	if (refuted(pr, goal))
+		return 0;
+	char why[256];
+	return smt_prove(pr->smt, pr->hyp, goal, why, sizeof why);
+}
 
 /* Recomputes n's group ranks (broadcast ops), rank and shape from its
  * operands in g; 0 if the op's preconditions hold for every admitted size. */
@@ -56,12 +133,12 @@ reinstantiate(Prop *pr, const AxGraph *g, AxNode *n)
 	memcpy(s.grank, n->grank, sizeof s.grank);
 	memcpy(s.attr, n->attr, sizeof s.attr);
 	memcpy(s.sattr, n->sattr, sizeof s.sattr);
+	s.engine = n->engine;    /* an instruction's limits depend on its engine */
 	if (ax_pos(op->layout, s.rank, s.grank, -1, op->layout->nout) > AX_MAXR)
 		return -1;
 	Term *out[AX_MAXR];
 	n->rank = op->shape(g->tc, &s, out);
-	char why[256];
-	if (!smt_prove(pr->smt, pr->hyp, op->pre(g->tc, &s), why, sizeof why))
+	if (!holds(pr, g->tc, op->pre(g->tc, &s)))
 		return -1;
 	for (int d = 0; d < n->rank; d++)
 		n->dim[d] = size_simplify(pr->smt, g->tc, pr->hyp, out[d]);
@@ -89,12 +166,10 @@ node_append(AxGraph *g, const AxNode *n, int origin)
 static int
 same_shape(Prop *pr, const AxNode *a, const AxNode *b)
 {
-	char why[256];
 	if (a->rank != b->rank)
 		return 0;
 	for (int d = 0; d < a->rank; d++)
-		if (a->dim[d] != b->dim[d] &&
-		    !smt_prove(pr->smt, pr->hyp, t_bin(pr->ng->tc, TK_EQ, a->dim[d], b->dim[d]), why, sizeof why))
+		if (a->dim[d] != b->dim[d] && !holds(pr, pr->ng->tc, t_bin(pr->ng->tc, TK_EQ, a->dim[d], b->dim[d])))
 			return 0;
 	return 1;
 }
@@ -108,8 +183,74 @@ param_of(const int *xs, int nx, int id)
 	return -1;
 }
 
+/* A concrete difference between l and r (same parameters): both run by the
+ * reference kernels at small sizes that satisfy the assumptions, on random
+ * inputs.  It can only reject: 0 when they agree or cannot be run. */
+static int
+differs(const AxGraph *l, const AxGraph *r)
+{
+	uint64_t st = 0x5eed;
+	const char *names[64];
+	double vals[64];
+	for (int trial = 0; trial < 4; trial++) {
+		int nv = 0;
+		for (int i = 0; i < l->nsyms && nv < 64; i++) {
+			st = st * 6364136223846793005ull + 1442695040888963407ull;
+			names[nv] = l->syms[i];
+			vals[nv++] = (double)(1 + (st >> 33) % 4);
+		}
+		AxEnv env = { nv, names, vals };
+		int ok = 1;
+		for (int i = 0; i < l->nassume && ok; i++) {
+			double v;
+			ok = t_eval(l->assume[i], &env, &v) == 0 && v != 0;
+		}
+		for (int p = 0; p < l->nparams && ok; p++)
+			ok = l->params[p].tensor;
+		if (!ok)
+			continue;
+		float *in[AX_MAXOPND * 2] = { 0 };
+		int n = 0;
+		for (; n < l->nparams && n < AX_MAXOPND * 2 && ok; n++) {
+			AxShape sh;
+			ok = graph_shape(l, l->params[n].node, &env, &sh) == 0;
+			int64_t numel = ok ? ax_numel(&sh) : 0;
+			in[n] = malloc(sizeof(float) * (size_t)(numel ? numel : 1));
+			if (!in[n])
+				ax_die("out of memory");
+			for (int64_t i = 0; i < numel; i++) {
+				st = st * 6364136223846793005ull + 1442695040888963407ull;
+				in[n][i] = (float)((double)(st >> 40) / 16777216.0 * 2.0 - 1.0);
+			}
+		}
+		float *ol[16] = { 0 }, *or_[16] = { 0 };
+		AxShape sl[16], sr[16];
+		char err[256];
+		int found = 0;
+		if (ok && n == l->nparams && graph_run(l, &env, (const float *const *)in, ol, sl, err, sizeof err) == 0 &&
+		    graph_run(r, &env, (const float *const *)in, or_, sr, err, sizeof err) == 0)
+			for (int k = 0; k < l->noutputs && !found; k++) {
+				found = sl[k].rank != sr[k].rank || ax_numel(&sl[k]) != ax_numel(&sr[k]);
+				for (int64_t i = 0; !found && i < ax_numel(&sl[k]); i++) {
+					double x = ol[k][i], y = or_[k][i];
+					found = !((isnan(x) && isnan(y)) || fabs(x - y) <= 1e-3 * (1 + fabs(x) + fabs(y)));
+				}
+			}
+		for (int k = 0; k < 16; k++) {
+			free(ol[k]);
+			free(or_[k]);
+		}
+		for (int i = 0; i < n; i++)
+			free(in[i]);
+		if (found)
+			return 1;
+	}
+	return 0;
+}
+
 /* The local pair as two small graphs over the same fresh inputs: op2 after
- * op1, and op1 after the clones of op2; then the checker. */
+ * op1, and op1 after the clones of op2; then the checker (after a concrete
+ * run, when the caller asks for one). */
 static int
 local_equiv(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, const AxNode *clones,
             const AxNode *op1n)
@@ -176,6 +317,8 @@ local_equiv(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, cons
 #undef MAP
 	r->outputs[0] = node_append(r, &c1, -1);
 	r->noutputs = 1;
+	if (pr->hk && pr->hk->refute_first && differs(l, r))
+		return 0;
 	EquivResult res;
 	equiv_graphs(pr->eq, l, r, &res);
 	pr->ng->checks++;
@@ -190,8 +333,69 @@ need_solver(Prop *pr)
 	if (pr->eq)
 		return;
 	const AxGraph *g0 = pr->ng->g0;
-	pr->eq = equiv_new(g0->t, g0->tc, pr->o->timeout_ms > 0 ? pr->o->timeout_ms : 2000);
+	int ms = pr->o->timeout_ms > 0 ? pr->o->timeout_ms : 2000;
+	pr->own_eq = !(pr->hk && pr->hk->eq);
+	if (!pr->own_eq && !*pr->hk->eq)
+		*pr->hk->eq = equiv_new(g0->t, g0->tc, ms);
+	pr->eq = pr->own_eq ? equiv_new(g0->t, g0->tc, ms) : *pr->hk->eq;
 	pr->smt = equiv_smt(pr->eq);
+	int checks;
+	equiv_stats(pr->eq, &checks, &pr->hits0);
+}
+
+/* Sizes that no assignment satisfies would make every proof vacuous: asked
+ * once, before the first swap is kept; when none does, the search stops. */
+static int
+sizes_exist(Prop *pr)
+{
+	if (pr->sat < 0) {
+		char why[256];
+		pr->sat = smt_satisfiable(pr->smt, pr->hyp, why, sizeof why);
+		if (!pr->sat) {
+			pr->ng->stop = "unsatisfiable";
+			pr->stopped = 1;
+		}
+	}
+	return pr->sat;
+}
+
+/* g with op2 (node q, reading op1 = node p in operand slot) cloned onto
+ * op1's operands in S and op1 over the clones in op2's place, compacted;
+ * with reinst, every new node's shape is recomputed and NULL returned when
+ * its preconditions or op2's shape do not hold (without, the graph is only
+ * the shape of the swap). */
+static AxGraph *
+rebuild(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, int reinst, AxNode *clones, AxNode *op1n,
+        int *np_)
+{
+	const AxNode *n1 = &g->nodes[p], *n2 = &g->nodes[q];
+	AxGraph *ng = graph_copy(g);
+	*op1n = *n1;
+	for (int o = 0; o < n1->nin; o++) {
+		if (!(S & (1u << o)))
+			continue;
+		if (n1->in[o] < 0)
+			return NULL;
+		AxNode c = *n2;
+		c.in[slot] = n1->in[o];
+		if (reinst && reinstantiate(pr, ng, &c) != 0)
+			return NULL;
+		clones[o] = c;
+		op1n->in[o] = node_append(ng, &c, g->meta[q].origin);
+	}
+	if (reinst && (reinstantiate(pr, ng, op1n) != 0 || !same_shape(pr, op1n, n2)))
+		return NULL;
+	*np_ = node_append(ng, op1n, g->meta[p].origin);
+	/* op1's new node takes op2's place for every user of op2 */
+	for (int i = 0; i < ng->nnodes; i++)
+		for (int o = 0; o < ng->nodes[i].nin; o++)
+			if (ng->nodes[i].in[o] == q && i != *np_)
+				ng->nodes[i].in[o] = *np_;
+	for (int k = 0; k < ng->noutputs; k++)
+		if (ng->outputs[k] == q)
+			ng->outputs[k] = *np_;
+	graph_compact(ng);
+	return ng;
 }
 
 /* SwapWithSuccessor: a new variant with op2 (node q, reading op1's result in
@@ -200,7 +404,7 @@ need_solver(Prop *pr)
 static AxGraph *
 swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 {
-	const AxNode *n1 = &g->nodes[p], *n2 = &g->nodes[q];
+	const AxNode *n2 = &g->nodes[q];
 	int slot = -1, uses = 0;
 	for (int o = 0; o < n2->nin; o++)
 		if (n2->in[o] == p) {
@@ -218,36 +422,20 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	for (int k = 0; k < g->noutputs; k++)
 		if (g->outputs[k] == p)
 			return NULL;
-	need_solver(pr);
-	AxGraph *ng = graph_copy(g);
-	AxNode clones[AX_MAXOPND];
-	AxNode op1n = *n1;
-	for (int o = 0; o < n1->nin; o++) {
-		if (!(S & (1u << o)))
-			continue;
-		if (n1->in[o] < 0)
+	AxNode clones[AX_MAXOPND], op1n;
+	int np_;
+	/* a caller that cannot use the graph says so before any solver work */
+	if (pr->hk && pr->hk->admit) {
+		AxGraph *sk = rebuild(pr, g, p, q, slot, S, 0, clones, &op1n, &np_);
+		if (!sk || !pr->hk->admit(pr->hk->env, sk))
 			return NULL;
-		AxNode c = *n2;
-		c.in[slot] = n1->in[o];
-		if (reinstantiate(pr, ng, &c) != 0)
-			return NULL;
-		clones[o] = c;
-		op1n.in[o] = node_append(ng, &c, g->meta[q].origin);
 	}
-	if (reinstantiate(pr, ng, &op1n) != 0 || !same_shape(pr, &op1n, n2))
+	need_solver(pr);
+	AxGraph *ng = rebuild(pr, g, p, q, slot, S, 1, clones, &op1n, &np_);
+	if (!ng)
 		return NULL;
-	if (!local_equiv(pr, g, p, q, slot, S, clones, &op1n))
+	if (!local_equiv(pr, g, p, q, slot, S, clones, &op1n) || !sizes_exist(pr))
 		return NULL;
-	int np_ = node_append(ng, &op1n, g->meta[p].origin);
-	/* op1's new node takes op2's place for every user of op2 */
-	for (int i = 0; i < ng->nnodes; i++)
-		for (int o = 0; o < ng->nodes[i].nin; o++)
-			if (ng->nodes[i].in[o] == q && i != np_)
-				ng->nodes[i].in[o] = np_;
-	for (int k = 0; k < ng->noutputs; k++)
-		if (ng->outputs[k] == q)
-			ng->outputs[k] = np_;
-	graph_compact(ng);
 	*newpos = -1;
 	for (int i = 0; i < ng->nnodes; i++)
 		if (ng->meta[i].origin == g->meta[p].origin)
@@ -274,13 +462,45 @@ out_of_budget(Prop *pr)
 
 typedef struct Work {
 	AxGraph *g;
+	int v;                   /* its variant */
 	int pos;
 } Work;
+
+/* Records how variant idx was reached. */
+static void
+note_step(Prop *pr, int idx, PropStep st, int *cap)
+{
+	PropHooks *hk = pr->hk;
+	if (!hk)
+		return;
+	if (idx >= *cap) {
+		int nc = 2 * idx + 16;
+		PropStep *v = arena_alloc(tc_arena(pr->ng->tc), sizeof *v * (size_t)nc);
+		if (hk->nsteps)
+			memcpy(v, hk->steps, sizeof *v * (size_t)hk->nsteps);
+		hk->steps = v;
+		*cap = nc;
+	}
+	hk->steps[idx] = st;
+	if (idx >= hk->nsteps)
+		hk->nsteps = idx + 1;
+}
 
 NuGraph *
 propagate(const AxGraph *g0, const PropOpts *o)
 {
-	Prop pr = { .o = o, .t0 = ax_now_ms() };
+	return propagate_ex(g0, o, NULL);
+}
+
+NuGraph *
+propagate_ex(const AxGraph *g0, const PropOpts *o, PropHooks *hk)
+{
+	Prop pr = { .o = o, .hk = hk, .sat = -1, .t0 = ax_now_ms() };
+	int stepcap = 0;
+	if (hk) {
+		hk->steps = NULL;
+		hk->nsteps = 0;
+	}
 	AxGraph *first = graph_copy(g0);
 	for (int i = 0; i < first->nnodes; i++)
 		first->meta[i].origin = i;
@@ -288,6 +508,7 @@ propagate(const AxGraph *g0, const PropOpts *o)
 	pr.ng = ng;
 	int added;
 	ng_add(ng, first, &added);
+	note_step(&pr, 0, (PropStep){ .parent = -1, .moved = -1, .past = -1 }, &stepcap);
 	ng->stop = "saturated";
 	if (o->no_algebraic) {
 		ng->ms = ax_now_ms() - pr.t0;
@@ -299,6 +520,8 @@ propagate(const AxGraph *g0, const PropOpts *o)
 	for (int i = 0; i < g0->nassume; i++)
 		h = t_bin(g0->tc, TK_AND, h, g0->assume[i]);
 	pr.hyp = h;
+	int ccap = 0;
+	conjuncts(&pr, h, &ccap);
 	int wcap = 4096;
 	Work *w = malloc(sizeof *w * (size_t)wcap);
 	if (!w)
@@ -312,7 +535,7 @@ propagate(const AxGraph *g0, const PropOpts *o)
 			AxGraph *gv = ng->variants[v];
 			for (int i = 0; i < gv->nnodes && nw < wcap; i++)
 				if (gv->meta[i].origin == op1)
-					w[nw++] = (Work){ gv, i };
+					w[nw++] = (Work){ gv, v, i };
 			while (nw > 0 && !out_of_budget(&pr)) {
 				Work cur = w[--nw];
 				const AxNode *n1 = &cur.g->nodes[cur.pos];
@@ -337,19 +560,24 @@ propagate(const AxGraph *g0, const PropOpts *o)
 							accepted = 1;
 							ng->swaps++;
 							int idx = ng_add(ng, gn, &added);
+							if (added)
+								note_step(&pr, idx, (PropStep){ cur.v, cur.g->meta[cur.pos].origin,
+								                                cur.g->meta[q].origin, S }, &stepcap);
 							if (added && np_ >= 0 && nw < wcap)
-								w[nw++] = (Work){ ng->variants[idx], np_ };
+								w[nw++] = (Work){ ng->variants[idx], idx, np_ };
 						}
 				}
 			}
 		}
 	}
 	free(w);
+	free(pr.conj);
 	if (pr.eq) {
 		int checks, hits;
 		equiv_stats(pr.eq, &checks, &hits);
-		ng->cache_hits = hits;
-		equiv_free(pr.eq);
+		ng->cache_hits = hits - pr.hits0;
+		if (pr.own_eq)
+			equiv_free(pr.eq);
 	}
 	ng->ms = ax_now_ms() - pr.t0;
 	return ng;

@@ -604,8 +604,7 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 	sy.want = arena_alloc(sy.a, sizeof(float) * (size_t)(ax_numel(&sy.wshape) + 1));
 	memcpy(sy.want, out[0], sizeof(float) * (size_t)ax_numel(&sy.wshape));
 	free(out[0]);
-	sy.eq = equiv_new(t, tc, 2000);
-	sy.smt = equiv_smt(sy.eq);
+	sy.eq = NULL;   /* the checker: made by the first candidate to prove (try_solution) */
 	sy.sizes_pos = t_bool(tc, 1);
 	for (int i = 0; i < lhs->nsyms; i++)
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,

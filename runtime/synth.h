@@ -48,7 +48,7 @@ typedef struct Synth {
 	float *want;
 	AxShape wshape;
 	int *pool, npool;
-	Equiv *eq;
+	Equiv *eq;               /* the checker, made by the first candidate tried (NULL before) */
 	Smt *smt;
 	Term *sizes_pos;         /* every size >= 1 */
 	int checked;

@@ -172,6 +172,10 @@ try_solution(Synth *sy, int id)
 	g->noutputs = 1;
 	g->outputs[0] = add_nodes(sy, g, id);
 	SynthSeq seq = { 0 };
+	if (!sy->eq) {   /* a Z3 context costs milliseconds: only a search with a candidate pays */
+		sy->eq = equiv_new(sy->t, sy->tc, 2000);
+		sy->smt = equiv_smt(sy->eq);
+	}
 	if (split_constraints(sy, g, seq.constraints, sizeof seq.constraints) != 0)
 		return;
 	sy->checked++;

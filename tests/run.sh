@@ -298,6 +298,15 @@ fuse_has tests/fusion/matmul_transpose.py '"window": "nc_matmul() ; nc_transpose
 fuse_has tests/fusion/load_transpose.py '"window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a load then a transpose is dma_transpose"
 fuse_has tests/fusion/scale_bias.py '"window": "tensor_scalar(op0=multiply) ; tensor_scalar(op0=add)", "fused":   {[^}]*"text": "activation(data=a, bias=c, scale=b, func=copy)"' "multiply then add is one activation with scale and bias"
 fuse_has tests/fusion/scale_exp.py '"window": "tensor_scalar(op0=multiply) ; activation(func=exp)", "fused":   {[^}]*"text": "activation(data=a, scale=b, func=exp)"' "scale then exp is one activation with a scale"
+# the second propagation round over instructions: the transpose the matmul's lowering put on its
+# stationary operand moves (proved) before the producer's exp, then the load and the transpose fuse
+fuse_has tests/fusion/exp_matmul.py '"nodes": \[2, 3\], "ops": \["exp", "matmul"\], "moves": \["nc_transpose() before activation(func=exp)"\], "window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a transpose moved past exp exposes dma_transpose across the two ops"
+expect_rc 0 "$AXONC" fuse tests/fusion/exp_matmul.py --max-variants 1
+expect_grep '^  %2 exp + %3 matmul (one loop nest), after the second round moved nc_transpose() before activation(func=exp):$' "$tmp/out" "fuse says which move exposed the fusion"
+# a transpose moves past the gating multiply of the Gated MLP on both operands (the paper's story)
+fuse_has examples/swiglu_mlp.py '"ops": \["multiply", "matmul"\], "moves": \["nc_transpose() before tensor_tensor(op=multiply) (on 2 operands)"\], "window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a transpose moved past the gating multiply exposes dma_transpose"
+# a constant operand is made on chip: eps is the bias of rsqrt's activation
+fuse_has examples/rmsnorm.py '"window": "tensor_scalar(op0=add) ; activation(func=rsqrt)", "fused":   {[^}]*"text": "activation(data=a, bias=b, func=rsqrt)"' "rsqrt(ms + eps) is one activation with eps as its bias"
 # a load is not fused into an instruction that cannot read off-chip memory; a value two ops read is not fused away
 expect_rc 0 "$AXONC" fuse examples/softmax.py --json
 expect_grep '"fusions": 0,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses"
