@@ -227,10 +227,17 @@ cmd_model(int argc, char **argv)
 			modelled++;
 			blocks_text(T, c.blocks, p.blocks, sizeof p.blocks);
 			choice_text(T, L, c.choice, c.engsel, p.key, sizeof p.key);
-			if (list)
-				printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.6f bottleneck=%s\n", v,
+			if (list) {
+				printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,
 				       (long long)c.combo, (long long)c.sub, c.fused, p.blocks, p.key, p.ms,
 				       t->engines[p.st.bottleneck < 0 ? 0 : p.st.bottleneck].name);
+				for (int e = 0; e < t->nengines && e < 32; e++)
+					printf("%s%.6f", e ? "," : "", p.st.busy[e] * 1e3);
+				printf(" tiles=");
+				for (int k = n; k < c.env.n; k++)
+					printf("%s%s:%.0f", k > n ? "," : "", c.env.names[k], c.env.vals[k]);
+				printf("\n");
+			}
 			if (!first.have)
 				first = p;
 			if (!best.have || p.ms < best.ms)

@@ -20,23 +20,28 @@
  * from another (NS_SET) cost nothing but chain the dependency; an off-chip
  * tensor is ready when every write of the loop nest that makes it has
  * finished (results round-trip through off-chip memory); a view is ready
- * with its operands.  Capacity: a tile made inside a loop gets as many
- * buffers as copies of the candidate's on-chip footprint fit in its memory
- * (at most MAXBUF: double buffering), and an instance may only be written
- * once the readers of the instance that many iterations back are done, so
- * loads run ahead of compute only as far as memory allows.
+ * with its operands.  Capacity: a candidate whose footprint does not fit
+ * cannot run; a tile made inside a loop gets a second buffer when memory
+ * allows (innermost loops first, see capacity below), and a new instance of
+ * a tile may only be written once the readers of the instance one or two
+ * iterations back are done, so loads run ahead of compute only as far as
+ * memory allows.
  *
  * Loops are not unrolled.  The schedule's state (engine and queue free
  * times, ready and release times, counters) evolves from one iteration of
- * a loop body to the next by max and + only, so after a transient every
- * iteration moves it by the same delta.  A loop is run iteration by
- * iteration until two consecutive deltas agree, then the remaining
- * iterations are jumped over by adding the delta, and one more iteration
- * run from the jumped state must move it by the same delta again; if it
- * does not, the regime changed somewhere in between (two of the max's
- * arguments crossed), the jump is halved and retried.  Each state component
- * is then piecewise linear in the iteration count with the same pieces at
- * both ends of the jump, so the jump is exact, not an estimate.
+ * a loop body to the next by max and + only, so after a transient it moves
+ * by the same delta every period of p iterations (p is 2 when double
+ * buffers alternate).  A loop is run iteration by iteration until two
+ * consecutive periods (p <= MAXPER) move it by the same delta, then whole
+ * periods are jumped over by adding the delta, and one more period run from
+ * the jumped state must move it by the same delta again; if it does not,
+ * the regime changed somewhere in between (two of a max's arguments
+ * crossed), and the jump is halved and retried.  Every argument of every
+ * max is linear in the iteration count while a regime lasts, and two lines
+ * ordered alike at both ends of a jump are ordered alike in between, so a
+ * checked jump is exact, not an estimate (tests compare it with the
+ * schedule run iteration by iteration: model_no_jump).  A loop whose body
+ * is one loop is one loop over the product of their trips.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +52,7 @@ enum {
 	MAXBUF = 2,              /* buffers per tile at most (double buffering) */
 	MAXQ = 64,               /* queues of one transferring engine */
 	MAXENG = 32,
-	MAXPER = 4,              /* the longest period of a loop's steady state looked for */
+	MAXPER = 32,             /* the longest period of a loop's steady state looked for (a queue pattern can take one per queue) */
 	HIST = 2 * MAXPER + 1,   /* states a loop keeps */
 };
 

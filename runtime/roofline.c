@@ -91,7 +91,7 @@ static Term *
 access_input(TermCtx *c, void *env, int o, Term *const *idx, int n)
 {
 	(void)env;
-	char name[16];
+	char name[32];
 	snprintf(name, sizeof name, "in%d", o);
 	return t_tensor(c, o, name, n, idx);
 }
@@ -99,7 +99,7 @@ access_input(TermCtx *c, void *env, int o, Term *const *idx, int n)
 static Term *
 index_vars(TermCtx *tc, Term **idx)
 {
-	char name[16];
+	char name[32];
 	for (int d = 0; d < AX_MAXR; d++) {
 		snprintf(name, sizeof name, "%%roof%d", d);
 		idx[d] = t_var(tc, name, TS_INT);
