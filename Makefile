@@ -134,7 +134,7 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== Loop fusion, candidate extraction and the performance model are not built yet; what runs today:"
+	@echo "== The second propagation round is not built yet, and compile does not use the performance model yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
@@ -150,7 +150,9 @@ demo: deps
 	$(BUILD)/axonc synth examples/rmsnorm_matmul.py
 	@echo "== instruction fusion found by depth-1 synthesis"
 	$(BUILD)/axonc fuse examples/rmsnorm_matmul.py
-	@echo "== an NKI kernel for M=256, K=512, N=1024 (placeholder selection: no performance model yet)"
+	@echo "== the performance model of one NeuronCore-v2 at M=N=K=2048: roofline, naive lowering, candidates ranked"
+	$(BUILD)/axonc model examples/rmsnorm_matmul.py --dims M=2048,K=2048,N=2048
+	@echo "== an NKI kernel for M=256, K=512, N=1024 (placeholder selection: compile does not use the model yet)"
 	$(BUILD)/axonc compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 -o $(BUILD)/demo_kernel.py
 	@cat $(BUILD)/demo_kernel.py
 	@echo "== ... run by the NumPy implementation of NKI against the program in NumPy"

@@ -55,7 +55,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): loop fusion, extraction, the performance model.\n";
+	"Not built yet (coming with the next issues): the second propagation round; compile choosing by the model.\n";
 
 int
 fail(const char *fmt, const char *arg)
