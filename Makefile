@@ -27,7 +27,7 @@ SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
 RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
-            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/equiv.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/frontend.c runtime/frontend_ops.c
+            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/equiv.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
@@ -98,10 +98,10 @@ $(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runt
 $(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h runtime/propagate.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
-$(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
+$(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(BUILD)/obj/rt/axonc_model.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # the toy target alone: proves a target directory needs nothing outside itself
-$(BUILD)/toy/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(RT_OBJS) $(BUILD)/obj/target_toy.o $(BUILD)/obj/registry_toy.o
+$(BUILD)/toy/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(BUILD)/obj/rt/axonc_model.o $(RT_OBJS) $(BUILD)/obj/target_toy.o $(BUILD)/obj/registry_toy.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -134,7 +134,7 @@ fuzz-equiv: all
 
 demo: deps
 	$(MAKE) all
-	@echo "== Loop fusion, candidate extraction and the performance model are not built yet; what runs today:"
+	@echo "== The second propagation round is not built yet, and compile does not use the performance model yet; what runs today:"
 	@echo "== the program as a graph of spec'd ops with symbolic shapes"
 	$(BUILD)/axonc graph examples/rmsnorm_matmul.py
 	@echo "== run with the generated reference kernels (M=4, K=8, N=3)"
@@ -150,7 +150,9 @@ demo: deps
 	$(BUILD)/axonc synth examples/rmsnorm_matmul.py
 	@echo "== instruction fusion found by depth-1 synthesis"
 	$(BUILD)/axonc fuse examples/rmsnorm_matmul.py
-	@echo "== an NKI kernel for M=256, K=512, N=1024 (placeholder selection: no performance model yet)"
+	@echo "== the performance model of one NeuronCore-v2 at M=N=K=2048: roofline, naive lowering, candidates ranked"
+	$(BUILD)/axonc model examples/rmsnorm_matmul.py --dims M=2048,K=2048,N=2048
+	@echo "== an NKI kernel for M=256, K=512, N=1024 (placeholder selection: compile does not use the model yet)"
 	$(BUILD)/axonc compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 -o $(BUILD)/demo_kernel.py
 	@cat $(BUILD)/demo_kernel.py
 	@echo "== ... run by the NumPy implementation of NKI against the program in NumPy"

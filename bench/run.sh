@@ -115,5 +115,29 @@ out=bench/RESULTS.md
 		"$B/axonc" compile "$f" --dims "$d" --emit-all /tmp/axon_bench_k -o /tmp/axon_bench_k.py 2>/tmp/axon_bench_k.err
 		echo "| $(basename "$f" .py) | $(ls /tmp/axon_bench_k | wc -l) | $(sed -n 's/.*on chip), \([0-9.]*\) ms.*/\1/p' /tmp/axon_bench_k.err) |"
 	done
+	echo
+	echo "## Performance model per example (\`axonc model\`, fp32, sizes 2048 / GQA S=2048)"
+	echo
+	echo "The model of one NeuronCore-v2 (see README, \"Performance model\"): the roofline bound, the naive"
+	echo "lowering (one loop nest per operation, 128x512 tiles, no fusion, no blocks), the candidate"
+	echo "compile's placeholder order picks, and the best candidate by the model; every candidate that"
+	echo "fits is modelled: the time spent in the model alone, per candidate, and the whole command."
+	echo
+	echo "| benchmark | roofline ms | naive ms | placeholder ms | best ms | best / roofline | modelled | model ms | per candidate ms | command s |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	for f in examples/*.py; do
+		case $f in
+		*gqa*) d=B=1,Hq=32,Hkv=8,S=2048,D=128 ;;
+		*) d=M=2048,N=2048,K=2048 ;;
+		esac
+		d=$(echo "$d" | tr ',' '\n' | while read -r kv; do "$B/axonc" graph "$f" | grep -q "\b${kv%%=*}\b" && echo "$kv"; done | paste -sd, -)
+		t0=$(date +%s.%N)
+		"$B/axonc" model "$f" --dims "$d" >/tmp/axon_bench_m.txt 2>&1
+		t1=$(date +%s.%N)
+		awk -v name="$(basename "$f" .py)" -v secs="$(echo "$t1 - $t0" | bc)" '
+			/^roofline/ { r = $2 } /^naive/ { n = $2 } /^placeholder/ { p = $2 } /^best/ { b = $2 }
+			/^candidates/ { m = $4; for (i = 1; i <= NF; i++) if ($i == "took") { t = $(i + 1); e = substr($(i + 3), 2) } }
+			END { printf "| %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f |\n", name, r, n, p, b, (r > 0 ? b / r : 0), m, t, e, secs }' /tmp/axon_bench_m.txt
+	done
 } > "$out"
 cat "$out"

@@ -43,6 +43,8 @@ static const char usage[] =
 	"                          --emit-all also writes each candidate's C rendering (NAME.c); --validate\n"
 	"                          runs every candidate's C rendering (libtcc) on random inputs and compares\n"
 	"                          it with the program's reference execution\n"
+	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list]\n"
+	"                          the performance model: roofline, naive lowering, candidates ranked\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -53,7 +55,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): loop fusion, extraction, the performance model.\n";
+	"Not built yet (coming with the next issues): the second propagation round; compile choosing by the model.\n";
 
 int
 fail(const char *fmt, const char *arg)
@@ -372,6 +374,8 @@ main(int argc, char **argv)
 {
 	Opts o = { 0 };
 	o.timeout_ms = 10000;
+	if (argc > 1 && strcmp(argv[1], "model") == 0)
+		return cmd_model(argc, argv);   /* its own options (axonc_model.c) */
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
 		int bad = 0;

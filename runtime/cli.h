@@ -22,5 +22,6 @@ int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);
 int cmd_compile(const AxTarget *t, const Opts *o);
+int cmd_model(int argc, char **argv);   /* axonc_model.c: parses its own options */
 
 #endif

@@ -415,6 +415,60 @@ done
 expect_rc 2 "$AXONC" synth nosuchop
 expect_rc 2 "$AXONC" synth matmul --depth 4
 
+# ---- the performance model ([6/7]): runtime/model.c through axonc model ----
+expect_rc 0 "$AXONC" model examples/matmul.py --dims M=2048,K=2048,N=2048 --list
+cp "$tmp/out" "$tmp/mm"
+expect_grep '^roofline  *0\.7490 ms' "$tmp/mm" "matmul 2048^3 fp32: the roofline is 2 x 2048^3 flops at the fp32 matrix rate"
+expect_grep '^naive  *[0-9.]* ms .*bottleneck dma' "$tmp/mm" "the naive lowering is modelled, with its bottleneck"
+if grep -A1 '^best' "$tmp/mm" | grep -q 'blocks n0'; then ok; else bad "model: the best matmul candidate is not a blocked one"; fi
+# (a) blocks amortise loads: per sequence choice and tile sizes, the best blocked candidate beats
+# the unblocked one (both fit)
+grep '^cand' "$tmp/mm" | awk '
+	{ split($4, f, "="); b = substr($5, 8); s = substr($6, 5); ms = substr($7, 4) + 0; key = s " " f[2] " " $10
+	  if (b == "-") un[key] = ms; else if (!(key in bl) || ms < bl[key]) bl[key] = ms }
+	END { n = 0; bad = 0; for (k in un) if (k in bl) { n++; if (bl[k] >= un[k]) bad++ }; print n, bad }' >"$tmp/ab"
+if read n bad <"$tmp/ab" && [ "$n" -ge 2 ] && [ "$bad" -eq 0 ]; then ok; else bad "model: blocks do not beat the unblocked matmul ($(cat "$tmp/ab"))"; fi
+# (b) fusion removes off-chip round trips: RMSNorm+MatMul's first candidate (largest tiles, no blocks)
+# loop-fused beats its unfused form, and so do at least three in four of its candidates (a fused
+# loop nest can lose where the emitter makes a producer again per block of its reader)
+expect_rc 0 "$AXONC" model examples/rmsnorm_matmul.py --dims M=512,K=1024,N=512 --list --max-variants 1
+grep '^cand' "$tmp/out" | awk '
+	{ split($2, v, "="); split($3, i, "="); split($4, f, "="); ms = substr($7, 4) + 0; key = v[2] " " i[2]
+	  if (f[2] == -1) un[key] = ms; else if (f[2] > 0) fu[key] = ms }
+	END { n = 0; w = 0; for (k in fu) if (k in un) { n++; if (fu[k] < un[k]) w++ }; print n, w, ("0 0.0" in fu && fu["0 0.0"] < un["0 0.0"]) }' >"$tmp/ab"
+if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ $((4 * w)) -ge $((3 * n)) ] && [ "$first" -eq 1 ]; then ok; else
+	bad "model: loop fusion does not beat the unfused forms ($(cat "$tmp/ab"))"; fi
+# (c) the reordered softmax+matmul (divide after the matmul, on the [M, N] result) beats the program as written
+expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512
+if awk '/^variant 0 /{a = $3} /^variant 1 /{b = $3} END{exit !(a > 0 && b > 0 && b < 0.9 * a)}' "$tmp/out"; then ok; else
+	bad "model: the reordered softmax_matmul does not beat the original"; grep '^variant' "$tmp/out" | sed 's/^/    /'; fi
+# the naive lowering is no faster than the best candidate, which is no faster than the roofline
+for a in "gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=128" "softmax.py --dims M=1024,N=2048" "silu_mlp.py --dims M=256,K=512,N=512"; do
+	# shellcheck disable=SC2086
+	expect_rc 0 "$AXONC" model examples/$a
+	if awk '/^roofline/{r = $2} /^naive/{n = $2} /^best/{b = $2} END{exit !(r > 0 && r <= b && b <= n)}' "$tmp/out"; then ok; else
+		bad "model $a: not roofline <= best <= naive"; grep '^roofline\|^naive\|^best' "$tmp/out" | sed 's/^/    /'; fi
+done
+# the steady-state jumps are exact: every candidate's latency equals the one scheduled iteration by iteration
+for a in "matmul.py --dims M=512,K=1024,N=512" "softmax_matmul.py --dims M=256,K=1024,N=256" "rmsnorm.py --dims M=512,N=2048 --max-variants 1"; do
+	# shellcheck disable=SC2086
+	"$AXONC" model examples/$a --list | grep '^cand ' >"$tmp/j1"
+	# shellcheck disable=SC2086
+	"$AXONC" model examples/$a --list --no-jump | grep '^cand ' >"$tmp/j2"
+	# the same candidates, their latencies equal up to rounding (1e-9 relative)
+	if [ -s "$tmp/j1" ] && paste -d' ' "$tmp/j1" "$tmp/j2" | awk -v n="$(wc -l <"$tmp/j2")" '
+		{ a = substr($7, 4) + 0; b = substr($(NF / 2 + 7), 4) + 0; d = a - b; if (d < 0) d = -d
+		  if ($3 != $(NF / 2 + 3) || d > 1e-9 * b) bad++ }
+		END { exit !(NR == n && bad == 0) }'; then ok; else
+		bad "model $a: jumps differ from the full schedule"; diff "$tmp/j1" "$tmp/j2" | head -4 | sed 's/^/    /'; fi
+done
+expect_rc 0 "$AXONC" model examples/matmul.py --dims M=4096,K=8192,N=8192 --dtype-bytes 2
+expect_grep '^roofline  *5\.9919 ms' "$tmp/out" "bf16 4096x8192x8192: the roofline is the matrix unit's bf16 peak (91.75 TFLOPS)"
+expect_rc 2 "$AXONC" model examples/matmul.py
+expect_grep 'model needs --dims' "$tmp/err" "model without sizes"
+expect_rc 2 "$AXONC" model examples/matmul.py --dims M=8,K=8,N=8 --dtype-bytes 0
+expect_rc 1 "$AXONC" model examples/matmul.py --dims M=8,K=4
+
 # ---- bad programs never crash axonc (mutation fuzzing, fixed seed) ----
 if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_programs.py" "$OLDPWD/$AXONC" 60 1 >"$tmp/fuzzp" 2>&1); then ok; else
 	bad "fuzzing axonc"; tail -20 "$tmp/fuzzp" | sed 's/^/    /'

@@ -1,0 +1,270 @@
+/*
+ * axonc_model.c — `axonc model FILE.py --dims ...`: the performance model
+ * (model.c) over a program's candidates, for reading and for tests.
+ *
+ * Prints the roofline bound (roofline.c), the naive lowering (naive.c), the
+ * candidate compile's placeholder order picks (the first that fits) and the
+ * one the model ranks first, each with its per-engine busy time and
+ * bottleneck; with --list, one line per candidate first.  Every figure is a
+ * model of one core, not a measurement, and the output says so.
+ */
+#include <string.h>
+#include "axon.h"
+#include "cli.h"
+#include "nest.h"
+
+typedef struct Pick {
+	int have, v;
+	int64_t combo, sub;
+	int fused;
+	double ms;
+	ModelStats st;
+	char blocks[256], key[256];
+} Pick;
+
+enum { MODEL_BUDGET = 20000 };   /* candidates visited by default (compile's default), all variants together */
+
+static const char usage_model[] =
+	"usage: axonc model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list]\n"
+	"                   [--budget N] [--fn NAME] [--target NAME] [--max-variants N] [--no-algebraic] [--no-fusion]\n"
+	"                   [--max-tile T]\n"
+	"                   [--no-jump]   (every loop iteration scheduled: slow; checks the steady-state jumps)\n";
+
+/* blocks per strip, "n0=2,n1=4" ("-" for none) */
+static void
+blocks_text(const AxTiling *T, const int *blocks, char *b, size_t n)
+{
+	size_t k = 0;
+	b[0] = 0;
+	for (int c = 0; c < T->ncls && c < 64 && blocks; c++)
+		if (blocks[c] > 1 && k < n)
+			k += (size_t)snprintf(b + k, n - k, "%s%s=%d", k ? "," : "", T->strip[c], blocks[c]);
+	if (!b[0])
+		snprintf(b, n, "-");
+}
+
+/* the sequences and engines of a candidate, "%2:1/0.1;%5:0/0" */
+static void
+choice_text(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, char *b, size_t n)
+{
+	const AxGraph *g = T->g;
+	size_t k = 0;
+	b[0] = 0;
+	for (int id = 0; id < g->nnodes && k < n; id++) {
+		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices)
+			continue;
+		k += (size_t)snprintf(b + k, n - k, "%s%%%d:%d/", k ? ";" : "", id, choice[id]);
+		const SynthSeq *q = &L[id].choice[choice[id]].seq;
+		for (int j = 0; j < q->ninsts && k < n; j++)
+			k += (size_t)snprintf(b + k, n - k, "%s%d", j ? "." : "", engsel ? engsel[id * 8 + j] : 0);
+	}
+}
+
+static void
+print_stats(const AxTarget *t, const char *what, double ms, double roof_ms, const ModelStats *st)
+{
+	printf("%-12s%10.4f ms", what, ms);
+	if (roof_ms > 0)
+		printf("  (%.2fx roofline)", ms / roof_ms);
+	printf("  bottleneck %s |", st->bottleneck >= 0 ? t->engines[st->bottleneck].name : "-");
+	for (int e = 0; e < t->nengines && e < 32; e++)
+		printf(" %s %.4f", t->engines[e].name, st->busy[e] * 1e3);
+	printf(" ms busy | %.4g MB in %.0f transfers, %.0f instructions\n", st->bytes / 1e6, st->transfers, st->insts);
+}
+
+static void
+print_pick(const AxTarget *t, const char *what, const Pick *p, double roof_ms)
+{
+	if (!p->have) {
+		printf("%-12s(none fits)\n", what);
+		return;
+	}
+	print_stats(t, what, p->ms, roof_ms, &p->st);
+	printf("%-12s  variant %d, candidate %lld.%lld, %s, blocks %s, sequences %s\n", "", p->v, (long long)p->combo,
+	       (long long)p->sub,
+	       p->fused < 0 ? "unfused" : p->fused > 0 ? "loop-fused" : "nothing to fuse", p->blocks, p->key);
+}
+
+static int
+int_arg(const char *v, int lo, int hi, int *out)
+{
+	char *end;
+	long x = strtol(v, &end, 10);
+	if (*end || end == v || x < lo || x > hi)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+int
+cmd_model(int argc, char **argv)
+{
+	Opts o = { .cmd = "model" };
+	int dtype = 4, list = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int bad = 0;
+		if (strcmp(a, "--list") == 0)
+			list = 1;
+		else if (strcmp(a, "--no-algebraic") == 0)
+			o.no_algebraic = 1;
+		else if (strcmp(a, "--no-fusion") == 0)
+			o.no_fusion = 1;
+		else if (strcmp(a, "--no-jump") == 0)
+			model_no_jump = 1;   /* every loop iteration run: the check of the jumps */
+		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_model, stdout);
+			return 0;
+		} else if (a[0] == '-' && !v)
+			return fail("option '%s' needs a value", a);
+		else if (strcmp(a, "--dims") == 0)
+			o.dims = argv[++i];
+		else if (strcmp(a, "--fn") == 0)
+			o.fn = argv[++i];
+		else if (strcmp(a, "--target") == 0)
+			o.target = argv[++i];
+		else if (strcmp(a, "--dtype-bytes") == 0)
+			bad = int_arg(argv[++i], 1, 8, &dtype);
+		else if (strcmp(a, "--max-variants") == 0)
+			bad = int_arg(argv[++i], 1, 1 << 20, &o.max_variants);
+		else if (strcmp(a, "--max-tile") == 0)
+			bad = int_arg(argv[++i], 1, 1 << 20, &o.max_tile);
+		else if (strcmp(a, "--budget") == 0)
+			bad = int_arg(argv[++i], 1, 1 << 30, &o.budget);
+		else if (a[0] == '-')
+			return fail("unknown option '%s'", a);
+		else if (o.nargs < 1)
+			o.args[o.nargs++] = a;
+		else
+			return fail("unexpected argument '%s'", a);
+		if (bad)
+			return fail("'%s' is not a valid value here", argv[i]);
+	}
+	if (o.nargs != 1)
+		return fail("%s needs FILE.py", "model");
+	if (!o.dims)
+		return fail("%s needs --dims (the sizes to model, e.g. --dims M=2048,K=2048,N=2048)", "model");
+	const AxTarget *t = ax_find_target(o.target);
+	if (!t)
+		return fail("no target '%s' in this build (see 'axonc targets')", o.target ? o.target : "");
+	TermCtx *tc = tc_new(t);
+	NuGraph *ng = load_variants(t, tc, &o);
+	const char *names[512];
+	double vals[512];
+	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
+	char err[512];
+	if (ng && (rc = ax_size_env(ng->g0, o.dims, names, vals, 128, &n, &nsizes, err, sizeof err)) != 0)
+		fprintf(stderr, "axonc: error: %s\n", err);
+	if (rc) {
+		for (int i = 0; i < nsizes; i++)
+			free((char *)names[i]);
+		tc_free(tc);
+		return rc;
+	}
+	AxEnv sizes = { n, names, vals };
+	ModelRoof rf;
+	double roof_ms = model_roofline(ng->g0, &sizes, dtype, &rf) * 1e3;
+	printf("axonc model: %s at %s, %d bytes per element, one core of %s (a model, not a measurement)\n", o.args[0],
+	       o.dims, dtype, t->name);
+	printf("%-12s%10.4f ms  compute %.4f ms (%.4g MACs at %.4g/s, %.4g other flops at %.4g/s), memory %.4f ms "
+	       "(%.4g MB at %.4g GB/s)\n",
+	       "roofline", roof_ms, rf.compute_s * 1e3, rf.macs, rf.macs_rate, rf.flops, rf.flops_rate, rf.mem_s * 1e3,
+	       rf.bytes / 1e6, rf.bandwidth / 1e9);
+	LowerCache *cache = lower_cache_new(t, tc, 3);
+	/* the naive lowering of the program as written */
+	{
+		AxTiling *T = tile_graph(ng->variants[0]);
+		LowerNode *L = lower_variant(cache, T, 64);
+		const char *nn[512];
+		double nv[512];
+		memcpy(nn, names, sizeof *names * (size_t)n);
+		memcpy(nv, vals, sizeof *vals * (size_t)n);
+		char why[512];
+		Nest *ns = naive_nest(T, L, nn, nv, n, 512, why, sizeof why);
+		if (!ns)
+			printf("%-12s(cannot be written: %s)\n", "naive", why);
+		else {
+			ModelStats st;
+			double s = model_latency(ns, dtype, NULL, &st);
+			if (!st.fits)
+				printf("%-12s(its tiles do not fit on chip)\n", "naive");
+			else
+				print_stats(t, "naive", s * 1e3, roof_ms, &st);
+			nest_free(ns);
+		}
+	}
+	/* the candidates visited: compile's budget (shared evenly by the variants) unless given */
+	int64_t budget = (o.budget > 0 ? o.budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	if (budget < 64)
+		budget = 64;
+	Pick first = { 0 }, best = { 0 };
+	int64_t considered = 0, modelled = 0, nofit = 0, failed = 0;
+	double model_ms = 0;
+	for (int v = 0; v < ng->nvariants; v++) {
+		AxTiling *T = tile_graph(ng->variants[v]);
+		LowerNode *L = lower_variant(cache, T, 64);
+		Extract *x = extract_new(T, L, names, vals, n, o.max_tile, o.no_fusion, budget);
+		Pick vbest = { 0 };
+		for (;;) {
+			ExtractCand c;
+			Nest *ns = extract_next(x, &c);
+			if (c.end)
+				break;
+			considered++;
+			if (!ns) {
+				failed++;
+				continue;
+			}
+			Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
+			double t0 = ax_now_ms();
+			p.ms = model_latency(ns, dtype, &c.fp, &p.st) * 1e3;
+			model_ms += ax_now_ms() - t0;
+			if (!p.st.fits) {   /* at this element size */
+				nofit++;
+				nest_free(ns);
+				continue;
+			}
+			modelled++;
+			blocks_text(T, c.blocks, p.blocks, sizeof p.blocks);
+			choice_text(T, L, c.choice, c.engsel, p.key, sizeof p.key);
+			if (list) {
+				printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,
+				       (long long)c.combo, (long long)c.sub, c.fused, p.blocks, p.key, p.ms,
+				       t->engines[p.st.bottleneck < 0 ? 0 : p.st.bottleneck].name);
+				for (int e = 0; e < t->nengines && e < 32; e++)
+					printf("%s%.6f", e ? "," : "", p.st.busy[e] * 1e3);
+				printf(" tiles=");
+				for (int k = n; k < c.env.n; k++)
+					printf("%s%s:%.0f", k > n ? "," : "", c.env.names[k], c.env.vals[k]);
+				printf("\n");
+			}
+			if (!first.have)
+				first = p;
+			if (!best.have || p.ms < best.ms)
+				best = p;
+			if (!vbest.have || p.ms < vbest.ms)
+				vbest = p;
+			nest_free(ns);
+		}
+		extract_free(x);
+		if (vbest.have) {
+			double all = 0;
+			for (int e = 0; e < t->nengines && e < 32; e++)
+				all += vbest.st.busy[e];
+			printf("variant %-4d%10.4f ms  best of its candidates; engines busy %.4f ms in all (%.2fx overlap)\n", v,
+			       vbest.ms, all * 1e3, vbest.ms > 0 ? all * 1e3 / vbest.ms : 0);
+		} else
+			printf("variant %-4d(no candidate fits)\n", v);
+	}
+	print_pick(t, "placeholder", &first, roof_ms);
+	print_pick(t, "best", &best, roof_ms);
+	printf("candidates  %lld considered, %lld modelled, %lld do not fit on chip, %lld could not be written; "
+	       "modelling took %.1f ms (%.4f ms each)\n",
+	       (long long)considered, (long long)modelled, (long long)nofit, (long long)failed, model_ms,
+	       modelled ? model_ms / (double)modelled : 0);
+	lower_cache_free(cache);
+	for (int i = 0; i < nsizes; i++)
+		free((char *)names[i]);
+	tc_free(tc);
+	return 0;
+}

@@ -1,0 +1,459 @@
+/*
+ * test_model.c — the performance model (runtime/model.c) on hand-written
+ * instruction streams of the trainium target.
+ *
+ *   1. mechanics: one transfer's time from bytes, queues, bandwidth and the
+ *      fixed latency; engines overlap; one engine serialises; a dependency
+ *      adds the engine's latency; a loop's jump equals its iterations run
+ *      one by one
+ *   2. calibration: the four kernels of the NKI matrix-multiplication
+ *      tutorial (4096x8192x8192 bf16 on one trn1 NeuronCore), written
+ *      statement by statement as nests, against their published latencies
+ *      (51.80, 42.96, 22.07 and 6.97 ms): the model must order them as the
+ *      hardware does, land within a factor of 2.5 of each, and within 25% of
+ *      the compute-bound last one; the figures are printed for the README
+ *
+ * The last line is "N passed, M failed".
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "axon.h"
+#include "nest.h"
+
+static int npass, nfail;
+
+#define CHECK_MSG(cond, ...)                                       \
+	do {                                                       \
+		if (cond)                                          \
+			npass++;                                   \
+		else {                                             \
+			nfail++;                                   \
+			printf("%s:%d: FAIL: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__);                       \
+			putchar('\n');                             \
+		}                                                  \
+	} while (0)
+#define CLOSE(got, want, rel) \
+	CHECK_MSG(fabs((double)(got) - (double)(want)) <= (rel) * fabs((double)(want)), "%s = %.9g, want %.9g", #got, (double)(got), (double)(want))
+
+/* ---- writing nests by hand ---------------------------------------------------------- */
+
+static const AxTarget *t;
+static Nest *ns;
+static int depth;
+static int I_DMA, I_MM, I_COPY, I_TT, I_MEMSET;
+static int E_TENSOR, E_VECTOR, E_SCALAR, E_DMA;
+static int M_SBUF, M_PSUM;
+
+static int
+find_inst(const char *name)
+{
+	const AxOp *op = ax_find_inst(t, name);
+	return op ? (int)(op - t->insts) : -1;
+}
+
+static int
+find_engine(const char *name)
+{
+	for (int e = 0; e < t->nengines; e++)
+		if (strcmp(t->engines[e].name, name) == 0)
+			return e;
+	return -1;
+}
+
+static int
+find_mem(const char *name)
+{
+	for (int m = 0; m < t->nmems; m++)
+		if (strcmp(t->mems[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
+static AxGraph *
+graph3(TermCtx *tc)
+{
+	AxGraph *g = graph_new(t, tc);
+	for (int p = 0; p < 3; p++) {
+		AxNode n = { .op = -1, .input = p };
+		graph_add(g, &n);
+	}
+	return g;
+}
+
+static void
+begin(const AxGraph *g)
+{
+	ns = calloc(1, sizeof *ns);
+	ns->g = g;
+	ns->accumulate = 1;
+	depth = 0;
+}
+
+static void
+loop(int64_t hi, int seq)
+{
+	NsStmt *s = nest_push(ns, NS_LOOP, depth++);
+	s->hi = hi;
+	s->seq = seq;
+	snprintf(s->name, sizeof s->name, "i%d", depth);
+}
+
+static void
+end(void)
+{
+	nest_push(ns, NS_END, --depth);
+}
+
+static AxShape
+shp(int64_t p, int64_t f)
+{
+	AxShape s = { 2, { p, f } };
+	return s;
+}
+
+/* a slice [p, f] of off-chip tensor node */
+static NsRef
+hbm(int node, int64_t p, int64_t f)
+{
+	NsRef r;
+	memset(&r, 0, sizeof r);
+	r.var = -1 - node;
+	r.shape = shp(p, f);
+	return r;
+}
+
+/* a block buffer of n tiles [p, f] in mem */
+static NsRef
+buffer(int mem, int64_t n, int64_t p, int64_t f)
+{
+	NsStmt *s = nest_push(ns, NS_BUF, depth);
+	s->var = ns->nvars++;
+	s->mem = mem;
+	AxShape b = { 3, { p, n, f } };   /* partitions first */
+	s->shape = b;
+	NsRef r = ns_var(s->var, &b);
+	r.shape = shp(p, f);   /* what a tile of it is */
+	return r;
+}
+
+/* instruction inst on engine over the operands (rank -1: left out), into a new
+ * variable in mem, or written into *into */
+static NsRef
+inst(int in, int engine, const NsRef *a, const NsRef *b, const NsRef *into, int mem)
+{
+	const AxOp *op = &t->insts[in];
+	NsStmt *s = nest_push(ns, NS_INST, depth);
+	s->inst = in;
+	s->engine = engine;
+	AxConc c = { .nopnd = op->nopnd, .engine = engine };
+	for (int o = 0; o < op->nopnd; o++) {
+		const NsRef *r = o == 0 ? a : o == 1 ? b : NULL;
+		s->opnd[o].var = NS_NONE;
+		c.rank[o] = -1;
+		if (r) {
+			s->opnd[o] = *r;
+			c.rank[o] = r->shape.rank;
+			memcpy(c.dim[o], r->shape.d, sizeof c.dim[o]);
+		}
+	}
+	char err[256];
+	if (op->check(&c, &s->shape, err, sizeof err) != 0) {
+		printf("test_model: %s: %s\n", op->name, err);
+		exit(1);
+	}
+	s->var = ns->nvars++;
+	if (into) {
+		s->out = *into;
+		s->mem = -1;
+		NsRef r = *into;
+		r.shape = s->shape;
+		return r;
+	}
+	s->mem = mem;
+	return ns_var(s->var, &s->shape);
+}
+
+static void
+acc(const NsRef *out, const NsRef *src)
+{
+	NsStmt *s = nest_push(ns, NS_ACC, depth);
+	s->out = *out;
+	s->src = *src;
+}
+
+static double
+model(int dtype, ModelStats *st)
+{
+	double s = model_latency(ns, dtype, NULL, st);
+	nest_free(ns);
+	ns = NULL;
+	return s;
+}
+
+/* ---- 1. mechanics --------------------------------------------------------------------- */
+
+static void
+test_mechanics(const AxGraph *g)
+{
+	const AxEngine *d = &t->engines[E_DMA];
+	double qbw = d->bandwidth / d->queues;
+	ModelStats st;
+	/* one [128, 512] fp32 load: 16 queues of 8 partitions, 16 KiB each */
+	begin(g);
+	NsRef x = hbm(0, 128, 512);
+	inst(I_DMA, E_DMA, &x, NULL, NULL, M_SBUF);
+	double one = 128 * 512 * 4 / 16 / qbw + d->latency_s;
+	CLOSE(model(4, &st), one, 1e-9);
+	CLOSE(st.bytes, 128 * 512 * 4, 1e-12);
+	/* a [4, 512] load takes one queue: four can run at once */
+	begin(g);
+	for (int k = 0; k < 4; k++) {
+		NsRef y = hbm(0, 4, 512);
+		inst(I_DMA, E_DMA, &y, NULL, NULL, M_SBUF);
+	}
+	CLOSE(model(4, &st), 4 * 512 * 4 / qbw + d->latency_s, 1e-9);
+	/* a tensor-engine and a vector-engine instruction, independent: they overlap */
+	AxShape s128 = shp(128, 128), s512 = shp(128, 512);
+	double mm = t->insts[I_MM].cost(&(AxConc){ .nopnd = 2, .rank = { 2, 2 }, .dim = { { 128, 128 }, { 128, 512 } } }, 4) /
+	            t->engines[E_TENSOR].clock_hz;
+	double cp = t->insts[I_COPY].cost(&(AxConc){ .nopnd = 1, .rank = { 2 }, .dim = { { 128, 512 } }, .engine = E_VECTOR }, 4) /
+	            t->engines[E_VECTOR].clock_hz;
+	begin(g);
+	ns->nvars = 3;   /* v0, v1, v2: made outside the stream (ready at 0) */
+	NsRef a = ns_var(0, &s128), b = ns_var(1, &s512), c = ns_var(2, &s512);
+	inst(I_MM, E_TENSOR, &a, &b, NULL, M_PSUM);
+	inst(I_COPY, E_VECTOR, &c, NULL, NULL, M_SBUF);
+	CLOSE(model(4, &st), mm > cp ? mm : cp, 1e-9);
+	CHECK_MSG(st.bottleneck == (mm > cp ? E_TENSOR : E_VECTOR), "bottleneck %d", st.bottleneck);
+	/* two on the tensor engine serialise */
+	begin(g);
+	ns->nvars = 3;
+	inst(I_MM, E_TENSOR, &a, &b, NULL, M_PSUM);
+	inst(I_MM, E_TENSOR, &a, &b, NULL, M_PSUM);
+	CLOSE(model(4, &st), 2 * mm, 1e-9);
+	/* the copy of the product waits for it, and for the tensor engine's latency */
+	begin(g);
+	ns->nvars = 3;
+	NsRef p = inst(I_MM, E_TENSOR, &a, &b, NULL, M_PSUM);
+	inst(I_COPY, E_VECTOR, &p, NULL, NULL, M_SBUF);
+	CLOSE(model(4, &st), mm + t->engines[E_TENSOR].latency_s + cp, 1e-9);
+	/* a loop of 1000 [128, 512] loads, each a matmul's operand: as if run one by one */
+	begin(g);
+	ns->nvars = 1;
+	NsRef w = ns_var(0, &s128);
+	loop(1000, 0);
+	NsRef l = hbm(1, 128, 512);
+	NsRef v = inst(I_DMA, E_DMA, &l, NULL, NULL, M_SBUF);
+	inst(I_MM, E_TENSOR, &w, &v, NULL, M_PSUM);
+	end();
+	double lat = model(4, &st);
+	CLOSE(lat, 1000 * (one - d->latency_s) + 1000 * d->latency_s + mm, 1e-9);
+	CLOSE(st.insts, 2000, 1e-12);
+	CLOSE(st.busy[E_TENSOR], 1000 * mm, 1e-9);
+}
+
+/* ---- 2. the tutorial's kernels ----------------------------------------------------------- */
+
+enum { M = 4096, K = 8192, N = 8192, TM = 128, TK = 128, TN = 512 };
+
+/* v1: every tile loaded inside the k loop */
+static void
+mm_tiled(void)
+{
+	loop(M / TM, 0);
+	loop(N / TN, 0);
+	NsRef ps = buffer(M_PSUM, 1, TM, TN);
+	loop(K / TK, 0);
+	NsRef l = hbm(0, TK, TM), r = hbm(1, TK, TN);
+	NsRef lt = inst(I_DMA, E_DMA, &l, NULL, NULL, M_SBUF), rt = inst(I_DMA, E_DMA, &r, NULL, NULL, M_SBUF);
+	NsRef p = inst(I_MM, E_TENSOR, &lt, &rt, NULL, M_PSUM);
+	acc(&ps, &p);
+	end();
+	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
+	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
+	end();
+	end();
+}
+
+/* v2: a column of lhsT per m, of rhs per n, then the k loop */
+static void
+mm_hoisted(void)
+{
+	loop(M / TM, 0);
+	NsRef lb = buffer(M_SBUF, K / TK, TK, TM);
+	loop(K / TK, 0);
+	NsRef l = hbm(0, TK, TM);
+	inst(I_DMA, E_DMA, &l, NULL, &lb, -1);
+	end();
+	loop(N / TN, 0);
+	NsRef rb = buffer(M_SBUF, K / TK, TK, TN);
+	loop(K / TK, 0);
+	NsRef r = hbm(1, TK, TN);
+	inst(I_DMA, E_DMA, &r, NULL, &rb, -1);
+	end();
+	NsRef ps = buffer(M_PSUM, 1, TM, TN);
+	loop(K / TK, 0);
+	NsRef p = inst(I_MM, E_TENSOR, &lb, &rb, NULL, M_PSUM);
+	acc(&ps, &p);
+	end();
+	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
+	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
+	end();
+	end();
+}
+
+/* v3: blocks of 2 tiles along M and along N */
+static void
+mm_block_free(void)
+{
+	loop(M / (2 * TM), 0);
+	NsRef lb = buffer(M_SBUF, 2 * K / TK, TK, TM);
+	loop(2 * K / TK, 0);
+	NsRef l = hbm(0, TK, TM);
+	inst(I_DMA, E_DMA, &l, NULL, &lb, -1);
+	end();
+	loop(N / (2 * TN), 0);
+	NsRef rb = buffer(M_SBUF, 2 * K / TK, TK, TN);
+	loop(2 * K / TK, 0);
+	NsRef r = hbm(1, TK, TN);
+	inst(I_DMA, E_DMA, &r, NULL, &rb, -1);
+	end();
+	loop(4, 0);
+	NsRef ps = buffer(M_PSUM, 1, TM, TN);
+	loop(K / TK, 0);
+	NsRef p = inst(I_MM, E_TENSOR, &lb, &rb, NULL, M_PSUM);
+	acc(&ps, &p);
+	end();
+	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
+	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
+	end();
+	end();
+	end();
+}
+
+/* v4: blocks of 16 x 2 x 8 tiles (M, N, K), [128, 1024] and [128, 2048] loads,
+ * partial sums added into SBUF result tiles, results packed per row of tiles */
+static void
+mm_optimized(void)
+{
+	enum { BM = 16, BN = 2, BK = 8 };
+	loop(N / (BN * TN), 0);
+	NsRef res = buffer(M_SBUF, (M / (BM * TM)) * BM * BN, TM, TN);
+	loop((M / (BM * TM)) * BM * BN, 0);
+	NsStmt *ms = nest_push(ns, NS_INST, depth);   /* memset of a result tile */
+	ms->inst = I_MEMSET;
+	ms->engine = E_VECTOR;
+	for (int o = 0; o < AX_MAXOPND; o++)
+		ms->opnd[o].var = NS_NONE;
+	ms->aval[0] = TM;
+	ms->aval[1] = TN;
+	ms->shape = shp(TM, TN);
+	ms->var = ns->nvars++;
+	ms->out = res;
+	ms->mem = -1;
+	end();
+	loop(K / (BK * TK), 1);
+	NsRef rb = buffer(M_SBUF, BK, TK, BN * TN);
+	loop(BK, 0);
+	NsRef r = hbm(1, TK, BN * TN);
+	inst(I_DMA, E_DMA, &r, NULL, &rb, -1);
+	end();
+	loop(M / (BM * TM), 0);
+	NsRef lb = buffer(M_SBUF, BK, TK, BM * TM);
+	loop(BK, 0);
+	NsRef l = hbm(0, TK, BM * TM);
+	inst(I_DMA, E_DMA, &l, NULL, &lb, -1);
+	end();
+	loop(BN * BM, 0);
+	NsRef ps = buffer(M_PSUM, 1, TM, TN);
+	loop(BK, 0);
+	NsRef ls = lb, rs = rb;
+	ls.shape = shp(TK, TM);
+	rs.shape = shp(TK, TN);
+	NsRef p = inst(I_MM, E_TENSOR, &ls, &rs, NULL, M_PSUM);
+	acc(&ps, &p);
+	end();
+	inst(I_TT, E_VECTOR, &res, &ps, &res, -1);
+	end();
+	end();
+	end();
+	loop((M / (BM * TM)) * BM, 0);
+	NsRef pk = buffer(M_SBUF, 1, TM, BN * TN);
+	loop(BN, 0);
+	inst(I_COPY, E_VECTOR, &res, NULL, &pk, -1);
+	end();
+	NsRef o = hbm(2, TM, BN * TN), pks = pk;
+	pks.shape = shp(TM, BN * TN);
+	inst(I_DMA, E_DMA, &pks, NULL, &o, -1);
+	end();
+	end();
+}
+
+static void
+test_tutorial(const AxGraph *g)
+{
+	static const struct {
+		const char *name;
+		void (*write)(void);
+		double ms;   /* published, trn1, one NeuronCore */
+	} k[] = {
+		{ "tiled", mm_tiled, 51.80 },
+		{ "hoisted loads", mm_hoisted, 42.96 },
+		{ "blocked free dims", mm_block_free, 22.07 },
+		{ "fully optimized", mm_optimized, 6.97 },
+	};
+	double prev = HUGE_VAL;
+	printf("the NKI tutorial's matmul, 4096x8192x8192 bf16, one trn1 core:\n");
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+		ModelStats st;
+		begin(g);
+		k[i].write();
+		double ms = model(2, &st) * 1e3;
+		printf("  %-18s modelled %8.2f ms  published %6.2f ms  ratio %.2f  bottleneck %s, %.0f MB in %.0f transfers\n",
+		       k[i].name, ms, k[i].ms, ms / k[i].ms, t->engines[st.bottleneck].name, st.bytes / 1e6, st.transfers);
+		CHECK_MSG(st.fits, "%s: its tiles fit", k[i].name);
+		CHECK_MSG(ms < prev, "%s: modelled faster than the kernel before it", k[i].name);
+		CHECK_MSG(ms / k[i].ms < 2.5 && ms / k[i].ms > 0.4, "%s: within a factor 2.5 of the published figure",
+		          k[i].name);
+		if (i == sizeof k / sizeof k[0] - 1)   /* compute-bound: no DMA latency question */
+			CHECK_MSG(ms / k[i].ms < 1.25 && ms / k[i].ms > 0.8, "%s: %.2f ms, within 25%% of %.2f ms", k[i].name,
+			          ms, k[i].ms);
+		prev = ms;
+	}
+}
+
+int
+main(void)
+{
+	t = ax_find_target("trainium");
+	if (!t) {
+		printf("no trainium target\n0 passed, 1 failed\n");
+		return 1;
+	}
+	I_DMA = find_inst("dma_copy");
+	I_MM = find_inst("nc_matmul");
+	I_COPY = find_inst("tensor_copy");
+	I_TT = find_inst("tensor_tensor");
+	I_MEMSET = find_inst("memset");
+	E_TENSOR = find_engine("tensor");
+	E_VECTOR = find_engine("vector");
+	E_SCALAR = find_engine("scalar");
+	E_DMA = find_engine("dma");
+	M_SBUF = find_mem("sbuf");
+	M_PSUM = find_mem("psum");
+	if (I_DMA < 0 || I_MM < 0 || I_COPY < 0 || I_TT < 0 || I_MEMSET < 0 || E_TENSOR < 0 || E_VECTOR < 0 ||
+	    E_DMA < 0 || M_SBUF < 0 || M_PSUM < 0) {
+		printf("the trainium tables lack a row this test names\n0 passed, 1 failed\n");
+		return 1;
+	}
+	(void)E_SCALAR;
+	TermCtx *tc = tc_new(t);
+	AxGraph *g = graph3(tc);
+	test_mechanics(g);
+	test_tutorial(g);
+	tc_free(tc);
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail != 0;
+}
