@@ -18,7 +18,7 @@ static const char usage[] =
 	"commands:\n"
 	"  targets                 list the targets built into this axonc\n"
 	"  target                  summarise a target: engines, memories, counts\n"
-	"  ops                     list the tensor operators (specs/) with signatures\n"
+	"  ops                     list the operators (specs/) with signatures\n"
 	"  insts                   list the target's instructions with engines\n"
 	"  show NAME               everything the specs say about one op or instruction\n"
 	"  demo                    run the generated tables on an example (see README)\n"
