@@ -561,130 +561,6 @@ run_loop(Model *m, int at)
 
 /* ---- capacity ----------------------------------------------------------------------- */
 
-/* The on-chip tiles with nest_room's liveness: a tile lives from the
- * statement that makes it to its last reader, or to the end of a loop it is
- * read in but made before.  Bytes per partition at `scale` of the 4 per
- * element nest_room counts (a banked memory holds the matrix unit's
- * accumulators: always 4). */
-typedef struct Live {
-	int nv, n;
-	int *def, *last, *mem, *depth;   /* per variable (mem -1: not an on-chip tile) */
-	double *per;
-	double *delta, *bdelta;          /* per statement */
-} Live;
-
-static void
-live_tiles(const Nest *ns, double scale, Live *lv)
-{
-	const AxTarget *t = ns->g->t;
-	int nv = ns->nvars > 0 ? ns->nvars : 1, n = ns->n;
-	lv->nv = nv;
-	lv->n = n;
-	lv->def = malloc(sizeof(int) * (size_t)nv);
-	lv->last = malloc(sizeof(int) * (size_t)nv);
-	lv->mem = malloc(sizeof(int) * (size_t)nv);
-	lv->depth = malloc(sizeof(int) * (size_t)nv);
-	lv->per = malloc(sizeof(double) * (size_t)nv);
-	lv->delta = malloc(sizeof(double) * (size_t)(n + 1));
-	lv->bdelta = malloc(sizeof(double) * (size_t)(n + 1));
-	int *endof = malloc(sizeof(int) * (size_t)(n + 1)), *open = malloc(sizeof(int) * (size_t)(n + 1));
-	if (!lv->def || !lv->last || !lv->mem || !lv->depth || !lv->per || !lv->delta || !lv->bdelta || !endof || !open)
-		ax_die("out of memory");
-	int nopen = 0;
-	for (int v = 0; v < nv; v++)
-		lv->def[v] = lv->last[v] = lv->mem[v] = -1;
-	for (int i = 0; i < n; i++) {
-		if (ns->s[i].kind == NS_LOOP)
-			open[nopen++] = i;
-		else if (ns->s[i].kind == NS_END && nopen)
-			endof[open[--nopen]] = i;
-	}
-	nopen = 0;
-	for (int i = 0; i < n; i++) {
-		const NsStmt *s = &ns->s[i];
-		if (s->kind == NS_LOOP) {
-			open[nopen++] = i;
-			continue;
-		}
-		if (s->kind == NS_END) {
-			nopen -= nopen > 0;
-			continue;
-		}
-		int use[AX_MAXOPND + 3], nu = 0;
-		for (int o = 0; s->kind == NS_INST && o < t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
-			if (s->opnd[o].var >= 0)
-				use[nu++] = s->opnd[o].var;
-		if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var >= 0)
-			use[nu++] = s->src.var;   /* an instruction's src slot is not its own */
-		if (s->out.var >= 0)
-			use[nu++] = s->out.var;
-		for (int k = 0; k < nu; k++) {
-			int v = use[k];
-			if (v >= nv || lv->def[v] < 0)
-				continue;
-			if (i > lv->last[v])
-				lv->last[v] = i;
-			for (int l = 0; l < nopen; l++)
-				if (open[l] > lv->def[v]) {
-					if (endof[open[l]] > lv->last[v])
-						lv->last[v] = endof[open[l]];
-					break;
-				}
-		}
-		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv && s->mem >= 0 &&
-		    s->mem < 32 && !t->mems[s->mem].offchip && s->out.var == NS_NONE) {
-			double b = 4;   /* bytes per partition: every dim but the first */
-			for (int d = 1; d < s->shape.rank; d++)
-				b *= (double)s->shape.d[d];
-			lv->def[s->var] = lv->last[s->var] = i;
-			lv->mem[s->var] = s->mem;
-			lv->depth[s->var] = nopen;
-			lv->per[s->var] = (t->mems[s->mem].banks > 0 ? 1 : scale) * b;
-		}
-	}
-	free(endof);
-	free(open);
-}
-
-static void
-live_free(Live *lv)
-{
-	free(lv->def);
-	free(lv->last);
-	free(lv->mem);
-	free(lv->depth);
-	free(lv->per);
-	free(lv->delta);
-	free(lv->bdelta);
-}
-
-/* The most bytes per partition and banks of memory m live at once when the
- * tiles made inside at least dmin loops have two buffers. */
-static void
-live_peak(const Live *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks)
-{
-	double bank = mm->banks > 0 ? (double)mm->bytes / mm->banks : 0, b = 0, u = 0;
-	for (int i = 0; i <= lv->n; i++)
-		lv->delta[i] = lv->bdelta[i] = 0;
-	for (int v = 0; v < lv->nv; v++)
-		if (lv->mem[v] == m) {
-			double copies = lv->depth[v] >= dmin && lv->depth[v] > 0 ? 2 : 1;
-			lv->delta[lv->def[v]] += copies * lv->per[v];
-			lv->delta[lv->last[v] + 1] -= copies * lv->per[v];
-			if (bank > 0) {
-				lv->bdelta[lv->def[v]] += copies * ceil(lv->per[v] / bank);
-				lv->bdelta[lv->last[v] + 1] -= copies * ceil(lv->per[v] / bank);
-			}
-		}
-	*bytes = *banks = 0;
-	for (int i = 0; i < lv->n; i++) {
-		b += lv->delta[i];
-		u += lv->bdelta[i];
-		*bytes = dmax(*bytes, b);
-		*banks = dmax(*banks, u);
-	}
-}
-
 /* ---- the model -------------------------------------------------------------------- */
 
 double
@@ -704,8 +580,8 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 	 * tile must be made in to get a second buffer, such that it all still fits:
 	 * the innermost loops' tiles, which turn over most often, first. */
 	int fits = 1, dmin[32];
-	Live lv;
-	live_tiles(ns, dtype_bytes / 4.0, &lv);
+	NestLive lv;
+	nest_live(ns, dtype_bytes / 4.0, &lv);
 	int maxd = 0;
 	for (int v = 0; v < lv.nv; v++)
 		if (lv.mem[v] >= 0 && lv.depth[v] > maxd)
@@ -719,7 +595,7 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 		fits &= need <= (double)mm->bytes && (mm->banks <= 0 || fp->banks[k] <= mm->banks);
 		for (int d = 1; d <= maxd; d++) {
 			double b, u;
-			live_peak(&lv, mm, k, d, &b, &u);
+			nest_live_peak(&lv, mm, k, d, &b, &u);
 			if (b <= (double)mm->bytes && (mm->banks <= 0 || u <= mm->banks)) {
 				dmin[k] = d;
 				break;
@@ -727,7 +603,7 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 		}
 	}
 	if (!fits) {   /* it cannot run: nothing to schedule */
-		live_free(&lv);
+		nest_live_free(&lv);
 		if (st) {
 			*st = (ModelStats){ 0 };
 			st->latency = HUGE_VAL;
@@ -757,7 +633,7 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 		ax_die("out of memory");
 	for (int v = 0; v < m.nv; v++)   /* off-chip values: no on-chip room to wait for */
 		m.nbuf[v] = lv.mem[v] < 0 ? MAXBUF : lv.depth[v] >= dmin[lv.mem[v]] ? 2 : 1;
-	live_free(&lv);
+	nest_live_free(&lv);
 	compile_ops(&m, dtype_bytes);
 	collect_touch(&m);
 	run_range(&m, 0, m.n);

@@ -2,6 +2,7 @@
  * nest.c — the statements of a candidate's loop nests (nest.h), and the
  * room their tiles take on chip.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nest.h"
@@ -42,25 +43,31 @@ ns_var(int var, const AxShape *s)
 	return r;
 }
 
-/* The tiles live on chip: a tile lives from the instruction that makes it
- * to its last reader; one made before a loop and read inside lives to the
- * loop's end (every iteration reads it).  Per memory, the most bytes per
- * partition (and banks) live at any statement. */
+/* The tiles live on chip: a tile lives from the statement that makes it to
+ * its last reader, or to the end of a loop it is read in but made before
+ * (every iteration reads it).  Bytes per partition at `scale` of 4 per
+ * element (a banked memory holds the matrix unit's accumulators: always 4). */
+
 void
-nest_room(const Nest *ns, NkiFootprint *fp)
+nest_live(const Nest *ns, double scale, NestLive *lv)
 {
 	const AxTarget *t = ns->g->t;
 	int nv = ns->nvars > 0 ? ns->nvars : 1, n = ns->n;
-	int *def = malloc(sizeof(int) * (size_t)nv), *last = malloc(sizeof(int) * (size_t)nv);
-	int *mem = malloc(sizeof(int) * (size_t)nv), *endof = malloc(sizeof(int) * (size_t)(n + 1));
-	int *open = malloc(sizeof(int) * (size_t)(n + 1));
-	int64_t *bytes = malloc(sizeof(int64_t) * (size_t)nv);
-	if (!def || !last || !mem || !endof || !open || !bytes)
+	lv->nv = nv;
+	lv->n = n;
+	lv->def = malloc(sizeof(int) * (size_t)nv);
+	lv->last = malloc(sizeof(int) * (size_t)nv);
+	lv->mem = malloc(sizeof(int) * (size_t)nv);
+	lv->depth = malloc(sizeof(int) * (size_t)nv);
+	lv->per = malloc(sizeof(double) * (size_t)nv);
+	lv->delta = malloc(sizeof(double) * (size_t)(n + 1));
+	lv->bdelta = malloc(sizeof(double) * (size_t)(n + 1));
+	int *endof = malloc(sizeof(int) * (size_t)(n + 1)), *open = malloc(sizeof(int) * (size_t)(n + 1));
+	if (!lv->def || !lv->last || !lv->mem || !lv->depth || !lv->per || !lv->delta || !lv->bdelta || !endof || !open)
 		ax_die("out of memory");
-	*fp = (NkiFootprint){ .fits = 1 };
-	for (int v = 0; v < nv; v++)
-		def[v] = last[v] = mem[v] = -1;
 	int nopen = 0;
+	for (int v = 0; v < nv; v++)
+		lv->def[v] = lv->last[v] = lv->mem[v] = -1;
 	for (int i = 0; i < n; i++) {
 		if (ns->s[i].kind == NS_LOOP)
 			open[nopen++] = i;
@@ -79,61 +86,98 @@ nest_room(const Nest *ns, NkiFootprint *fp)
 			continue;
 		}
 		int use[AX_MAXOPND + 3], nu = 0;
-		/* the instruction's operands only: the slots past them are zero (v0) in the statements */
-		for (int o = 0; s->kind == NS_INST && o < t->insts[s->inst].nopnd; o++)
+		for (int o = 0; s->kind == NS_INST && o < t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
 			if (s->opnd[o].var >= 0)
 				use[nu++] = s->opnd[o].var;
 		if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var >= 0)
-			use[nu++] = s->src.var;   /* src is theirs alone (an instruction's is zero, v0) */
+			use[nu++] = s->src.var;   /* an instruction's src slot is not its own */
 		if (s->out.var >= 0)
 			use[nu++] = s->out.var;
 		for (int k = 0; k < nu; k++) {
 			int v = use[k];
-			if (v >= nv || def[v] < 0)
+			if (v >= nv || lv->def[v] < 0)
 				continue;
-			if (i > last[v])
-				last[v] = i;
+			if (i > lv->last[v])
+				lv->last[v] = i;
 			for (int l = 0; l < nopen; l++)
-				if (open[l] > def[v]) {
-					if (endof[open[l]] > last[v])
-						last[v] = endof[open[l]];
+				if (open[l] > lv->def[v]) {
+					if (endof[open[l]] > lv->last[v])
+						lv->last[v] = endof[open[l]];
 					break;
 				}
 		}
 		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv && s->mem >= 0 &&
-		    !t->mems[s->mem].offchip && s->out.var == NS_NONE) {
-			int64_t per = 4;   /* bytes per partition: every dim but the first */
+		    s->mem < 32 && !t->mems[s->mem].offchip && s->out.var == NS_NONE) {
+			double b = 4;   /* bytes per partition: every dim but the first */
 			for (int d = 1; d < s->shape.rank; d++)
-				per *= s->shape.d[d];
-			def[s->var] = last[s->var] = i;
-			mem[s->var] = s->mem;
-			bytes[s->var] = per;
+				b *= (double)s->shape.d[d];
+			lv->def[s->var] = lv->last[s->var] = i;
+			lv->mem[s->var] = s->mem;
+			lv->depth[s->var] = nopen;
+			lv->per[s->var] = (t->mems[s->mem].banks > 0 ? 1 : scale) * b;
 		}
 	}
-	/* the sweep: per memory, bytes and banks live at each statement */
+	free(endof);
+	free(open);
+}
+
+void
+nest_live_free(NestLive *lv)
+{
+	free(lv->def);
+	free(lv->last);
+	free(lv->mem);
+	free(lv->depth);
+	free(lv->per);
+	free(lv->delta);
+	free(lv->bdelta);
+}
+
+/* The most bytes per partition and banks of memory m live at once when the
+ * tiles made inside at least dmin loops have two buffers. */
+void
+nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks)
+{
+	double bank = mm->banks > 0 ? (double)mm->bytes / mm->banks : 0, b = 0, u = 0;
+	for (int i = 0; i <= lv->n; i++)
+		lv->delta[i] = lv->bdelta[i] = 0;
+	for (int v = 0; v < lv->nv; v++)
+		if (lv->mem[v] == m) {
+			double copies = lv->depth[v] >= dmin && lv->depth[v] > 0 ? 2 : 1;
+			lv->delta[lv->def[v]] += copies * lv->per[v];
+			lv->delta[lv->last[v] + 1] -= copies * lv->per[v];
+			if (bank > 0) {
+				lv->bdelta[lv->def[v]] += copies * ceil(lv->per[v] / bank);
+				lv->bdelta[lv->last[v] + 1] -= copies * ceil(lv->per[v] / bank);
+			}
+		}
+	*bytes = *banks = 0;
+	for (int i = 0; i < lv->n; i++) {
+		b += lv->delta[i];
+		u += lv->bdelta[i];
+		*bytes = (*bytes > b ? *bytes : b);
+		*banks = (*banks > u ? *banks : u);
+	}
+}
+
+
+/* Per memory, the most bytes per partition (and banks) live at any statement. */
+void
+nest_room(const Nest *ns, NkiFootprint *fp)
+{
+	const AxTarget *t = ns->g->t;
+	NestLive lv;
+	nest_live(ns, 1, &lv);
+	*fp = (NkiFootprint){ .fits = 1 };
 	for (int m = 0; m < t->nmems && m < 32; m++) {
 		if (t->mems[m].offchip)
 			continue;
-		int64_t bank = t->mems[m].banks > 0 ? t->mems[m].bytes / t->mems[m].banks : 0;
-		for (int i = 0; i < n; i++) {
-			int64_t b = 0, u = 0;
-			for (int v = 0; v < nv; v++)
-				if (mem[v] == m && def[v] <= i && i <= last[v]) {
-					b += bytes[v];
-					u += bank > 0 ? (bytes[v] + bank - 1) / bank : 0;
-				}
-			if (b > fp->bytes[m])
-				fp->bytes[m] = b;
-			if (u > fp->banks[m])
-				fp->banks[m] = u;
-		}
+		double b, u;
+		nest_live_peak(&lv, &t->mems[m], m, 1 << 30, &b, &u);
+		fp->bytes[m] = (int64_t)b;
+		fp->banks[m] = (int64_t)u;
 		if (fp->bytes[m] > t->mems[m].bytes || (t->mems[m].banks > 0 && fp->banks[m] > t->mems[m].banks))
 			fp->fits = 0;
 	}
-	free(def);
-	free(last);
-	free(mem);
-	free(endof);
-	free(open);
-	free(bytes);
+	nest_live_free(&lv);
 }

@@ -85,6 +85,18 @@ Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const
                  const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
 /* nest.c: the tiles live on chip at once, the most over the statements */
 void nest_room(const Nest *ns, NkiFootprint *fp);
+/* ... and the liveness behind it: per variable its defining and last statement */
+typedef struct NestLive {
+	int nv, n;
+	int *def, *last, *mem, *depth;   /* per variable (mem -1: not an on-chip tile) */
+	double *per;
+	double *delta, *bdelta;          /* per statement */
+} NestLive;
+void nest_live(const Nest *ns, double scale, NestLive *lv);
+/* the most bytes per partition and banks of memory m live at once, the tiles made
+ * inside at least dmin loops counted twice (double buffering) */
+void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks);
+void nest_live_free(NestLive *lv);
 /* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* emit_c.c: the same loop nests as one C function
