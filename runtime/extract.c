@@ -19,7 +19,8 @@
 #include <string.h>
 #include "nest.h"
 
-enum { MAXBLOCK = 32, MAXSCALE = 3 };
+enum { MAXBLOCK = 32, MAXSCALE = 3,
+       MAXTRY = 8 };   /* extract_combo: tile/block choices written at most */
 
 struct Extract {
 	const AxTiling *T;
@@ -340,7 +341,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	fuse = fuse && !x->no_fusion;
 	int64_t count = 0;
 	int sized = start_combo(x, &count), written = 0;
-	for (int64_t i = count - 1; sized && i >= 0; i--) {
+	for (int64_t i = count - 1; sized && i >= 0 && written < MAXTRY; i--) {
 		if (!set_sub(x, i))
 			continue;
 		AxEnv env = { x->n, x->names, x->vals };
@@ -348,7 +349,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
 		if (!ns)
 			continue;
-		written = 1;
+		written++;
 		if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
 			nest_free(ns);
 			continue;
@@ -361,8 +362,8 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	if (!sized)
 		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
 	else if (written)
-		snprintf(c->why, sizeof c->why, "no tile and block choice fuses %d producer%s at these sizes", nfused,
-		         nfused == 1 ? "" : "s");
+		snprintf(c->why, sizeof c->why, "none of its first %d tile and block choices fuses %d producer%s at these sizes",
+		         written, nfused, nfused == 1 ? "" : "s");
 	else if (!c->why[0])
 		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
 	return NULL;

@@ -151,7 +151,8 @@ int64_t extract_stride(const Extract *x);
 void extract_share(Extract *x, int64_t k, int64_t n);
 /* combination combo at x's sizes, loop-fused if fuse with nfused producers fused (< 0:
  * any), at the tile/block choice with the smallest tiles and most blocks that is so
- * (c->fused as extract_next's); NULL and c->why if none.  For validating a structure
+ * (c->fused as extract_next's; the first 8 choices written are tried); NULL and c->why
+ * if none.  For validating a structure
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
 /* how many (combination, tiles, blocks) extract_next will visit */
