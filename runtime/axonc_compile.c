@@ -23,8 +23,8 @@ enum { MAXEMIT = 64,              /* candidates written per variant by --emit-al
 /* the numerical check's limits: the work (multiply-adds and flops) and tensor bytes of one run */
 #define STRUCT_OPS (1 << 18)      /* structures, at reduced sizes */
 #define STRUCT_BYTES (1 << 17)
-#define WINNER_OPS (1 << 28)      /* the winner: the requested sizes if within these */
-#define WINNER_BYTES (1 << 28)
+#define WINNER_OPS (1 << 25)      /* the winner: the requested sizes if within these */
+#define WINNER_BYTES (1 << 26)
 
 static int
 write_file(const char *path, const char *text)

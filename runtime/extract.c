@@ -341,7 +341,12 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	fuse = fuse && !x->no_fusion;
 	int64_t count = 0;
 	int sized = start_combo(x, &count), written = 0;
-	for (int64_t i = count - 1; sized && i >= 0 && written < MAXTRY; i--) {
+	/* half the tries from the smallest tiles and most blocks down, half from the largest
+	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
+	int64_t lo = 0, hi = count - 1;
+	for (int k = 0; sized && lo <= hi && written < MAXTRY; k++) {
+		int from_top = written < MAXTRY / 2;
+		int64_t i = from_top ? hi-- : lo++;
 		if (!set_sub(x, i))
 			continue;
 		AxEnv env = { x->n, x->names, x->vals };

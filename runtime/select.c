@@ -198,7 +198,7 @@ typedef struct Checker {        /* a worker's validation state, made at first ne
 	CkCheck *ck[SEL_LEVELS];   /* per level of reduced sizes */
 	Seen seen[SEL_LEVELS];
 	Extract **xr[SEL_LEVELS];  /* ... per variant */
-	CkCheck *full;             /* at the requested sizes */
+	CkCheck *whole;             /* at the requested sizes */
 	Seen fseen;
 } Checker;
 
@@ -215,7 +215,7 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 	if (*cell != V_NONE)
 		return *cell;
 	/* at the smallest reduced sizes where the structure can be written */
-	SelOut scratch = { 0 };
+	SelOut aside = { 0 };
 	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
 		if (!K->ck[l]) {
 			K->ck[l] = ck_check_new(in->g0, in->rnames, in->rvals[l], in->rn, 1, in->seed, NULL);
@@ -228,13 +228,13 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			                          in->no_fusion, in->budget);
 		int last = l + 1 == in->nlevels;
 		*cell = (unsigned char)validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused,
-		                                    last ? o : &scratch);
+		                                    last ? o : &aside);
 		if (*cell != V_UNBUILT)
 			break;
 	}
 	if (*cell == V_UNBUILT && in->validate_requested) {   /* the candidate itself, at the requested sizes */
-		if (!K->full)
-			K->full = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
+		if (!K->whole)
+			K->whole = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
 		char why[600] = "";
 		char *src = nest_c(ns, in->fn, why, sizeof why);
 		int ok = 0;
@@ -242,23 +242,23 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			uint64_t h = fnv(src);
 			if (!seen_get(&K->fseen, h, &ok)) {
 				double t0 = ax_now_ms();
-				ok = ck_check_nest(K->full, ns, src, in->fn, why, sizeof why);
-				scratch.validate_ms += ax_now_ms() - t0;
-				scratch.runs++;
+				ok = ck_check_nest(K->whole, ns, src, in->fn, why, sizeof why);
+				aside.validate_ms += ax_now_ms() - t0;
+				aside.runs++;
 				seen_put(&K->fseen, h, ok);
 			}
 		}
 		free(src);
 		*cell = ok ? V_OK : V_BAD;
 		if (!ok)
-			snprintf(scratch.first_rejection, sizeof scratch.first_rejection,
+			snprintf(aside.first_rejection, sizeof aside.first_rejection,
 			         "variant %d combination %lld fails validation at the requested sizes: %.400s", v,
 			         (long long)c->combo, why[0] ? why : "its results differ");
 	}
-	if (*cell != V_OK && scratch.first_rejection[0] && !o->first_rejection[0])
-		memcpy(o->first_rejection, scratch.first_rejection, sizeof o->first_rejection);
-	o->runs += scratch.runs;
-	o->validate_ms += scratch.validate_ms;
+	if (*cell != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
+		memcpy(o->first_rejection, aside.first_rejection, sizeof o->first_rejection);
+	o->runs += aside.runs;
+	o->validate_ms += aside.validate_ms;
 	return *cell;
 }
 
@@ -275,7 +275,7 @@ checker_free(Checker *K, int nv)
 	}
 	free(K->fseen.h);
 	free(K->fseen.ok);
-	ck_check_free(K->full);
+	ck_check_free(K->whole);
 }
 
 /* ---- measuring ---------------------------------------------------------------------- */

@@ -9,7 +9,7 @@
 
 #include "nest.h"
 
-enum { SEL_LEVELS = 4,         /* reduced size sets at most */
+enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
        SEL_MAXJOBS = 64 };
 
