@@ -345,6 +345,9 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		e.into = into;
 		e.prefix = prefix;
 		e.onchip = onchip;
+		e.pax = calloc((size_t)nn, sizeof *e.pax);
+		if (!e.pax)
+			ax_die("out of memory");
 		for (int id = 0; id < g->nnodes; id++)
 			into[id] = -1;
 		for (int c = 0; c < g->nnodes; c++) {
@@ -406,12 +409,33 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		}
 	}
 	free(onchip);
+	free(e.pax);
 	free(e.cse);
 	if (e.bad) {
 		nest_free(ns);
 		return NULL;
 	}
 	return ns;
+}
+
+int
+nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env)
+{
+	const AxGraph *g = T->g;
+	char why[8];
+	Em e = { .g = g, .T = T, .L = L, .choice = choice, .env = *env, .why = why, .nwhy = sizeof why, .node = -1,
+	         .hoist = -1 };
+	for (int id = 0; id < g->nnodes; id++) {
+		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices || !L[id].choice[choice[id]].tile)
+			continue;
+		const LowerChoice *ch = &L[id].choice[choice[id]];
+		int o, kmax;
+		for (o = 0; o < g->nodes[id].nin && g->nodes[id].in[o] != ch->absorb; o++)
+			;
+		if (o == g->nodes[id].nin || !em_can_fuse(&e, ch->absorb, id, o, &kmax) || e.bad)
+			return 0;
+	}
+	return 1;
 }
 
 char *
@@ -441,11 +465,13 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 {
 	const AxGraph *g = T->g;
 	const TileOp *to = &T->op[id];
-	const SynthSeq *q = &L[id].choice[choice].seq;
+	const LowerChoice *ch = &L[id].choice[choice];
+	const SynthSeq *q = &ch->seq;
+	const AxGraph *tile = ch->tile ? ch->tile : to->tile;
 	AxGraph *h = graph_new(g->t, g->tc);
-	int node[8], in[AX_MAXOPND];
-	for (int p = 0; p < to->tile->nparams; p++) {
-		AxNode x = to->tile->nodes[to->tile->params[p].node];
+	int node[8], in[2 * AX_MAXOPND];
+	for (int p = 0; p < tile->nparams && p < 2 * AX_MAXOPND; p++) {
+		AxNode x = tile->nodes[tile->params[p].node];
 		in[p] = graph_add(h, &x);
 	}
 	Term *limit = t_bool(g->tc, 1);
@@ -486,9 +512,24 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				names[*n] = t_var(g->tc, to->ax[k].t, TS_INT)->name;   /* the term's own: found by pointer */
 				vals[(*n)++] = 1;
 			}
+		const LowerChoice *ch = &L[id].choice[choice[id]];
 		for (int k = 0, p = base; k < to->naxes; k++) {
 			if (!to->ax[k].t)
 				continue;
+			/* a choice that includes its producer's computation: the tiles they share are the producer's */
+			Term *tied = NULL;
+			for (int j = 0; ch->tile && j < ch->ntie && !tied; j++)
+				if (ch->tie_from[j] == t_var(g->tc, to->ax[k].t, TS_INT))
+					tied = ch->tie_to[j];
+			if (tied) {
+				AxEnv env = { *n, names, vals };
+				if (t_eval(tied, &env, &vals[p]) != 0) {
+					snprintf(why, nwhy, "cannot evaluate the producer's tile size for %s", to->ax[k].t);
+					return -1;
+				}
+				p++;
+				continue;
+			}
 			AxEnv env = { *n, names, vals };
 			double ext;
 			if (t_eval(to->ax[k].extent, &env, &ext) != 0) {
