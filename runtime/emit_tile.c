@@ -1,7 +1,9 @@
 /*
  * emit_tile.c — the body of one tile (its loads, the lowered sequence, the
  * copies of its result), loop fusion of a producer into its reader's loop
- * nest, and the loads of a blocked operation, made once per block.
+ * nest (and, when the reader's choice includes the producer's computation,
+ * the producer's operands read at its tile as inputs of that choice), and
+ * the loads of a blocked operation, made once per block.
  */
 #include <string.h>
 #include "emit.h"

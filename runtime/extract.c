@@ -4,7 +4,11 @@
  * operation and one engine per instruction — with tile sizes (per axis
  * class the largest the limits allow, a half and a quarter of it), block sizes (1, 2, 4 .. 32 tiles per block along each
  * axis class, up to its tile count) and a fusion choice (loop-fused, and
- * the unfused form when fusion changed anything).  Each candidate is
+ * the unfused form when fusion changed anything).  Instruction fusions are
+ * sequence choices (lower_variant, fuse_apply.c); one that includes its
+ * producer's computation is a candidate only where that producer is
+ * loop-fused into it, with the producer's choice it was found with, and
+ * has no unfused form; --no-fusion leaves them all out.  Each candidate is
  * written as statements (nest.h) and its on-chip footprint measured before
  * anything is printed; those that do not fit are dropped and counted.
  * Nothing but the current candidate is held.
