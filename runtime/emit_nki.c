@@ -267,8 +267,19 @@ emit_group(Em *e, const int *ids, int n)
 	for (int m = 0; m < n && !e->bad; m++)
 		op_tile(e, &st[m], idx, seqax, 0);
 	if (ntile > 1) {
-		em_loop(e, 1, "r", ntile - 1);
-		em_dim(&idx[seqax], T, "(r + 1) * %lld", (long long)T);
+		/* the sequential loop's variable: "r", unless the program names a parameter or size so */
+		char rv[16] = "r";
+		for (int k = 0, clash = 1; clash && k < 100; k++) {
+			if (k)
+				snprintf(rv, sizeof rv, "r_%d", k);
+			clash = 0;
+			for (int i = 0; i < g->nparams; i++)
+				clash |= strcmp(g->params[i].name, rv) == 0;
+			for (int i = 0; i < g->nsyms; i++)
+				clash |= strcmp(g->syms[i], rv) == 0;
+		}
+		em_loop(e, 1, rv, ntile - 1);
+		em_dim(&idx[seqax], T, "(%s + 1) * %lld", rv, (long long)T);
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, seqax, 1);
 		em_close_to(e, e->depth - 1);
