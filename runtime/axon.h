@@ -546,6 +546,7 @@ typedef struct LowerChoice {
 	int absorb_opnd;         /* ... the node's tile input it feeds */
 	int absorb_choice;       /* ... the producer's choice the fusion was found with */
 	int nprod;               /* ... seq's inputs 0..nprod-1 are the producer's */
+	Term *hyp;               /* the instruction limits the fusion's proofs assumed (a limit too) */
 	int ntie;                /* ... this node's tile sizes tie_from[k] are the producer's tie_to[k] */
 	Term *tie_from[8], *tie_to[8];
 } LowerChoice;
@@ -630,6 +631,7 @@ typedef struct FuseNest {
 	int nvariants;
 	FuseInstVariant *v;      /* v[0]: as lowered; the rest proved equal to it */
 	const char *stop;        /* why the round stopped: "saturated", "max-variants", "time", ... */
+	Term *hyp;               /* the instructions' limits the second round assumed */
 	int opnd;                /* producer and consumer: the consumer's tile input the producer feeds */
 	int nsub;                /* ... the consumer's tile sizes from[k] set to the producer's to[k] */
 	Term *from[8], *to[8];

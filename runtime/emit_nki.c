@@ -488,7 +488,7 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 		AxNode x = tile->nodes[tile->params[p].node];
 		in[p] = graph_add(h, &x);
 	}
-	Term *limit = t_bool(g->tc, 1);
+	Term *limit = ch->hyp ? ch->hyp : t_bool(g->tc, 1);   /* a fusion: where its proofs hold */
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *op = &g->t->insts[q->inst[j]];
 		int opnd[AX_MAXOPND];

@@ -380,7 +380,7 @@ nest_run(Fuser *fu, AxGraph *h, int boundary, int owner0, int owner1, int choice
 	}
 	FuseNest *nest = &r->nest[r->nnests++];
 	*nest = (FuseNest){ .nodes = { owner0, owner1 }, .choice = { choice0, choice1 }, .owner = owner,
-	                    .nvariants = ng->nvariants, .stop = ng->stop, .opnd = -1 };
+	                    .nvariants = ng->nvariants, .stop = ng->stop, .opnd = -1, .hyp = fu->pre };
 	nest->v = arena_alloc(ar, sizeof *nest->v * (size_t)(ng->nvariants + 1));
 	const AxGraph *g0 = ng->variants[0];
 	for (int vi = 0; vi < ng->nvariants; vi++) {

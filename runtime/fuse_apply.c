@@ -215,7 +215,7 @@ build(Applier *ap, const FuseNest *nest, const FuseInstVariant *v, const int *pi
 		snprintf(fusion + fk, sizeof fusion - fk, " (after %s%s)", v->moves[v->nmoves - 1],
 		         v->nmoves > 1 ? " and earlier moves" : "");
 	visit(b, b->out);
-	LowerChoice ch = { .seq = b->q, .fused = 1, .fusion = arena_strdup(tc_arena(g->tc), fusion) };
+	LowerChoice ch = { .seq = b->q, .fused = 1, .fusion = arena_strdup(tc_arena(g->tc), fusion), .hyp = nest->hyp };
 	int nprod = cross ? ap->T->op[nest->nodes[0]].tile->nparams : 0;
 	if (!b->bad && cross) {
 		ch.tile = nest_inputs(g, h, nest->nodes[0], nprod);
