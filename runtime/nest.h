@@ -83,6 +83,9 @@ NsRef ns_var(int var, const AxShape *s);
  * NULL: 1); NULL and why if it cannot be written */
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                  const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
+/* emit_nki.c: 1 if every choice that includes its producer's computation (instruction fusion
+ * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
+int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
 /* nest.c: the tiles live on chip at once, the most over the statements */
 void nest_room(const Nest *ns, NkiFootprint *fp);
 /* ... and the liveness behind it: per variable its defining and last statement */

@@ -311,10 +311,51 @@ fuse_has examples/rmsnorm.py '"window": "tensor_scalar(op0=add) ; activation(fun
 expect_rc 0 "$AXONC" fuse examples/softmax.py --json
 expect_grep '"fusions": 0,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses"
 
+# ---- instruction fusion applied: the fusions above are choices of the emitted candidates ----
+# (fuse_apply.c; the unfused candidates stay; --no-fusion leaves them out).  fused_run DIR PROG DIMS:
+# the first two kernels of DIR whose producer is fused into its reader's instructions run in the simulator
+fused_run() {
+	nk=0
+	for k in $(grep -l "fused into its reader's instructions" "$1"/*.py 2>/dev/null | head -2); do
+		nk=$((nk + 1))
+		if /usr/bin/python3 tests/nki/run_kernel.py "$k" "$2" --dims "$3" >"$tmp/out" 2>&1; then ok; else
+			bad "the fused kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+	done
+	if [ "$nk" -gt 0 ]; then ok; else bad "$2 --dims $3: no kernel with an instruction fusion across two ops"; fi
+}
+# RMSNorm: rsqrt(ms + eps) is one activation with eps as its bias; the C renderings validate
+rm -rf "$tmp/fu1" "$tmp/fu2"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --emit-all "$tmp/fu1" --validate -o "$tmp/k.py" --report "$tmp/r.json"
+if grep -l 'nisa.activation(op=nl.rsqrt, data=v[0-9]*, bias=v[0-9]*' "$tmp"/fu1/*.py >/dev/null 2>&1; then ok; else
+	bad "rmsnorm: no emitted kernel computes rsqrt with eps as the activation's bias"; fi
+npy=$(ls "$tmp/fu1" | grep -c '\.py$')
+if grep -q "\"emit_all_validated\": $npy, \"emit_all_rejected\": 0" "$tmp/r.json"; then ok; else bad "rmsnorm: fused candidates do not all validate"; fi
+fused_run "$tmp/fu1" examples/rmsnorm.py M=256,N=512
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --emit-all "$tmp/fu2" --no-fusion -o "$tmp/k.py"
+if grep -l 'op=nl.rsqrt, data=v[0-9]*, bias=v\|fused into its reader' "$tmp"/fu2/*.py >/dev/null 2>&1; then
+	bad "--no-fusion: a kernel still has an instruction fusion"; else ok; fi
+# exp then a free-axis sum: one activation_reduce (when a row is one tile, so exp runs in the sum's loop nest)
+rm -rf "$tmp/fu1" "$tmp/fu2"
+expect_rc 0 "$AXONC" compile tests/fusion/exp_sum.py --dims M=256,N=512 --emit-all "$tmp/fu1" -o "$tmp/k.py"
+if grep -l 'fused into its reader' "$tmp"/fu1/*.py 2>/dev/null | xargs grep -l 'activation_reduce(op=nl.exp, data=v[0-9]*, reduce_op=nl.add' >/dev/null 2>&1; then
+	ok; else bad "exp_sum: no kernel computes exp and the sum as one activation_reduce"; fi
+fused_run "$tmp/fu1" tests/fusion/exp_sum.py M=256,N=512
+expect_rc 0 "$AXONC" compile tests/fusion/exp_sum.py --dims M=256,N=512 --emit-all "$tmp/fu2" --no-fusion -o "$tmp/k.py"
+if grep -q 'activation_reduce(op=nl.exp' "$tmp"/fu2/*.py; then bad "--no-fusion: exp and sum still fused"; else ok; fi
+# SiLU-MLP: after the second round moves the matmul's transpose past the gating multiply, the
+# multiply runs in the matmul's instructions and reads an operand with dma_transpose
+rm -rf "$tmp/fu1"
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=64,K=32,N=32 --emit-all "$tmp/fu1" --validate -o "$tmp/k.py" --report "$tmp/r.json"
+if grep -l '# %7 multiply, in this loop nest, fused into its reader' "$tmp"/fu1/*.py | xargs grep -l 'nisa.dma_transpose(t[0-9]*\[' >/dev/null 2>&1; then ok; else
+	bad "silu_mlp: no kernel with the multiply fused into the matmul's instructions through dma_transpose"; fi
+npy=$(ls "$tmp/fu1" | grep -c '\.py$')
+if grep -q "\"emit_all_validated\": $npy, \"emit_all_rejected\": 0" "$tmp/r.json"; then ok; else bad "silu_mlp: fused candidates do not all validate"; fi
+fused_run "$tmp/fu1" examples/silu_mlp.py M=64,K=32,N=32
+
 # ---- emission ([5/7], first part): kernels from the templates, run by a NumPy implementation of NKI ----
 if /usr/bin/python3 tests/nki/test_sim.py >"$tmp/sim" 2>&1; then ok; else bad "the NKI simulator's self-test"; tail -5 "$tmp/sim" | sed 's/^/    /'; fi
 tail -1 "$tmp/sim" | sed 's/^/nki simulator: /'
-if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 >"$tmp/nki" 2>&1); then ok; else
+if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 "$OLDPWD"/tests/fusion/*.py >"$tmp/nki" 2>&1); then ok; else
 	bad "emitted kernels differ from their programs in the NKI simulator"; grep FAIL "$tmp/nki" | head -10 | sed 's/^/    /'
 fi
 tail -1 "$tmp/nki"

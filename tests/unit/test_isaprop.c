@@ -167,7 +167,7 @@ test_fuse_nests(void)
 	NuGraph *ng = propagate(g, &po);
 	AxTiling *Tl = tile_graph(ng->variants[0]);
 	LowerCache *c3 = lower_cache_new(T, tc, 3), *c1 = lower_cache_new(T, tc, 1);
-	LowerNode *L = lower_variant(c3, Tl, 64);
+	LowerNode *L = lower_variant_plain(c3, Tl, 64);
 	FuseResult *r = fuse_nests(c1, Tl, L, NULL);
 	int found = 0;
 	for (int k = 0; k < r->nnests; k++) {
