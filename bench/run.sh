@@ -1,12 +1,24 @@
 #!/bin/sh
-# bench/run.sh BUILD — the benchmarks of what exists so far; writes bench/RESULTS.md.
+# bench/run.sh BUILD — `make bench`: the size sweep through the performance model (bench/sweep.py:
+# bench/RESULTS.md, bench/results.json, bench/speedup.svg), then the timings of the pipeline's
+# parts, appended to bench/RESULTS.md.
+#   JOBS=2 compiles at a time; BUDGET= candidates per compile (bench/sweep.py --budget; empty: axonc's default)
 set -eu
 B=${1:-build/bench}
 out=bench/RESULTS.md
+t0=$(date +%s)
+# shellcheck disable=SC2086
+/usr/bin/python3 bench/sweep.py --axonc "$B/axonc" --jobs "${JOBS:-2}" ${BUDGET:+--budget "$BUDGET"} --out bench || {
+	echo "bench/sweep.py: some compiles failed (see bench/RESULTS.md)" >&2
+	[ -s "$out" ] || exit 1
+}
+t1=$(date +%s)
 {
-	echo "# Benchmarks"
+	echo
+	echo "# Timings of the pipeline's parts"
 	echo
 	echo "Measured by \`make bench\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); one run, medians of 31 repeats."
+	echo "(The sweep above took $((t1 - t0)) s.)"
 	echo
 	echo "## Equivalence checker: time per check"
 	echo
@@ -139,5 +151,5 @@ out=bench/RESULTS.md
 			/^candidates/ { m = $4; for (i = 1; i <= NF; i++) if ($i == "took") { t = $(i + 1); e = substr($(i + 3), 2) } }
 			END { printf "| %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f |\n", name, r, n, p, b, (r > 0 ? b / r : 0), m, t, e, secs }' /tmp/axon_bench_m.txt
 	done
-} > "$out"
-cat "$out"
+} >> "$out"
+echo "make bench: the sweep took $((t1 - t0)) s, the whole run $(($(date +%s) - t0)) s; wrote $out"
