@@ -644,7 +644,7 @@ CkCheck *ck_check_new(const AxGraph *g0, const char *const *names, const double 
 /* One candidate's statements (nest.h; label: its file name, DIR/label.c): -1 a file cannot
  * be written, 1 rejected by validation, else 0.  c NULL: nothing, 0. */
 int ck_candidate(CkCheck *c, const struct Nest *ns, const char *fn, const char *label);
-void ck_report(const CkCheck *c, FILE *f);     /* , "validated": N, "rejected_numerics": M (with validation) */
+void ck_report(const CkCheck *c, FILE *f);     /* , "emit_all_validated": N, "emit_all_rejected": M (with validation) */
 void ck_summary(const CkCheck *c, FILE *f);    /* a line for stderr (with validation) */
 const char *ck_first_rejection(const CkCheck *c);
 void ck_check_free(CkCheck *c);

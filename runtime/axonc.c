@@ -37,12 +37,18 @@ static const char usage[] =
 	"                          instruction sequences proved equal to a 2-D tile of one op; for a\n"
 	"                          program, every tile op of every variant lowered, data movement included\n"
 	"  fuse FILE.py [--json]   single instructions proved equal to two adjacent ones (fusion)\n"
-	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--emit-all DIR] [--max-tile T]\n"
-	"          [--budget N] [--no-fusion] [--validate] [--seed S]\n"
-	"                          an NKI kernel (placeholder selection until the performance model exists);\n"
-	"                          --emit-all also writes each candidate's C rendering (NAME.c); --validate\n"
-	"                          runs every candidate's C rendering (libtcc) on random inputs and compares\n"
-	"                          it with the program's reference execution\n"
+	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--measure model|'CMD']\n"
+	"          [--jobs N] [--budget N] [--no-algebraic] [--no-fusion] [--max-tile T] [--dtype-bytes 2|4]\n"
+	"          [--emit-all DIR [--validate]] [--seed S]\n"
+	"                          the fastest proved NKI kernel: every candidate structure validated at\n"
+	"                          reduced sizes (C rendering run by libtcc against the program), every\n"
+	"                          candidate measured by the performance model (default) or by CMD, run\n"
+	"                          with {kernel} (its NKI file) and {config} (a JSON of its choices), which\n"
+	"                          prints its latency in microseconds (the last number it prints; a failing\n"
+	"                          command makes the candidate infeasible); the winner validated again at\n"
+	"                          the requested sizes (or the largest that fit the check's limits);\n"
+	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
+	"                          with --validate each one run at the requested sizes\n"
 	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list]\n"
 	"                          the performance model: roofline, naive lowering, candidates ranked\n"
 	"  help                    this text\n"
@@ -52,10 +58,11 @@ static const char usage[] =
 	"  --fn NAME               the function of FILE.py to compile (default: kernel)\n"
 	"  --budget N              compile: candidates to visit at most, spread evenly over the\n"
 	"                          variants and their choices (default 20000)\n"
+	"  --jobs N                compile: worker processes (default: every core)\n"
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Not built yet (coming with the next issues): the second propagation round; compile choosing by the model.\n";
+	"Every latency axonc reports is modelled for one core unless --measure runs a command.\n";
 
 int
 fail(const char *fmt, const char *arg)
@@ -410,6 +417,19 @@ main(int argc, char **argv)
 		} else if (opt_value(argc, argv, &i, "--budget", &v, &bad)) {
 			if (bad || int_option("--budget", v, 1, 1 << 30, &o.budget))
 				return 2;
+		} else if (opt_value(argc, argv, &i, "--jobs", &v, &bad)) {
+			if (bad || int_option("--jobs", v, 1, 64, &o.jobs))
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--dtype-bytes", &v, &bad)) {
+			if (bad || int_option("--dtype-bytes", v, 1, 8, &o.dtype))
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--measure", &o.measure, &bad)) {
+			if (bad)
+				return 2;
+			if (strcmp(o.measure, "model") == 0)
+				o.measure = NULL;
+			else if (!strstr(o.measure, "{kernel}"))
+				return fail("--measure '%s': the command must name the kernel file as {kernel}", o.measure);
 		}
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||

@@ -1,18 +1,30 @@
 /*
- * axonc_compile.c — `axonc compile`: a program to a kernel file.  Until the
- * performance model exists ([6/7]), the candidate is chosen in a placeholder
- * order (the first variant whose operations all lower, the first sequence
- * of each, the largest tiles their limits allow), and the report says so.
+ * axonc_compile.c — `axonc compile`: a program to its fastest proved kernel.
+ *
+ * Phase 1: the program's variants (operator propagation), each tiled and
+ * lowered to proved instruction sequences.  Phase 2 (select.c): every
+ * candidate structure validated at reduced sizes, every candidate measured
+ * (the performance model, or --measure CMD), the best kept.  The winner is
+ * validated again at the requested sizes (or the largest within the check's
+ * limits, said in the report), written as NKI, and described in a JSON
+ * report beside the roofline bound and the naive lowering.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "axon.h"
 #include "cli.h"
-#include "nest.h"
+#include "select.h"
 
-enum { MAXEMIT = 64,            /* candidates written per variant by --emit-all */
+enum { MAXEMIT = 64,              /* candidates written per variant by --emit-all */
        DEFAULT_BUDGET = 20000 };  /* candidates visited by default, all variants together */
+
+/* the numerical check's limits: the work (multiply-adds and flops) and tensor bytes of one run */
+#define STRUCT_OPS (1 << 18)      /* structures, at reduced sizes */
+#define STRUCT_BYTES (1 << 17)
+#define WINNER_OPS (1 << 28)      /* the winner: the requested sizes if within these */
+#define WINNER_BYTES (1 << 28)
 
 static int
 write_file(const char *path, const char *text)
@@ -25,6 +37,98 @@ write_file(const char *path, const char *text)
 	return 0;
 }
 
+static void
+dims_text(const char *const *names, const double *vals, int nsizes, char *b, size_t n)
+{
+	size_t k = 0;
+	b[0] = 0;
+	for (int i = 0; i < nsizes && k < n; i++)
+		k += (size_t)snprintf(b + k, n - k, "%s%s=%.0f", i ? "," : "", names[i], vals[i]);
+}
+
+/* --emit-all: an even sample of every variant's candidates as NAME.py and NAME.c (ck: --validate
+ * runs each at the requested sizes) */
+static int
+emit_all(const SelIn *in, const char *dir, CkCheck *ck, int64_t *written)
+{
+	int rc = 0;
+	for (int v = 0; v < in->nv && rc == 0; v++) {
+		int64_t total = extract_visits(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->budget);
+		int64_t stride = total > MAXEMIT ? (total + MAXEMIT - 1) / MAXEMIT : 1;
+		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+		                         in->budget);
+		for (;;) {
+			ExtractCand c;
+			Nest *ns = extract_next(x, &c);
+			if (c.end)
+				break;
+			if (ns && c.fp.fits && c.visit % stride == 0) {
+				char label[96], path[1200], why[512];
+				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
+				         c.fused < 0 ? "_unfused" : "");
+				char *src = nest_nki(ns, in->fn, why, sizeof why);
+				snprintf(path, sizeof path, "%s/%s.py", dir, label);
+				if (src && write_file(path, src) != 0)
+					rc = 1;
+				if (src && rc == 0 && ck_candidate(ck, ns, in->fn, label) < 0)
+					rc = 1;
+				*written += src != NULL;
+				free(src);
+			}
+			nest_free(ns);
+			if (rc)
+				break;
+		}
+		extract_free(x);
+	}
+	return rc;
+}
+
+/* The winner p validated at the requested sizes, or the largest within the limits
+ * (its structure there, smallest tiles); 1 = same results, 0 = rejected (why). */
+static int
+validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p, const ExtractCand *wc,
+                const Nest *wns, char *at, size_t nat, char *why, size_t nwhy)
+{
+	double vals[512];
+	memcpy(vals, in->vals, sizeof *vals * (size_t)in->n);
+	int shrunk = select_shrink(g0, in->names, vals, in->n, nsizes, WINNER_OPS, WINNER_BYTES);
+	dims_text(in->names, vals, nsizes, at, nat);
+	CkCheck *ck = ck_check_new(g0, in->names, vals, in->n, 1, in->seed, NULL);
+	int ok = 0;
+	if (!shrunk) {
+		char *src = nest_c(wns, in->fn, why, nwhy);
+		ok = src && ck_check_nest(ck, wns, src, in->fn, why, nwhy);
+		free(src);
+	} else {
+		Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, vals, in->n, in->maxtile, in->no_fusion,
+		                         in->budget);
+		ExtractCand c;
+		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
+		if (!ns)
+			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
+		else {
+			char *src = nest_c(ns, in->fn, why, nwhy);
+			ok = src && ck_check_nest(ck, ns, src, in->fn, why, nwhy);
+			free(src);
+		}
+		nest_free(ns);
+		extract_free(x);
+	}
+	ck_check_free(ck);
+	return ok;
+}
+
+static void
+stats_json(FILE *f, const AxTarget *t, const ModelStats *st)
+{
+	fprintf(f, "\"bottleneck\": \"%s\", \"busy_us\": {", st->bottleneck >= 0 ? t->engines[st->bottleneck].name : "-");
+	for (int e = 0; e < t->nengines && e < 32; e++)
+		fprintf(f, "%s\"%s\": %.3f", e ? ", " : "", t->engines[e].name, st->busy[e] * 1e6);
+	fprintf(f, "}, \"bytes_moved\": %.0f, \"transfers\": %.0f, \"instructions\": %.0f", st->bytes, st->transfers,
+	        st->insts);
+}
+
 int
 cmd_compile(const AxTarget *t, const Opts *o)
 {
@@ -35,178 +139,205 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
 	NuGraph *ng = load_variants(t, tc, o);
-	const char *names[256];
-	double vals[256];
+	const char *names[512];
+	double vals[512];
 	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
 	char err[512];
 	if (ng && (rc = ax_size_env(ng->g0, o->dims, names, vals, 128, &n, &nsizes, err, sizeof err)) != 0)
 		fprintf(stderr, "axonc: error: %s\n", err);
+	if (rc == 0 && o->emit_all && mkdir(o->emit_all, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "axonc: error: cannot make %s: %s\n", o->emit_all, strerror(errno));
+		rc = 1;
+	}
 	if (rc) {
 		for (int i = 0; i < nsizes; i++)
 			free((char *)names[i]);
 		tc_free(tc);
 		return rc;
 	}
-	if (o->emit_all && mkdir(o->emit_all, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "axonc: error: cannot make %s: %s\n", o->emit_all, strerror(errno));
-		rc = 1;
-	}
+	const AxGraph *g0 = ng->g0;
+	int dtype = o->dtype > 0 ? o->dtype : 4;
+	/* Phase 1: every variant tiled and lowered */
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
-	const char *fn = ng->g0->fn;
-	char *best = NULL;
-	int bestv = -1, bestfused = 0;
-	int64_t emitted = 0, failed = 0, dropped = 0, considered = 0;
-	NkiFootprint bestfp = { 0 };
-	int *bestchoice = NULL, bestblocks[64] = { 0 };
-	const char *bestnames[512];
-	double bestvals[512];
-	int bestn = 0;
-	AxTiling *bestT = NULL;
-	LowerNode *bestL = NULL;
-	char firstwhy[512] = "";
-	/* the budget, shared evenly by the variants */
-	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	int nv = ng->nvariants;
+	AxTiling **T = arena_alloc(tc_arena(tc), sizeof *T * (size_t)(nv + 1));
+	LowerNode **L = arena_alloc(tc_arena(tc), sizeof *L * (size_t)(nv + 1));
+	for (int v = 0; v < nv; v++) {
+		T[v] = tile_graph(ng->variants[v]);
+		L[v] = lower_variant(cache, T[v], 64);
+	}
+	double t1 = ax_now_ms();
+	/* the bounds: roofline, and the naive lowering of the program as written */
+	AxEnv sizes = { n, names, vals };
+	double roof_s = model_roofline(g0, &sizes, dtype, NULL), naive_s = -1;
+	char naive_why[512] = "";
+	{
+		const char *nn[512];
+		double nvv[512];
+		memcpy(nn, names, sizeof *names * (size_t)n);
+		memcpy(nvv, vals, sizeof *vals * (size_t)n);
+		Nest *ns = naive_nest(T[0], L[0], nn, nvv, n, 512, naive_why, sizeof naive_why);
+		if (ns) {
+			ModelStats st;
+			naive_s = model_latency(ns, dtype, NULL, &st);
+			if (!st.fits) {
+				naive_s = -1;
+				snprintf(naive_why, sizeof naive_why, "its tiles do not fit on chip");
+			}
+			nest_free(ns);
+		}
+	}
+	/* Phase 2 */
+	double rvals[512];
+	memcpy(rvals, vals, sizeof *vals * (size_t)n);
+	if (select_shrink(g0, names, rvals, n, nsizes, STRUCT_OPS, STRUCT_BYTES) < 0)
+		fprintf(stderr, "axonc: warning: the reduced sizes for validation are over the check's limits\n");
+	char rdims[256], wdims[256] = "";
+	dims_text(names, rvals, nsizes, rdims, sizeof rdims);
+	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (nv > 0 ? nv : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
-	/* the C renderings (--emit-all: NAME.c) and their numerics (--validate): ckernel.c */
-	CkCheck *ck = o->validate || o->emit_all ? ck_check_new(ng->g0, names, vals, n, o->validate, o->seed, o->emit_all)
-	                                         : NULL;
-	for (int v = 0; v < ng->nvariants && rc == 0; v++) {
-		AxTiling *T = tile_graph(ng->variants[v]);
-		LowerNode *L = lower_variant(cache, T, 64);
-		const AxGraph *g = T->g;
-		/* --emit-all writes an even sample of at most MAXEMIT of the variant's candidates */
-		int64_t total = o->emit_all ? extract_visits(T, L, names, vals, n, o->max_tile, budget) : 0;
-		int64_t stride = total > MAXEMIT ? (total + MAXEMIT - 1) / MAXEMIT : 1, visit = -1;
-		Extract *x = extract_new(T, L, names, vals, n, o->max_tile, o->no_fusion, budget);
-		for (;;) {
-			ExtractCand c;
-			Nest *ns = extract_next(x, &c);
-			if (c.end) {
-				if (!*firstwhy && c.why[0])
-					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, c.why);
-				break;
-			}
-			considered++;
-			if (c.fused != -1 || o->no_fusion)
-				visit++;   /* a new (combination, tiles, blocks); its unfused form shares the number */
-			if (ns && !c.fp.fits) {   /* its tiles do not fit on chip: dropped, counted */
-				dropped++;
-				if (!*firstwhy)
-					snprintf(firstwhy, sizeof firstwhy, "variant %d: its tiles do not fit in on-chip memory", v);
-			} else if (!ns) {
-				failed++;
-				if (!*firstwhy)
-					snprintf(firstwhy, sizeof firstwhy, "variant %d: %.400s", v, c.why);
-			}
-			int keep = ns && c.fp.fits && (!best || (o->emit_all && visit % stride == 0));
-			char *src = NULL;
-			if (ns && c.fp.fits) {
-				emitted++;
-				char why[512];
-				if (keep && !(src = nest_nki(ns, fn, why, sizeof why))) {
-					failed++;
-					emitted--;
-				}
-			}
-			int rejected = 0;
-			if (src && ck) {   /* its C rendering: written (--emit-all), run (--validate) */
-				char label[96];
-				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
-				         c.fused < 0 ? "_unfused" : "");
-				if ((rejected = ck_candidate(ck, ns, fn, label)) < 0)
-					rc = 1;
-			}
-			if (src && !best && rejected == 0) {   /* the placeholder order: the first that fits and validates */
-				best = arena_strdup(tc_arena(tc), src);
-				bestv = v;
-				bestfused = c.fused > 0 ? c.fused : 0;
-				bestfp = c.fp;
-				bestchoice = arena_alloc(tc_arena(tc), sizeof(int) * (size_t)(g->nnodes + 1));
-				memcpy(bestchoice, c.choice, sizeof(int) * (size_t)g->nnodes);
-				memcpy(bestblocks, c.blocks, sizeof bestblocks);
-				bestn = c.env.n < 512 ? c.env.n : 512;
-				memcpy(bestnames, c.env.names, sizeof *bestnames * (size_t)bestn);
-				memcpy(bestvals, c.env.vals, sizeof *bestvals * (size_t)bestn);
-				bestT = T;
-				bestL = L;
-			}
-			if (src && o->emit_all && visit % stride == 0) {
-				char path[1024];
-				snprintf(path, sizeof path, "%s/v%d_c%lld_s%lld%s.py", o->emit_all, v, (long long)c.combo,
-				         (long long)c.sub, c.fused < 0 ? "_unfused" : "");
-				if (write_file(path, src) != 0)
-					rc = 1;
-			}
-			free(src);
-			nest_free(ns);
-			if (rc || (best && !o->emit_all))
-				break;   /* the placeholder selection needs no more */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	SelIn in = { .g0 = g0, .nv = nv, .T = T, .L = L, .names = names, .vals = vals, .n = n,
+		     .rnames = names, .rvals = rvals, .rn = n, .maxtile = o->max_tile, .no_fusion = o->no_fusion,
+		     .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
+		     .progress = isatty(2), .cmd = o->measure, .dtype = dtype, .fn = g0->fn, .seed = o->seed };
+	SelOut so;
+	if (select_run(&in, &so) != 0)
+		rc = 1;
+	/* the winner: the best whose results at the requested sizes agree */
+	int64_t winner_rejected = 0;
+	Nest *best = NULL;
+	Extract *bx = NULL;
+	ExtractCand bc;
+	const SelPick *bp = NULL;
+	char wwhy[600] = "";
+	for (int i = 0; rc == 0 && i < SEL_TOP && so.top[i].have && !best; i++) {
+		Extract *x;
+		Nest *ns = select_rebuild(&in, &so.top[i], &bc, &x);
+		char why[600] = "";
+		if (ns && validate_winner(&in, g0, nsizes, &so.top[i], &bc, ns, wdims, sizeof wdims, why, sizeof why)) {
+			best = ns;
+			bx = x;
+			bp = &so.top[i];
+			break;
 		}
+		winner_rejected++;
+		if (!wwhy[0])
+			snprintf(wwhy, sizeof wwhy, "%.590s", ns ? why : "it could not be written again");
+		nest_free(ns);
 		extract_free(x);
 	}
-	if (rc == 0 && !best) {
-		fprintf(stderr, "axonc: error: no candidate could be emitted (%s)\n",
-		        *firstwhy ? firstwhy : ck_first_rejection(ck));
+	char *src = NULL;
+	if (best && !(src = nest_nki(best, g0->fn, err, sizeof err))) {
+		fprintf(stderr, "axonc: error: the best candidate cannot be printed: %s\n", err);
 		rc = 1;
 	}
-	if (rc == 0) {
-		if (o->out)
-			rc = write_file(o->out, best) ? 1 : 0;
-		else
-			fputs(best, stdout);
+	if (rc == 0 && !src) {
+		const char *why = wwhy[0]              ? wwhy
+		                  : so.first_infeasible[0] ? so.first_infeasible
+		                  : so.first_rejection[0]  ? so.first_rejection
+		                  : so.dropped             ? "the tiles of every candidate are too large for on-chip memory"
+		                  : so.first_failure[0]    ? so.first_failure
+		                                           : "no candidate could be written";
+		fprintf(stderr, "axonc: error: no candidate could be selected (%s)\n", why);
+		rc = 1;
+	}
+	double t2 = ax_now_ms();
+	if (rc == 0)
+		rc = o->out ? (write_file(o->out, src) ? 1 : 0) : (fputs(src, stdout), 0);
+	int64_t nemit = 0;
+	CkCheck *ck = NULL;
+	if (rc == 0 && o->emit_all) {
+		ck = ck_check_new(g0, names, vals, n, o->validate, o->seed, o->emit_all);
+		rc = emit_all(&in, o->emit_all, ck, &nemit);
 	}
 	if (rc == 0 && o->report) {
 		char *rep = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&rep, &len);
-		fprintf(f, "{\"measure\": \"none\", \"selection\": \"placeholder order (no performance model yet): the first "
-		           "variant whose operations all lower, the first sequence of each, the largest tiles their limits "
-		           "allow, no blocks\", \"variants\": %d, \"candidates\": %lld, \"emitted\": %lld, \"not_emitted\": %lld, "
-		           "\"dropped_footprint\": %lld, \"ms\": %.3f, \"best\": {\"variant\": %d, ",
-		        ng->nvariants, (long long)considered, (long long)emitted, (long long)failed, (long long)dropped,
-		        ax_now_ms() - t0, bestv);
-		fprintf(f, "\"fused_producers\": %d, \"footprint\": {", bestfused);
+		fprintf(f, "{\"measure\": \"%s\", ", o->measure ? "command" : "model");
+		if (o->measure) {
+			fputs("\"command\": ", f);
+			json_fstr(f, o->measure);
+			fputs(", ", f);
+		}
+		fprintf(f, "\"note\": \"latencies are %s; naive_latency_us and roofline_us are modelled\", ",
+		        o->measure ? "as printed by the command" : "modelled on one NeuronCore, not measured");
+		fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", o->dims,
+		        dtype, (t1 - t0) / 1e3, (t2 - t1) / 1e3, in.jobs);
+		fprintf(f, "\"variants\": %d, \"visits\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
+		           "\"dropped_footprint\": %lld, \"emitted\": %lld, \"feasible\": %lld, \"infeasible_command\": %lld, ",
+		        nv, (long long)so.visits, (long long)so.considered, (long long)so.failed, (long long)so.dropped,
+		        (long long)so.emitted, (long long)so.feasible, (long long)so.infeasible);
+		fprintf(f, "\"validation\": {\"reduced_dims\": \"%s\", \"structures\": %lld, \"structures_rejected\": %lld, "
+		           "\"structures_unvalidated\": %lld, \"runs\": %lld, \"ms\": %.1f, \"winner_dims\": \"%s\", \"winner_at_requested\": %s}, ",
+		        rdims, (long long)so.structures, (long long)so.struct_rejected, (long long)so.struct_unvalidated,
+		        (long long)so.runs, so.validate_ms, wdims, strcmp(wdims, o->dims) == 0 || !strchr(wdims, '=') ? "true" : "false");
+		fprintf(f, "\"validated\": %lld, \"rejected_numerics\": %lld, \"unvalidated\": %lld, ",
+		        (long long)so.validated, (long long)(so.rejected + winner_rejected), (long long)so.unvalidated);
+		if (so.first_rejection[0]) {
+			fputs("\"first_rejection\": ", f);
+			json_fstr(f, so.first_rejection);
+			fputs(", ", f);
+		}
+		fprintf(f, "\"best\": {\"latency_us\": %.3f, \"modelled_us\": %.3f, ", bp->latency * 1e6, bp->st.latency * 1e6);
+		stats_json(f, t, &bp->st);
+		fputs(", \"footprint\": {", f);
 		for (int m = 0, first = 1; m < t->nmems && m < 32; m++)
 			if (!t->mems[m].offchip) {
 				fprintf(f, "%s\"%s_bytes_per_partition\": %lld", first ? "" : ", ", t->mems[m].name,
-				        (long long)bestfp.bytes[m]);
+				        (long long)bc.fp.bytes[m]);
 				if (t->mems[m].banks > 0)
-					fprintf(f, ", \"%s_banks\": %lld", t->mems[m].name, (long long)bestfp.banks[m]);
+					fprintf(f, ", \"%s_banks\": %lld", t->mems[m].name, (long long)bc.fp.banks[m]);
 				first = 0;
 			}
-		fprintf(f, "}, \"instructions\": {");
-		const AxGraph *g = bestT->g;
-		int first = 1;
-		for (int id = 0; id < g->nnodes; id++)
-			if (bestT->op[id].kind == TO_COMPUTE) {
-				fprintf(f, "%s\"%%%d %s\": ", first ? "" : ", ", id, node_op(g, &g->nodes[id])->name);
-				fprintf(f, "\"%s\"", bestL[id].choice[bestchoice[id]].seq.text);
-				first = 0;
-			}
-		fprintf(f, "}, \"blocks\": {");
-		for (int c = 0, first2 = 1; c < bestT->ncls && c < 64; c++)
-			if (bestblocks[c] > 1) {
-				fprintf(f, "%s\"%s\": %d", first2 ? "" : ", ", bestT->strip[c], bestblocks[c]);
-				first2 = 0;
-			}
-		fprintf(f, "}, \"tiles\": {");
-		for (int i = n; i < bestn; i++)
-			fprintf(f, "%s\"%s\": %.0f", i > n ? ", " : "", bestnames[i], bestvals[i]);
-		fprintf(f, "}}");
+		fputs("}, \"config\": ", f);
+		select_config_json(f, &in, bp->v, &bc);
+		fputs("}, ", f);
+		if (naive_s > 0)
+			fprintf(f, "\"naive_latency_us\": %.3f, ", naive_s * 1e6);
+		else {
+			fputs("\"naive_latency_us\": null, \"naive_why\": ", f);
+			json_fstr(f, naive_why);
+			fputs(", ", f);
+		}
+		fprintf(f, "\"roofline_us\": %.3f, \"fraction_of_roofline\": %.4f, ", roof_s * 1e6,
+		        bp->latency > 0 ? roof_s / bp->latency : 0);
+		if (naive_s > 0)
+			fprintf(f, "\"speedup_vs_naive\": %.4f", naive_s / bp->latency);
+		else
+			fputs("\"speedup_vs_naive\": null", f);
 		ck_report(ck, f);
-		fprintf(f, "}\n");
+		fputs("}\n", f);
 		fclose(f);
 		rc = write_file(o->report, rep) ? 1 : 0;
 		free(rep);
 	}
-	if (rc == 0)
-		fprintf(stderr, "axonc: %lld candidate%s considered, %lld fit on chip (%lld could not be written, %lld dropped: "
-		                "their tiles do not fit), %.1f ms; selection: placeholder order (no performance model yet)\n",
-		        (long long)considered, considered == 1 ? "" : "s", (long long)emitted, (long long)failed,
-		        (long long)dropped, ax_now_ms() - t0);
-	if (rc == 0)
+	if (rc == 0) {
+		fprintf(stderr,
+		        "axonc: phase 1 %.2f s (%d variant%s); phase 2 %.2f s: %lld candidates, %lld fit on chip (%lld dropped: "
+		        "tiles too large, %lld could not be written), %lld measured%s\n",
+		        (t1 - t0) / 1e3, nv, nv == 1 ? "" : "s", (t2 - t1) / 1e3, (long long)so.considered,
+		        (long long)so.emitted, (long long)so.dropped, (long long)so.failed, (long long)so.feasible,
+		        o->measure ? " by the command" : " by the model");
+		fprintf(stderr,
+		        "axonc: numerics: %lld structure%s validated at %s, %lld rejected, %lld could not be written there "
+		        "(%lld candidates dropped); the winner validated at %s\n",
+		        (long long)so.validated, so.validated == 1 ? "" : "s", rdims, (long long)so.struct_rejected,
+		        (long long)so.struct_unvalidated, (long long)(so.rejected + so.unvalidated + winner_rejected), wdims);
+		fprintf(stderr, "axonc: best %.4f ms (%s), %.2fx the roofline bound", bp->latency * 1e3,
+		        o->measure ? "measured by the command" : "modelled", roof_s > 0 ? bp->latency / roof_s : 0);
+		if (naive_s > 0)
+			fprintf(stderr, ", %.2fx faster than the naive lowering", naive_s / bp->latency);
+		fprintf(stderr, "; bottleneck %s\n", bp->st.bottleneck >= 0 ? t->engines[bp->st.bottleneck].name : "-");
+		if (o->emit_all)
+			fprintf(stderr, "axonc: wrote %lld sampled candidates into %s\n", (long long)nemit, o->emit_all);
 		ck_summary(ck, stderr);
+	}
+	free(src);
+	nest_free(best);
+	extract_free(bx);
 	ck_check_free(ck);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)

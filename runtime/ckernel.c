@@ -769,9 +769,9 @@ ck_report(const CkCheck *c, FILE *f)
 {
 	if (!c || !c->validate)
 		return;
-	fprintf(f, ", \"validated\": %d, \"rejected_numerics\": %d", c->validated, c->rejected);
+	fprintf(f, ", \"emit_all_validated\": %d, \"emit_all_rejected\": %d", c->validated, c->rejected);
 	if (c->rejected) {
-		fputs(", \"first_rejection\": \"", f);
+		fputs(", \"emit_all_first_rejection\": \"", f);
 		for (const char *p = c->first; *p; p++) {
 			if (*p == '"' || *p == '\\')
 				fputc('\\', f);

@@ -10,6 +10,8 @@ typedef struct Opts {
 	const char *args[4];
 	int nargs;
 	const char *target, *fn, *dims, *inputs, *out, *dotfile, *report, *emit_all;
+	const char *measure;     /* compile: "model" (NULL) or a command with {kernel} and {config} */
+	int jobs, dtype;         /* compile: worker processes (0: every core); bytes per element for the model */
 	uint64_t seed;
 	int timeout_ms, json, max_variants, no_algebraic, depth, max_tile, no_fusion, budget, validate;
 } Opts;

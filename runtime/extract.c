@@ -43,6 +43,8 @@ struct Extract {
 	int blocks[64];          /* ... and the current one, in tiles */
 	int pending_unfused;     /* the current candidate's unfused form is next */
 	int started;
+	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
+	int64_t share_k, share_n;   /* only visits with ordinal % share_n == share_k are written (n 0: all) */
 	char why[512];
 };
 
@@ -111,6 +113,7 @@ extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, con
 		budget = 1;
 	x->cstride = x->ncombo > budget ? (x->ncombo + budget - 1) / budget : 1;
 	x->per = x->ncombo >= budget ? 1 : budget / x->ncombo;
+	x->visit = -1;
 	return x;
 }
 
@@ -276,6 +279,7 @@ advance(Extract *x)
 		for (int64_t i = x->sub + x->sstride; i < x->count; i++)
 			if (set_sub(x, i)) {
 				x->sub = i;
+				x->visit++;
 				return 1;
 			}
 		x->combo += x->cstride;
@@ -289,10 +293,79 @@ advance(Extract *x)
 		for (int64_t i = 0; i < x->count; i++)
 			if (set_sub(x, i)) {
 				x->sub = i;
+				x->visit++;
 				return 1;
 			}
 	}
 	return 0;
+}
+
+/* The next visit of this worker's share (extract_share); 0 at the end. */
+static int
+advance_share(Extract *x)
+{
+	for (;;) {
+		if (!advance(x))
+			return 0;
+		if (x->share_n <= 0 || x->visit % x->share_n == x->share_k)
+			return 1;
+	}
+}
+
+void
+extract_share(Extract *x, int64_t k, int64_t n)
+{
+	x->share_k = k;
+	x->share_n = n;
+}
+
+int64_t
+extract_stride(const Extract *x)
+{
+	return x->cstride;
+}
+
+Nest *
+extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
+{
+	*c = (ExtractCand){ 0 };
+	c->combo = combo;
+	c->fused = -1;
+	c->failed = 1;
+	if (combo < 0 || combo >= x->ncombo) {
+		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
+		return NULL;
+	}
+	decode(x, combo);
+	fuse = fuse && !x->no_fusion;
+	int64_t count = 0;
+	int sized = start_combo(x, &count), written = 0;
+	for (int64_t i = count - 1; sized && i >= 0; i--) {
+		if (!set_sub(x, i))
+			continue;
+		AxEnv env = { x->n, x->names, x->vals };
+		int nf = 0;
+		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
+		if (!ns)
+			continue;
+		written = 1;
+		if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
+			nest_free(ns);
+			continue;
+		}
+		*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
+				    .engsel = x->engsel, .blocks = x->blocks, .env = env };
+		nest_room(ns, &c->fp);
+		return ns;
+	}
+	if (!sized)
+		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
+	else if (written)
+		snprintf(c->why, sizeof c->why, "no tile and block choice fuses %d producer%s at these sizes", nfused,
+		         nfused == 1 ? "" : "s");
+	else if (!c->why[0])
+		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
+	return NULL;
 }
 
 Nest *
@@ -303,7 +376,7 @@ extract_next(Extract *x, ExtractCand *c)
 	if (x->pending_unfused) {
 		x->pending_unfused = 0;
 		fuse = 0;
-	} else if (!advance(x)) {
+	} else if (!advance_share(x)) {
 		c->end = 1;
 		snprintf(c->why, sizeof c->why, "%s", x->why);
 		return NULL;
@@ -316,6 +389,7 @@ extract_next(Extract *x, ExtractCand *c)
 	x->pending_unfused = fuse && (!ns || nfused > 0);
 	c->combo = x->combo;
 	c->sub = x->sub;
+	c->visit = x->visit;
 	c->fused = fuse ? nfused : -1;
 	c->choice = x->choice;
 	c->engsel = x->engsel;

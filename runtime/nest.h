@@ -129,6 +129,7 @@ Term *seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const
 typedef struct Extract Extract;
 typedef struct ExtractCand {
 	int64_t combo, sub;      /* its (sequences, engines) combination; its tile/block choice in it */
+	int64_t visit;           /* the ordinal of its (combination, tiles, blocks) among those visited */
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	AxEnv env;               /* sizes and tile sizes, likewise */
@@ -143,6 +144,16 @@ Extract *extract_new(const AxTiling *T, const LowerNode *L, const char *const *n
 Nest *extract_next(Extract *x, ExtractCand *c);
 void extract_free(Extract *x);
 int64_t extract_combinations(const Extract *x);
+/* the step between the combinations visited (every k-th, k = the stride) */
+int64_t extract_stride(const Extract *x);
+/* for parallel workers: only visits whose ordinal % n == k are written (their fused and
+ * unfused forms both); the others are passed over unbuilt.  n = 0: every visit. */
+void extract_share(Extract *x, int64_t k, int64_t n);
+/* combination combo at x's sizes, loop-fused if fuse with nfused producers fused (< 0:
+ * any), at the tile/block choice with the smallest tiles and most blocks that is so
+ * (c->fused as extract_next's); NULL and c->why if none.  For validating a structure
+ * at reduced sizes. */
+Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
 /* how many (combination, tiles, blocks) extract_next will visit */
 int64_t extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
                        int maxtile, int64_t budget);

@@ -1,0 +1,698 @@
+/*
+ * select.c — Phase 2 (paper section 3.6): every candidate measured, the best
+ * kept.
+ *
+ * A candidate's structure is its (variant, sequences and engines, fusion
+ * form, producers loop-fused).  The first time a worker meets a structure it
+ * writes it again at reduced sizes, at the tile/block choice with the
+ * smallest tiles and most blocks that fuses the same producers, so that its
+ * loops, blocks and cross-tile reductions run more than once, and runs its C
+ * rendering through libtcc against the program's reference execution.
+ * Renderings that differ only in their engines are run once.  A candidate
+ * whose structure fails, or cannot be written at the reduced sizes, is
+ * dropped and counted: when in doubt, reject.
+ *
+ * The candidates are streamed (extract.c); each one that fits and whose
+ * structure validates is measured: by the performance model (model.c), or by running the user's
+ * command on its NKI file and a JSON of its choices and reading the latency
+ * it prints (the last word of its standard output that is a number, in
+ * microseconds; a
+ * failing command makes the candidate infeasible).  The work is shared by
+ * `jobs` worker processes forked after Phase 1, each taking every jobs-th
+ * visit; verdicts and results come back through shared memory (two workers
+ * meeting one structure at once may both run it: same verdict).  The best is the lowest
+ * latency, ties broken by stream order (variant, visit, fused before
+ * unfused), so the choice does not depend on the number of workers.
+ */
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "select.h"
+
+typedef struct Shared {
+	int64_t done[SEL_MAXJOBS];   /* visits done, per worker */
+	double best[SEL_MAXJOBS];    /* the best latency so far, per worker (0: none) */
+	SelOut part[SEL_MAXJOBS];
+	int failed[SEL_MAXJOBS];     /* the worker could not finish */
+} Shared;
+
+/* verdicts per (variant, visited combination, form) */
+enum { V_NONE, V_OK, V_BAD, V_UNBUILT };
+
+typedef struct Sel {
+	const SelIn *in;
+	Shared *sh;
+	unsigned char **verdict;     /* per variant: per visited combination, W cells (shared memory):
+	                                [0] the unfused form, [1 + k] the fused form with k producers fused */
+	int64_t *ncv;                /* per variant: combinations visited */
+	int64_t *stride;
+	int W;
+	char tmpdir[64];             /* --measure: where candidates are written */
+} Sel;
+
+static void *
+shared_alloc(size_t n)
+{
+	void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		ax_die("out of memory (shared)");
+	return p;
+}
+
+static int
+better(const SelPick *a, const SelPick *b)   /* a before b */
+{
+	if (!b->have)
+		return a->have;
+	if (!a->have)
+		return 0;
+	if (a->latency != b->latency)
+		return a->latency < b->latency;
+	if (a->v != b->v)
+		return a->v < b->v;
+	if (a->visit != b->visit)
+		return a->visit < b->visit;
+	return a->unfused < b->unfused;
+}
+
+static void
+top_insert(SelPick *top, const SelPick *p)
+{
+	int i = SEL_TOP;
+	while (i > 0 && better(p, &top[i - 1]))
+		i--;
+	if (i >= SEL_TOP)
+		return;
+	memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(SEL_TOP - 1 - i));
+	top[i] = *p;
+}
+
+/* ---- validation by structure, at reduced sizes ------------------------------------ */
+
+typedef struct Seen {           /* renderings run, by the hash of their text */
+	uint64_t *h;
+	unsigned char *ok;
+	size_t n, cap;
+} Seen;
+
+static uint64_t
+fnv(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h | 1;
+}
+
+static int
+seen_get(Seen *s, uint64_t h, int *ok)
+{
+	for (size_t i = h % (s->cap ? s->cap : 1); s->cap && s->h[i]; i = (i + 1) % s->cap)
+		if (s->h[i] == h) {
+			*ok = s->ok[i];
+			return 1;
+		}
+	return 0;
+}
+
+static void
+seen_put(Seen *s, uint64_t h, int ok)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		Seen t = { calloc(s->cap ? 2 * s->cap : 256, 8), calloc(s->cap ? 2 * s->cap : 256, 1), 0,
+			   s->cap ? 2 * s->cap : 256 };
+		if (!t.h || !t.ok)
+			ax_die("out of memory");
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->h[i])
+				seen_put(&t, s->h[i], s->ok[i]);
+		free(s->h);
+		free(s->ok);
+		*s = t;
+	}
+	size_t i = h % s->cap;
+	while (s->h[i])
+		i = (i + 1) % s->cap;
+	s->h[i] = h;
+	s->ok[i] = (unsigned char)ok;
+	s->n++;
+}
+
+/* One structure at the reduced sizes (combination ci of variant v, fused with nfused
+ * producers, or unfused): its verdict. */
+static int
+validate_one(Sel *S, Extract *xr, CkCheck *ck, Seen *seen, int v, int64_t ci, int fuse, int nfused, SelOut *o)
+{
+	ExtractCand c;
+	Nest *ns = extract_combo(xr, ci * S->stride[v], fuse, nfused, &c);
+	if (!ns) {
+		if (!o->first_rejection[0])
+			snprintf(o->first_rejection, sizeof o->first_rejection,
+			         "variant %d combination %lld cannot be written at the reduced sizes: %.400s", v,
+			         (long long)(ci * S->stride[v]), c.why);
+		return V_UNBUILT;
+	}
+	char why[600] = "";
+	char *src = nest_c(ns, S->in->fn, why, sizeof why);
+	int ok = 0;
+	if (src) {
+		/* renderings that differ only in the engines chosen compute the same: the key is the
+		 * rendering with every engine left out (the run itself keeps them, limits checked) */
+		Nest m = *ns;
+		m.s = malloc(sizeof *m.s * (size_t)(ns->n + 1));
+		if (!m.s)
+			ax_die("out of memory");
+		memcpy(m.s, ns->s, sizeof *m.s * (size_t)ns->n);
+		for (int i = 0; i < m.n; i++)
+			m.s[i].engine = -1;
+		char w2[200];
+		char *key = nest_c(&m, S->in->fn, w2, sizeof w2);
+		uint64_t h = fnv(key ? key : src);
+		free(key);
+		free(m.s);
+		if (!seen_get(seen, h, &ok)) {
+			double t0 = ax_now_ms();
+			ok = ck_check_nest(ck, ns, src, S->in->fn, why, sizeof why);
+			o->validate_ms += ax_now_ms() - t0;
+			o->runs++;
+			seen_put(seen, h, ok);
+		}
+	}
+	if (!ok && !o->first_rejection[0])
+		snprintf(o->first_rejection, sizeof o->first_rejection,
+		         "variant %d combination %lld (%s) fails validation at the reduced sizes: %.400s", v,
+		         (long long)(ci * S->stride[v]), fuse ? "loop-fused" : "unfused", why[0] ? why : "its results differ");
+	free(src);
+	nest_free(ns);
+	return ok ? V_OK : V_BAD;
+}
+
+typedef struct Checker {        /* a worker's validation state, made at first need */
+	CkCheck *ck;
+	Seen seen;
+	Extract **xr;            /* per variant, at the reduced sizes */
+} Checker;
+
+/* the verdict of candidate c's structure, validated now if no worker has yet */
+static int
+verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
+{
+	const SelIn *in = S->in;
+	int64_t ci = c->combo / S->stride[v];
+	int slot = c->fused < 0 ? 0 : 1 + c->fused;
+	if (ci >= S->ncv[v] || slot >= S->W)
+		return V_UNBUILT;
+	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
+	if (*cell != V_NONE)
+		return *cell;
+	if (!K->ck) {
+		K->ck = ck_check_new(in->g0, in->rnames, in->rvals, in->rn, 1, in->seed, NULL);
+		K->xr = calloc((size_t)in->nv + 1, sizeof *K->xr);
+		if (!K->xr)
+			ax_die("out of memory");
+	}
+	if (!K->xr[v])
+		K->xr[v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals, in->rn, in->maxtile, in->no_fusion,
+		                       in->budget);
+	*cell = (unsigned char)validate_one(S, K->xr[v], K->ck, &K->seen, v, ci, c->fused >= 0, c->fused, o);
+	return *cell;
+}
+
+static void
+checker_free(Checker *K, int nv)
+{
+	for (int v = 0; K->xr && v < nv; v++)
+		extract_free(K->xr[v]);
+	free(K->xr);
+	free(K->seen.h);
+	free(K->seen.ok);
+	ck_check_free(K->ck);
+}
+
+/* ---- measuring ---------------------------------------------------------------------- */
+
+/* s with every {kernel} and {config} replaced by the quoted paths */
+static char *
+command_line(const char *s, const char *kernel, const char *config)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	while (*s) {
+		const char *path = strncmp(s, "{kernel}", 8) == 0 ? kernel : strncmp(s, "{config}", 8) == 0 ? config : NULL;
+		if (path) {
+			fputc('\'', f);
+			fputs(path, f);   /* our own temporary paths: no quote in them */
+			fputc('\'', f);
+			s += 8;
+		} else
+			fputc(*s++, f);
+	}
+	fclose(f);
+	return out;
+}
+
+/* runs the user's command on candidate c: its latency in seconds, or -1 and why */
+static double
+measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char *why, size_t nwhy)
+{
+	const SelIn *in = S->in;
+	char kp[128], cp[128], ep[128];
+	snprintf(kp, sizeof kp, "%s/w%d.py", S->tmpdir, k);
+	snprintf(cp, sizeof cp, "%s/w%d.json", S->tmpdir, k);
+	snprintf(ep, sizeof ep, "%s/w%d.err", S->tmpdir, k);
+	char *src = nest_nki(ns, in->fn, why, nwhy);
+	if (!src)
+		return -1;
+	FILE *f = fopen(kp, "w"), *g = fopen(cp, "w");
+	if (f)
+		fputs(src, f);
+	if (g)
+		select_config_json(g, in, v, c);
+	free(src);
+	if (!f || !g || fclose(f) != 0 || fclose(g) != 0) {
+		snprintf(why, nwhy, "cannot write the candidate into %s", S->tmpdir);
+		return -1;
+	}
+	char *cmd = command_line(in->cmd, kp, cp), *sh = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&sh, &len);
+	fprintf(m, "(\n%s\n) 2>'%s' </dev/null", cmd, ep);
+	fclose(m);
+	free(cmd);
+	FILE *p = popen(sh, "r");
+	free(sh);
+	if (!p) {
+		snprintf(why, nwhy, "cannot run the command: %s", strerror(errno));
+		return -1;
+	}
+	/* the latency: the last word of its output that is a number, whole */
+	char word[128];
+	double last = NAN;
+	while (fscanf(p, "%127s", word) == 1) {
+		char *end;
+		double x = strtod(word, &end);
+		if (end != word && *end == 0 && isfinite(x))
+			last = x;
+	}
+	int st = pclose(p);
+	if (st != 0 || !(last > 0)) {
+		char err[300] = "";
+		FILE *e = fopen(ep, "r");
+		if (e) {
+			size_t r = fread(err, 1, sizeof err - 1, e);
+			err[r] = 0;
+			fclose(e);
+		}
+		for (char *s = err; *s; s++)
+			if (*s == '\n')
+				*s = ' ';
+		if (st != 0)
+			snprintf(why, nwhy, "the command exited with status %d: %.280s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+			         err);
+		else
+			snprintf(why, nwhy, "the command printed no positive latency (microseconds) on its standard output");
+		return -1;
+	}
+	return last * 1e-6;
+}
+
+static void
+measure_share(Sel *S, int k, int jobs, SelOut *o)
+{
+	const SelIn *in = S->in;
+	Checker K = { 0 };
+	for (int v = 0; v < in->nv; v++) {
+		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+		                         in->budget);
+		extract_share(x, k, jobs);
+		int64_t lastvisit = -1;
+		for (;;) {
+			ExtractCand c;
+			Nest *ns = extract_next(x, &c);
+			if ((c.end || !ns) && c.why[0] && !o->first_failure[0])
+				snprintf(o->first_failure, sizeof o->first_failure, "variant %d: %.500s", v, c.why);
+			if (c.end)
+				break;
+			if (c.visit != lastvisit) {
+				lastvisit = c.visit;
+				S->sh->done[k]++;
+				o->visits++;
+			}
+			o->considered++;
+			if (!ns) {
+				o->failed++;
+				continue;
+			}
+			if (!c.fp.fits) {
+				o->dropped++;
+				nest_free(ns);
+				continue;
+			}
+			int unfused = c.fused < 0;
+			if (in->rnames) {
+				int vd = verdict(S, &K, v, &c, o);
+				if (vd != V_OK) {
+					o->emitted++;
+					if (vd == V_BAD)
+						o->rejected++;
+					else
+						o->unvalidated++;
+					nest_free(ns);
+					continue;
+				}
+			}
+			SelPick p = { .have = 1, .v = v, .visit = c.visit, .unfused = unfused };
+			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
+			if (!p.st.fits) {   /* at this element size, with its double buffers */
+				o->dropped++;
+				nest_free(ns);
+				continue;
+			}
+			o->emitted++;
+			if (in->cmd) {
+				char why[600];
+				double s = measure_command(S, k, v, &c, ns, why, sizeof why);
+				if (s < 0) {
+					o->infeasible++;
+					if (!o->first_infeasible[0])
+						snprintf(o->first_infeasible, sizeof o->first_infeasible, "variant %d visit %lld: %.500s",
+						         v, (long long)c.visit, why);
+					nest_free(ns);
+					continue;
+				}
+				p.latency = s;
+			}
+			o->feasible++;
+			top_insert(o->top, &p);
+			if (o->top[0].have)
+				S->sh->best[k] = o->top[0].latency;
+			nest_free(ns);
+		}
+		extract_free(x);
+	}
+	checker_free(&K, in->nv);
+}
+
+/* ---- workers ------------------------------------------------------------------------ */
+
+typedef void (*ShareFn)(Sel *S, int k, int jobs, SelOut *o);
+
+static void
+progress_line(const Sel *S, int jobs, int64_t total, double t0, int final)
+{
+	int64_t done = 0;
+	double best = 0;
+	for (int k = 0; k < jobs; k++) {
+		done += S->sh->done[k];
+		if (S->sh->best[k] > 0 && (best == 0 || S->sh->best[k] < best))
+			best = S->sh->best[k];
+	}
+	double s = (ax_now_ms() - t0) / 1e3, rate = s > 0 ? (double)done / s : 0;
+	fprintf(stderr, "\raxonc: phase 2: %lld/%lld visits, %.0f/s, best %s%.4g ms, ETA %.0f s   ", (long long)done,
+	        (long long)total, rate, best > 0 ? "" : "- ", best * 1e3,
+	        rate > 0 && total > done ? (double)(total - done) / rate : 0.0);
+	if (final)
+		fputc('\n', stderr);
+}
+
+/* fn over every share, in jobs processes (or this one); 0 = every worker finished */
+static int
+run_workers(Sel *S, int jobs, ShareFn fn, int64_t total, int show)
+{
+	double t0 = ax_now_ms();
+	if (jobs <= 1) {
+		fn(S, 0, 1, &S->sh->part[0]);
+		return 0;
+	}
+	pid_t pid[SEL_MAXJOBS];
+	fflush(NULL);
+	for (int k = 0; k < jobs; k++) {
+		pid[k] = fork();
+		if (pid[k] == 0) {
+			fn(S, k, jobs, &S->sh->part[k]);
+			_exit(0);
+		}
+		if (pid[k] < 0) {
+			fprintf(stderr, "axonc: error: cannot start a worker: %s\n", strerror(errno));
+			for (int j = 0; j < k; j++)
+				kill(pid[j], SIGKILL), waitpid(pid[j], NULL, 0);
+			return -1;
+		}
+	}
+	int left = jobs, bad = 0;
+	while (left > 0) {
+		int st;
+		pid_t w = waitpid(-1, &st, show ? WNOHANG : 0);
+		if (w > 0) {
+			left--;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				bad = 1;
+				for (int k = 0; k < jobs; k++)
+					if (pid[k] == w)
+						S->sh->failed[k] = 1;
+			}
+		} else if (w == 0) {
+			progress_line(S, jobs, total, t0, 0);
+			nanosleep(&(struct timespec){ 0, 250000000 }, NULL);
+		} else if (errno != EINTR)
+			break;
+	}
+	if (show)
+		progress_line(S, jobs, total, t0, 1);
+	if (bad) {
+		for (int k = 0; k < jobs; k++)
+			if (S->sh->failed[k])
+				fprintf(stderr, "axonc: error: worker %d of %d died\n", k, jobs);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+add_counts(SelOut *o, const SelOut *p)
+{
+	o->visits += p->visits;
+	o->considered += p->considered;
+	o->failed += p->failed;
+	o->dropped += p->dropped;
+	o->emitted += p->emitted;
+	o->infeasible += p->infeasible;
+	o->rejected += p->rejected;
+	o->unvalidated += p->unvalidated;
+	o->feasible += p->feasible;
+	o->validate_ms += p->validate_ms;
+	o->runs += p->runs;
+	if (!o->first_failure[0])
+		memcpy(o->first_failure, p->first_failure, sizeof o->first_failure);
+	if (!o->first_rejection[0])
+		memcpy(o->first_rejection, p->first_rejection, sizeof o->first_rejection);
+	if (!o->first_infeasible[0])
+		memcpy(o->first_infeasible, p->first_infeasible, sizeof o->first_infeasible);
+	for (int i = 0; i < SEL_TOP; i++)
+		if (p->top[i].have)
+			top_insert(o->top, &p->top[i]);
+}
+
+int
+select_run(const SelIn *in, SelOut *out)
+{
+	*out = (SelOut){ 0 };
+	Sel S = { .in = in };
+	int jobs = in->jobs < 1 ? 1 : in->jobs > SEL_MAXJOBS ? SEL_MAXJOBS : in->jobs, rc = 0;
+	S.sh = shared_alloc(sizeof *S.sh);   /* zeroed */
+	S.verdict = calloc((size_t)in->nv + 1, sizeof *S.verdict);
+	S.ncv = calloc((size_t)in->nv + 1, sizeof *S.ncv);
+	S.stride = calloc((size_t)in->nv + 1, sizeof *S.stride);
+	if (!S.verdict || !S.ncv || !S.stride)
+		ax_die("out of memory");
+	S.W = 2 + in->g0->nnodes;
+	for (int v = 0; v < in->nv; v++)
+		if (S.W < 2 + in->T[v]->g->nnodes)
+			S.W = 2 + in->T[v]->g->nnodes;
+	int64_t total = 0;
+	for (int v = 0; v < in->nv; v++) {
+		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+		                         in->budget);
+		S.stride[v] = extract_stride(x);
+		S.ncv[v] = (extract_combinations(x) + S.stride[v] - 1) / S.stride[v];
+		extract_free(x);
+		if (in->progress)
+			total += extract_visits(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->budget);
+		S.verdict[v] = shared_alloc((size_t)(S.ncv[v] * S.W));
+	}
+	if (rc == 0 && in->cmd) {
+		snprintf(S.tmpdir, sizeof S.tmpdir, "/tmp/axonc.XXXXXX");
+		if (!mkdtemp(S.tmpdir)) {
+			fprintf(stderr, "axonc: error: cannot make a temporary directory: %s\n", strerror(errno));
+			rc = -1;
+		}
+	}
+	if (rc == 0) {
+		rc = run_workers(&S, jobs, measure_share, total, in->progress);
+		for (int k = 0; k < jobs; k++)
+			add_counts(out, &S.sh->part[k]);
+	}
+	for (int v = 0; v < in->nv; v++)   /* the structures met */
+		for (int64_t i = 0; i < S.ncv[v] * S.W; i++) {
+			int vd = S.verdict[v][i];
+			out->structures += vd != V_NONE;
+			out->validated += vd == V_OK;
+			out->struct_rejected += vd == V_BAD;
+			out->struct_unvalidated += vd == V_UNBUILT;
+		}
+	if (S.tmpdir[0]) {   /* the workers' files, then the directory */
+		for (int k = 0; k < jobs; k++) {
+			const char *ext[3] = { "py", "json", "err" };
+			for (int e = 0; e < 3; e++) {
+				char p[160];
+				snprintf(p, sizeof p, "%s/w%d.%s", S.tmpdir, k, ext[e]);
+				unlink(p);
+			}
+		}
+		rmdir(S.tmpdir);
+	}
+	for (int v = 0; v < in->nv; v++)
+		munmap(S.verdict[v], S.ncv[v] ? (size_t)(S.ncv[v] * S.W) : 1);
+	munmap(S.sh, sizeof *S.sh);
+	free(S.verdict);
+	free(S.ncv);
+	free(S.stride);
+	return rc;
+}
+
+Nest *
+select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
+{
+	Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+	                         in->budget);
+	extract_share(x, p->visit, INT64_MAX);
+	*xo = x;
+	for (;;) {
+		Nest *ns = extract_next(x, c);
+		if (c->end)
+			return NULL;
+		if ((c->fused < 0) == p->unfused)
+			return ns;
+		nest_free(ns);
+	}
+}
+
+/* ---- the choices as JSON ------------------------------------------------------------ */
+
+void
+json_fstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*s < 32 ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+/* the engine of instruction inst chosen by sel (the sel-th it may run on) */
+static const char *
+engine_name(const AxTarget *t, int inst, int sel)
+{
+	for (int e = 0, k = 0; e < t->nengines; e++)
+		if ((t->insts[inst].engines >> e) & 1 && k++ == sel)
+			return t->engines[e].name;
+	return t->insts[inst].engines ? "?" : "-";
+}
+
+void
+select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
+{
+	const AxTiling *T = in->T[v];
+	const LowerNode *L = in->L[v];
+	const AxGraph *g = T->g;
+	fprintf(f, "{\"variant\": %d, \"instructions\": {", v);
+	int first = 1;
+	for (int id = 0; id < g->nnodes; id++)
+		if (T->op[id].kind == TO_COMPUTE && L[id].nchoices) {
+			char key[96];
+			snprintf(key, sizeof key, "%%%d %s", id, node_op(g, &g->nodes[id])->name);
+			fputs(first ? "" : ", ", f);
+			json_fstr(f, key);
+			fputs(": ", f);
+			json_fstr(f, L[id].choice[c->choice[id]].seq.text);
+			first = 0;
+		}
+	fputs("}, \"engines\": {", f);
+	first = 1;
+	for (int id = 0; id < g->nnodes; id++)
+		if (T->op[id].kind == TO_COMPUTE && L[id].nchoices) {
+			const SynthSeq *q = &L[id].choice[c->choice[id]].seq;
+			fprintf(f, "%s\"%%%d\": [", first ? "" : ", ", id);
+			for (int j = 0; j < q->ninsts; j++)
+				fprintf(f, "%s\"%s\"", j ? ", " : "", engine_name(g->t, q->inst[j], c->engsel[id * 8 + j]));
+			fputs("]", f);
+			first = 0;
+		}
+	fprintf(f, "}, \"fusion\": \"%s\", \"fused_producers\": %d, \"blocks\": {",
+	        c->fused < 0 ? "unfused" : c->fused > 0 ? "loop-fused" : "nothing to fuse", c->fused > 0 ? c->fused : 0);
+	first = 1;
+	for (int k = 0; k < T->ncls && k < 64; k++)
+		if (c->blocks[k] > 1) {
+			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", T->strip[k], c->blocks[k]);
+			first = 0;
+		}
+	fputs("}, \"tiles\": {", f);
+	for (int i = in->n; i < c->env.n; i++)
+		fprintf(f, "%s\"%s\": %.0f", i > in->n ? ", " : "", c->env.names[i], c->env.vals[i]);
+	fputs("}}", f);
+}
+
+/* ---- reduced sizes -------------------------------------------------------------------- */
+
+static int
+assumptions_hold(const AxGraph *g0, const AxEnv *env)
+{
+	for (int i = 0; i < g0->nassume; i++) {
+		double v;
+		if (t_eval(g0->assume[i], env, &v) != 0 || v == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int
+select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, int nsizes, double max_ops,
+              double max_bytes)
+{
+	AxEnv env = { n, names, vals };
+	int shrunk = 0;
+	if (nsizes > 128)
+		nsizes = 128;
+	for (;;) {
+		ModelRoof rf;
+		model_roofline(g0, &env, 4, &rf);
+		if (rf.macs + rf.flops <= max_ops && rf.bytes <= max_bytes)
+			return shrunk;
+		/* halve the largest even size whose half keeps the program's assumptions */
+		char tried[128] = { 0 };
+		for (;;) {
+			int pick = -1;
+			for (int i = 0; i < nsizes; i++)
+				if (!tried[i] && vals[i] >= 2 && fmod(vals[i], 2) == 0 && (pick < 0 || vals[i] > vals[pick]))
+					pick = i;
+			if (pick < 0)
+				return -1;
+			tried[pick] = 1;
+			vals[pick] /= 2;
+			if (assumptions_hold(g0, &env))
+				break;
+			vals[pick] *= 2;
+		}
+		shrunk = 1;
+	}
+}

@@ -1,0 +1,226 @@
+/*
+ * test_select.c — Phase 2 of axonc compile (select.c).
+ *
+ *   1. matmul: structures validated, a winner, the same winner and counts with
+ *      one worker and with two; the winner is the lowest modelled latency of
+ *      every candidate the stream visits (checked against a plain walk)
+ *   2. soundness: candidates of one program checked against the reference
+ *      of another with the same parameters (MatMul against RMSNorm+MatMul):
+ *      every structure is rejected, every candidate dropped, no winner
+ *   3. --measure CMD: a command that prints a constant (stream order breaks
+ *      the tie), one that fails (every candidate infeasible, the status said),
+ *      one that prefers blocked candidates by reading {config}
+ *   4. select_shrink: sizes halved, largest first, under the limits
+ *
+ * Run from the repository root (examples/).  The last line is
+ * "N passed, M failed".
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+#include "select.h"
+
+static int npass, nfail;
+
+static void report(int ok, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void
+report(int ok, int line, const char *fmt, ...)
+{
+	if (ok) {
+		npass++;
+		return;
+	}
+	nfail++;
+	va_list ap;
+	printf("%s:%d: FAIL: ", __FILE__, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+#define CHECK(c) report(!!(c), __LINE__, "%s", #c)
+
+static const AxTarget *T;
+
+typedef struct Prog {
+	TermCtx *tc;
+	AxGraph *g;
+	AxTiling *tiling;
+	LowerCache *cache;
+	LowerNode *L;
+	const char *names[256];
+	double vals[256];
+	int n, nsizes;
+} Prog;
+
+static int
+prog_open(Prog *p, const char *path, const char *dims)
+{
+	char why[512];
+	*p = (Prog){ 0 };
+	p->tc = tc_new(T);
+	p->g = frontend_load(T, p->tc, path, NULL);
+	if (!p->g || ax_size_env(p->g, dims, p->names, p->vals, 128, &p->n, &p->nsizes, why, sizeof why) != 0) {
+		report(0, __LINE__, "%s at %s: %s", path, dims, p->g ? why : "does not load");
+		return -1;
+	}
+	p->tiling = tile_graph(p->g);
+	p->cache = lower_cache_new(T, p->tc, 3);
+	p->L = lower_variant(p->cache, p->tiling, 64);
+	return 0;
+}
+
+static void
+prog_close(Prog *p)
+{
+	if (p->cache)
+		lower_cache_free(p->cache);
+	for (int i = 0; i < p->nsizes; i++)
+		free((char *)p->names[i]);
+	if (p->tc)
+		tc_free(p->tc);
+}
+
+static SelIn
+sel_in(Prog *p, const AxGraph *ref, int jobs, int64_t budget, const char *cmd)
+{
+	return (SelIn){ .g0 = ref, .nv = 1, .T = &p->tiling, .L = &p->L, .names = p->names, .vals = p->vals,
+		        .n = p->n, .rnames = p->names, .rvals = p->vals, .rn = p->n, .budget = budget, .jobs = jobs,
+		        .cmd = cmd, .dtype = 4, .fn = "kernel", .seed = 1 };
+}
+
+/* 1, 2 */
+static void
+test_model_and_soundness(void)
+{
+	Prog a, b;
+	if (prog_open(&a, "examples/matmul.py", "M=64,K=64,N=128") != 0)
+		return;
+	SelIn in = sel_in(&a, a.g, 1, 200, NULL);
+	SelOut o1, o2;
+	CHECK(select_run(&in, &o1) == 0);
+	CHECK(o1.top[0].have);
+	CHECK(o1.structures > 0 && o1.validated == o1.structures && o1.struct_rejected == 0);
+	CHECK(o1.feasible > 0 && o1.rejected == 0 && o1.unvalidated == 0);
+	in.jobs = 2;
+	CHECK(select_run(&in, &o2) == 0);
+	CHECK(o2.top[0].have && o2.top[0].v == o1.top[0].v && o2.top[0].visit == o1.top[0].visit &&
+	      o2.top[0].unfused == o1.top[0].unfused && o2.top[0].latency == o1.top[0].latency);
+	CHECK(o2.considered == o1.considered && o2.feasible == o1.feasible && o2.validated == o1.validated);
+	/* the winner is the least of a plain walk over the same stream */
+	Extract *x = extract_new(a.tiling, a.L, a.names, a.vals, a.n, 0, 0, 200);
+	double least = HUGE_VAL;
+	for (;;) {
+		ExtractCand c;
+		Nest *ns = extract_next(x, &c);
+		if (c.end)
+			break;
+		if (ns && c.fp.fits) {
+			ModelStats st;
+			double s = model_latency(ns, 4, &c.fp, &st);
+			if (st.fits && s < least)
+				least = s;
+		}
+		nest_free(ns);
+	}
+	extract_free(x);
+	CHECK(o1.top[0].latency == least);
+	for (int i = 1; i < SEL_TOP; i++)
+		CHECK(!o1.top[i].have || o1.top[i].latency >= o1.top[i - 1].latency);
+	/* the same candidate again */
+	ExtractCand c;
+	Extract *xo;
+	Nest *ns = select_rebuild(&in, &o1.top[0], &c, &xo);
+	CHECK(ns != NULL);
+	if (ns) {
+		ModelStats st;
+		CHECK(model_latency(ns, 4, &c.fp, &st) == o1.top[0].latency);
+	}
+	nest_free(ns);
+	extract_free(xo);
+
+	/* 2: MatMul's candidates against RMSNorm+MatMul's reference (the same X[M,K], W[K,N]) */
+	if (prog_open(&b, "examples/rmsnorm_matmul.py", "M=64,K=64,N=128") == 0) {
+		SelIn wrong = sel_in(&a, b.g, 2, 200, NULL);
+		SelOut ow;
+		CHECK(select_run(&wrong, &ow) == 0);
+		CHECK(!ow.top[0].have);
+		CHECK(ow.structures > 0 && ow.struct_rejected == ow.structures && ow.validated == 0);
+		CHECK(ow.feasible == 0 && ow.rejected == ow.emitted && ow.emitted > 0);
+		CHECK(strstr(ow.first_rejection, "fails validation") != NULL);
+	}
+	prog_close(&b);
+	prog_close(&a);
+}
+
+/* 3 */
+static void
+test_command(void)
+{
+	Prog a;
+	if (prog_open(&a, "examples/matmul.py", "M=64,K=64,N=256") != 0)
+		return;
+	SelIn in = sel_in(&a, a.g, 2, 40, "echo latency: 5 {kernel}");
+	SelOut o;
+	CHECK(select_run(&in, &o) == 0);
+	CHECK(o.top[0].have && fabs(o.top[0].latency - 5e-6) < 1e-12);
+	CHECK(o.top[0].visit == 0 && o.infeasible == 0 && o.feasible > 1);   /* a tie: the first in the stream */
+
+	in.cmd = "echo oops >&2; exit 3 # {kernel}";
+	CHECK(select_run(&in, &o) == 0);
+	CHECK(!o.top[0].have && o.feasible == 0 && o.infeasible == o.emitted && o.emitted > 0);
+	CHECK(strstr(o.first_infeasible, "status 3") && strstr(o.first_infeasible, "oops"));
+
+	/* blocked candidates 1 us, unblocked 9 us: read from the config file */
+	in.cmd = "if grep -q '\"blocks\": {}' {config}; then echo 9; else echo 1; fi";
+	CHECK(select_run(&in, &o) == 0);
+	CHECK(o.top[0].have && fabs(o.top[0].latency - 1e-6) < 1e-12);
+	ExtractCand c;
+	Extract *xo;
+	Nest *ns = o.top[0].have ? select_rebuild(&in, &o.top[0], &c, &xo) : NULL;
+	int blocked = 0;
+	for (int k = 0; ns && k < a.tiling->ncls; k++)
+		blocked |= c.blocks[k] > 1;
+	CHECK(blocked);
+	if (ns) {
+		nest_free(ns);
+		extract_free(xo);
+	}
+	prog_close(&a);
+}
+
+/* 4 */
+static void
+test_shrink(void)
+{
+	Prog a;
+	if (prog_open(&a, "examples/matmul.py", "M=2048,K=2048,N=2048") != 0)
+		return;
+	double v[256];
+	memcpy(v, a.vals, sizeof v);
+	CHECK(select_shrink(a.g, a.names, v, a.n, a.nsizes, 1e12, 1e12) == 0);
+	CHECK(v[0] == 2048 && v[1] == 2048 && v[2] == 2048);
+	CHECK(select_shrink(a.g, a.names, v, a.n, a.nsizes, 1 << 18, 1 << 20) == 1);
+	CHECK(v[0] * v[1] * v[2] <= (1 << 18) && v[0] * v[1] * v[2] >= (1 << 15));
+	for (int i = 0; i < 3; i++)
+		CHECK(v[i] >= 32 && v[i] <= 64);
+	prog_close(&a);
+}
+
+int
+main(void)
+{
+	T = ax_find_target("trainium");
+	if (!T) {
+		report(0, __LINE__, "no target 'trainium' in this build");
+		return 1;
+	}
+	test_model_and_soundness();
+	test_command();
+	test_shrink();
+	printf("%d passed, %d failed\n", npass, nfail);
+	return nfail != 0;
+}
