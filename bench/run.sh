@@ -7,20 +7,20 @@
 set -eu
 B=${1:-build/bench}
 out=bench/RESULTS.md
-t0=$(date +%s)
+sweep_t0=$(date +%s)
 # shellcheck disable=SC2086
 /usr/bin/python3 bench/sweep.py --axonc "$B/axonc" --jobs "${JOBS:-2}" --mode "${MODE:-model}" \
 	--budget "${BUDGET:-5000}" --out bench || {
 	echo "bench/sweep.py: some compiles failed (see bench/RESULTS.md)" >&2
 	[ -s "$out" ] || exit 1
 }
-t1=$(date +%s)
+sweep_t1=$(date +%s)
 {
 	echo
 	echo "# Timings of the pipeline's parts"
 	echo
 	echo "Measured by \`make bench\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); one run, medians of 31 repeats."
-	echo "(The sweep above took $((t1 - t0)) s.)"
+	echo "(The sweep above took $((sweep_t1 - sweep_t0)) s.)"
 	echo
 	echo "## Equivalence checker: time per check"
 	echo
@@ -138,4 +138,4 @@ t1=$(date +%s)
 			END { printf "| %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f |\n", name, r, n, p, b, (r > 0 ? b / r : 0), m, t, e, secs }' /tmp/axon_bench_m.txt
 	done
 } >> "$out"
-echo "make bench: the sweep took $((t1 - t0)) s, the whole run $(($(date +%s) - t0)) s; wrote $out"
+echo "make bench: the sweep took $((sweep_t1 - sweep_t0)) s, the whole run $(($(date +%s) - sweep_t0)) s; wrote $out"

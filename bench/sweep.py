@@ -390,8 +390,8 @@ def render_md(data, paper):
     w("")
     src = {r.get("source") for r in recs if r.get("source")}
     how = ("`axonc compile FILE --dims ... --report r.json` (selection by the model)" if src == {"compile-report"}
-           else "`axonc model FILE --dims ...` (compile did not yet select by the model when this ran: the best "
-                "candidate the model ranks first among those compile visits)")
+           else "`axonc model FILE --dims ...` (the candidates compile visits, ranked by the same model; the best "
+                "one is the selected kernel)")
     w(f"Each row: {how}, budget {meta['budget'] if meta['budget'] else 'the default'} candidates per compile"
       f"{' (' + meta['budget_note'] + ')' if meta.get('budget_note') else ''}. Sizes per example from its "
       "`# sizes:` lines; the ablation compiles add `--no-algebraic` or `--no-fusion`.")
