@@ -1,12 +1,26 @@
 #!/bin/sh
-# bench/run.sh BUILD — the benchmarks of what exists so far; writes bench/RESULTS.md.
+# bench/run.sh BUILD — `make bench`: the size sweep through the performance model (bench/sweep.py:
+# bench/RESULTS.md, bench/results.json, bench/speedup.svg), then the timings of the pipeline's
+# parts, appended to bench/RESULTS.md.
+#   JOBS=2 compiles at a time; BUDGET=5000 candidates per compile; MODE=model (axonc model, the same
+#   candidates ranked by the same model, no numerics: under 30 minutes) or compile (axonc compile: hours)
 set -eu
 B=${1:-build/bench}
 out=bench/RESULTS.md
+sweep_t0=$(date +%s)
+# shellcheck disable=SC2086
+/usr/bin/python3 bench/sweep.py --axonc "$B/axonc" --jobs "${JOBS:-2}" --mode "${MODE:-model}" \
+	--budget "${BUDGET:-5000}" --out bench || {
+	echo "bench/sweep.py: some compiles failed (see bench/RESULTS.md)" >&2
+	[ -s "$out" ] || exit 1
+}
+sweep_t1=$(date +%s)
 {
-	echo "# Benchmarks"
+	echo
+	echo "# Timings of the pipeline's parts"
 	echo
 	echo "Measured by \`make bench\` on $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); one run, medians of 31 repeats."
+	echo "(The sweep above took $((sweep_t1 - sweep_t0)) s.)"
 	echo
 	echo "## Equivalence checker: time per check"
 	echo
@@ -98,24 +112,8 @@ out=bench/RESULTS.md
 		     "$(sed -n 's/.*"ms": \([0-9.]*\)}$/\1/p' /tmp/axon_bench_u.json) |"
 	done
 	echo
-	echo "## Compile per example (\`axonc compile --emit-all\`, sizes 2048 / GQA S=2048)"
-	echo
-	echo "Every variant tiled and lowered, up to 64 candidates per variant emitted as NKI kernels; the"
-	echo "whole command, one run (no performance model yet: the selection is a placeholder order)."
-	echo
-	echo "| benchmark | emitted | ms |"
-	echo "| --- | --- | --- |"
-	for f in examples/*.py; do
-		case $f in
-		*gqa*) d=B=1,Hq=32,Hkv=8,S=2048,D=128 ;;
-		*) d=M=2048,N=2048,K=2048 ;;
-		esac
-		d=$(echo "$d" | tr ',' '\n' | while read -r kv; do "$B/axonc" graph "$f" | grep -q "\b${kv%%=*}\b" && echo "$kv"; done | paste -sd, -)
-		rm -rf /tmp/axon_bench_k
-		"$B/axonc" compile "$f" --dims "$d" --emit-all /tmp/axon_bench_k -o /tmp/axon_bench_k.py 2>/tmp/axon_bench_k.err
-		echo "| $(basename "$f" .py) | $(ls /tmp/axon_bench_k | wc -l) | $(sed -n 's/.*on chip), \([0-9.]*\) ms.*/\1/p' /tmp/axon_bench_k.err) |"
-	done
-	echo
+	# (compile per example: the sweep's compile-time table above; compile --emit-all now runs the whole
+	# selection with its numerics, 15-150 s per example, so it is no longer timed here)
 	echo "## Performance model per example (\`axonc model\`, fp32, sizes 2048 / GQA S=2048)"
 	echo
 	echo "The model of one NeuronCore-v2 (see README, \"Performance model\"): the roofline bound, the naive"
@@ -139,5 +137,5 @@ out=bench/RESULTS.md
 			/^candidates/ { m = $4; for (i = 1; i <= NF; i++) if ($i == "took") { t = $(i + 1); e = substr($(i + 3), 2) } }
 			END { printf "| %s | %s | %s | %s | %s | %.1f | %s | %s | %s | %.1f |\n", name, r, n, p, b, (r > 0 ? b / r : 0), m, t, e, secs }' /tmp/axon_bench_m.txt
 	done
-} > "$out"
-cat "$out"
+} >> "$out"
+echo "make bench: the sweep took $((sweep_t1 - sweep_t0)) s, the whole run $(($(date +%s) - sweep_t0)) s; wrote $out"

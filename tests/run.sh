@@ -9,6 +9,7 @@
 #   architecture     runtime/ names no spec'd op, instruction, fn or memory
 #   CLI              axonc's commands, help and errors
 #   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash
+#   bench harness    bench/sweep.py on a 2-size sweep and on a sample: its tables and plot
 #   unit             every tests/unit/*.c program
 # Prints one line per failure and ends with "N passed, M failed".
 set -u
@@ -569,6 +570,20 @@ expect_rc 1 "$AXONC" model examples/matmul.py --dims M=8,K=4
 # ---- bad programs never crash axonc (mutation fuzzing, fixed seed) ----
 if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_programs.py" "$OLDPWD/$AXONC" 60 1 >"$tmp/fuzzp" 2>&1); then ok; else
 	bad "fuzzing axonc"; tail -20 "$tmp/fuzzp" | sed 's/^/    /'
+fi
+
+# ---- the benchmark harness: a 2-size sweep of examples/multiply.py, and the tables of a sample ----
+# (bench/sweep.py and bench/plot.py; the paper's figures from bench/paper.json, not the paper's LaTeX)
+if /usr/bin/python3 bench/sweep.py --axonc "$AXONC" --examples multiply --pick-sizes 2 --ablation none \
+	--budget 64 --jobs 2 --paper /nonexistent --out "$tmp/sweep" >"$tmp/out" 2>&1; then ok; else
+	bad "bench/sweep.py on examples/multiply.py"; tail -5 "$tmp/out" | sed 's/^/    /'
+fi
+if /usr/bin/python3 tests/bench/check.py sweep "$tmp/sweep" >"$tmp/out" 2>&1; then ok; else
+	bad "bench/sweep.py: RESULTS.md, results.json or speedup.svg of the multiply sweep"; head -10 "$tmp/out" | sed 's/^/    /'
+fi
+if /usr/bin/python3 bench/sweep.py --render tests/bench/sample_results.json --paper /nonexistent --out "$tmp/sample" \
+	>"$tmp/out" 2>&1 && /usr/bin/python3 tests/bench/check.py sample "$tmp/sample" >"$tmp/out" 2>&1; then ok; else
+	bad "bench/sweep.py --render tests/bench/sample_results.json: tables or plot"; head -10 "$tmp/out" | sed 's/^/    /'
 fi
 
 # ---- unit programs ----
