@@ -29,11 +29,24 @@ report_at(int ok, const char *file, int line, const char *fmt, ...)
 }
 #define report(ok, line, ...) report_at((ok), __FILE__, (line), __VA_ARGS__)
 #define CHECK(c) report_at(!!(c), __FILE__, __LINE__, "%s", #c)
-#define CHECK_MSG(c, ...) report_at(!!(c), __FILE__, __LINE__, __VA_ARGS__)
+/* the message's arguments are evaluated only on failure */
+#define CHECK_MSG(c, ...)                                                 \
+	do {                                                              \
+		if (c)                                                    \
+			npass++;                                          \
+		else                                                      \
+			report_at(0, __FILE__, __LINE__, __VA_ARGS__);    \
+	} while (0)
 #define CHECK_INT(got, want)                                                                                   \
 	do {                                                                                                   \
 		long long g_ = (long long)(got), w_ = (long long)(want);                                       \
 		report_at(g_ == w_, __FILE__, __LINE__, "%s == %s: got %lld, want %lld", #got, #want, g_, w_); \
+	} while (0)
+#define CHECK_STR(got, want)                                                                                   \
+	do {                                                                                                   \
+		const char *g_ = (got), *w_ = (want);                                                          \
+		report_at(g_ && strcmp(g_, w_) == 0, __FILE__, __LINE__, "%s:\n    got  %s\n    want %s", #got,     \
+		          g_ ? g_ : "(null)", w_);                                                             \
 	} while (0)
 #define CHECK_HAS(s, sub)                                                                                      \
 	do {                                                                                                   \
