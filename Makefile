@@ -37,7 +37,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 
-.PHONY: all deps demo check test gen lint clean bench bench-quick fuzz-equiv
+.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -116,10 +116,14 @@ $(BUILD)/test/%: tests/unit/%.c tests/unit/check.h $(RT_OBJS) $(foreach n,$(TARG
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -o $@ $< $(filter %.o,$^) $(LDFLAGS) $(LDLIBS)
 
-test: all $(BUILD)/toy/axonc $(UNIT_TESTS)
+build-tests: all $(BUILD)/toy/axonc $(UNIT_TESTS)
+
+test: build-tests
 	@BUILD=$(BUILD) sh tests/run.sh
 
+# the build on both cores, then the tests (their compiles use every core themselves)
 check: deps
+	$(MAKE) -j2 BUILD=build/asan SAN=1 build-tests
 	$(MAKE) BUILD=build/asan SAN=1 test
 
 lint: $(BUILD)/axgen
