@@ -534,6 +534,21 @@ typedef struct LowerChoice {
 	int nmoves;
 	LowerMove move[LOWER_MAXSTEPS];   /* loads, moves between instructions, the store */
 	char text[1024];         /* the whole sequence in order */
+	/* instruction fusion (fuse_apply.c): a window of the sequence (or of a producer's and this
+	 * node's sequences in one loop nest) replaced by the one instruction proved equal to it */
+	int fused;               /* 1: made by instruction fusion (--no-fusion leaves it out) */
+	const char *fusion;      /* what was fused: "window => instruction", or NULL */
+	const AxGraph *tile;     /* non-NULL: seq's inputs (the producer's tile inputs, then this node's
+	                            but the one the producer feeds), sizes shared with the producer
+	                            named by its tile parameters; NULL: the node's own tile */
+	int absorb;              /* with tile: the producer whose computation seq includes; the choice
+	                            is written only when that producer is loop-fused into this node */
+	int absorb_opnd;         /* ... the node's tile input it feeds */
+	int absorb_choice;       /* ... the producer's choice the fusion was found with */
+	int nprod;               /* ... seq's inputs 0..nprod-1 are the producer's */
+	Term *hyp;               /* the instruction limits the fusion's proofs assumed (a limit too) */
+	int ntie;                /* ... this node's tile sizes tie_from[k] are the producer's tie_to[k] */
+	Term *tie_from[8], *tie_to[8];
 } LowerChoice;
 typedef struct LowerNode {
 	int nchoices, unplaced;  /* unplaced: sequences whose memories no copy reaches */
@@ -552,8 +567,20 @@ void lower_cache_free(LowerCache *c);
 void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, double *ms);
 /* sequences for one tile graph (cached), renamed to its sizes; returns how many */
 int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
-/* every compute node of a tiled variant: its choices (per node, NULL for others) */
+/* every compute node of a tiled variant: its choices (per node, NULL for others), the
+ * synthesized sequences first, then those instruction fusion adds (fuse_apply) */
 LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
+/* ... the synthesized sequences only (what fusion is searched over) */
+LowerNode *lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices);
+/* Appends a choice to node id of T: ch's sequence (over ch->tile's inputs, or the node's tile's)
+ * with its data movement placed; constants made on chip per input (their instruction
+ * cinst[k] >= 0).  0 = added, -1 if a memory cannot be reached. */
+int lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice *ch, const int *cinst);
+/* Which node's operand input k of choice ch of node id is: returns the node (id, or the producer
+ * ch absorbs) and its operand index in *o (nin if none). */
+int lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o);
+/* An instruction whose element equation is the identity on its one operand (a copy). */
+int lower_is_copy(const AxTarget *t, TermCtx *tc, int inst);
 
 /* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
 typedef struct FuseFound {
@@ -564,6 +591,8 @@ typedef struct FuseFound {
 	int nmoves;              /* the second round's swaps that made the window (0: none), */
 	const char *const *moves;   /* in order: "nc_transpose() before activation(func=exp)" */
 	SynthSeq fused;          /* one instruction proved equal to them */
+	int nwsrc;               /* the window's inputs: fused's input k is node wsrc[k] of the graph */
+	int wsrc[2 * AX_MAXOPND];
 } FuseFound;
 typedef void (*FuseCb)(void *env, const FuseFound *f);
 typedef struct FuseResult FuseResult;
@@ -602,6 +631,10 @@ typedef struct FuseNest {
 	int nvariants;
 	FuseInstVariant *v;      /* v[0]: as lowered; the rest proved equal to it */
 	const char *stop;        /* why the round stopped: "saturated", "max-variants", "time", ... */
+	Term *hyp;               /* the instructions' limits the second round assumed */
+	int opnd;                /* producer and consumer: the consumer's tile input the producer feeds */
+	int nsub;                /* ... the consumer's tile sizes from[k] set to the producer's to[k] */
+	Term *from[8], *to[8];
 } FuseNest;
 struct FuseResult {
 	int nnests;
@@ -614,6 +647,12 @@ struct FuseResult {
  * their fusions (c1: a cache of depth 1; po: the round's budget per nest, NULL:
  * 16 variants, 10 s).  In the arena of T's terms. */
 FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts *po);
+/* fuse_apply.c: the fusions of fuse_nests made choices of L (LowerChoice.fused): per loop
+ * nest variant, each fusion alone and all of its disjoint ones together, the sequence (or
+ * the producer's and consumer's together, as a choice of the consumer) rebuilt around the
+ * fused instruction; copies of inputs left to the lowering's data movement.  A choice
+ * equal to one L has is not added again.  Returns how many were added. */
+int fuse_apply(const AxTiling *T, LowerNode *L);
 
 /* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
 typedef struct NkiFootprint {  /* on-chip room: the largest over the kernel's loop nests */

@@ -23,8 +23,8 @@ enum { MAXEMIT = 64,              /* candidates written per variant by --emit-al
 /* the numerical check's limits: the work (multiply-adds and flops) and tensor bytes of one run */
 #define STRUCT_OPS (1 << 18)      /* structures, at reduced sizes */
 #define STRUCT_BYTES (1 << 17)
-#define WINNER_OPS (1 << 28)      /* the winner: the requested sizes if within these */
-#define WINNER_BYTES (1 << 28)
+#define WINNER_OPS (1 << 25)      /* the winner: the requested sizes if within these */
+#define WINNER_BYTES (1 << 26)
 
 static int
 write_file(const char *path, const char *text)
@@ -188,18 +188,35 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		}
 	}
 	/* Phase 2 */
-	double rvals[512];
-	memcpy(rvals, vals, sizeof *vals * (size_t)n);
-	if (select_shrink(g0, names, rvals, n, nsizes, STRUCT_OPS, STRUCT_BYTES) < 0)
-		fprintf(stderr, "axonc: warning: the reduced sizes for validation are over the check's limits\n");
+	/* the reduced sizes structures are validated at: the smallest first, then larger ones
+	 * (x8 the work each) for structures whose fusion differs at the smaller */
+	double rv[SEL_LEVELS][512];
+	const double *rlev[SEL_LEVELS];
+	int nlev = 0;
+	for (int l = 0; l < SEL_LEVELS; l++) {
+		memcpy(rv[nlev], vals, sizeof *vals * (size_t)n);
+		double f = (double)(1 << (3 * l));
+		int sh = select_shrink(g0, names, rv[nlev], n, nsizes, STRUCT_OPS * f, STRUCT_BYTES * f);
+		if (sh < 0 && l == 0)
+			fprintf(stderr, "axonc: warning: the reduced sizes for validation are over the check's limits\n");
+		if (nlev > 0 && memcmp(rv[nlev], rv[nlev - 1], sizeof *vals * (size_t)nsizes) == 0)
+			continue;
+		rlev[nlev] = rv[nlev];
+		nlev++;
+		if (sh == 0)
+			break;   /* the requested sizes themselves */
+	}
 	char rdims[256], wdims[256] = "";
-	dims_text(names, rvals, nsizes, rdims, sizeof rdims);
+	dims_text(names, rv[0], nsizes, rdims, sizeof rdims);
+	double wv[512];   /* are the requested sizes within the winner's limits? */
+	memcpy(wv, vals, sizeof *vals * (size_t)n);
+	int requested_ok = select_shrink(g0, names, wv, n, nsizes, WINNER_OPS, WINNER_BYTES) == 0;
 	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (nv > 0 ? nv : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	SelIn in = { .g0 = g0, .nv = nv, .T = T, .L = L, .names = names, .vals = vals, .n = n,
-		     .rnames = names, .rvals = rvals, .rn = n, .maxtile = o->max_tile, .no_fusion = o->no_fusion,
+		     .rnames = names, .rvals = rlev, .rn = n, .nlevels = nlev, .validate_requested = requested_ok, .maxtile = o->max_tile, .no_fusion = o->no_fusion,
 		     .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
 		     .progress = isatty(2), .cmd = o->measure, .dtype = dtype, .fn = g0->fn, .seed = o->seed };
 	SelOut so;

@@ -3,8 +3,8 @@
  * (model.c) over a program's candidates, for reading and for tests.
  *
  * Prints the roofline bound (roofline.c), the naive lowering (naive.c), the
- * candidate compile's placeholder order picks (the first that fits) and the
- * one the model ranks first, each with its per-engine busy time and
+ * first candidate that fits and the one the model ranks first (compile's
+ * winner, before validation), each with its per-engine busy time and
  * bottleneck; with --list, one line per candidate first.  Every figure is a
  * model of one core, not a measurement, and the output says so.
  */
@@ -256,7 +256,7 @@ cmd_model(int argc, char **argv)
 		} else
 			printf("variant %-4d(no candidate fits)\n", v);
 	}
-	print_pick(t, "placeholder", &first, roof_ms);
+	print_pick(t, "first", &first, roof_ms);
 	print_pick(t, "best", &best, roof_ms);
 	printf("candidates  %lld considered, %lld modelled, %lld do not fit on chip, %lld could not be written; "
 	       "modelling took %.1f ms (%.4f ms each)\n",

@@ -127,7 +127,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 	for (int v = 0; v < ng->nvariants; v++) {
 		AxGraph *vg = ng->variants[v];
 		AxTiling *T = tile_graph(vg);
-		LowerNode *L = lower_variant(cache, T, 64);
+		LowerNode *L = lower_variant_plain(cache, T, 64);
 		if (o->json)
 			printf("%s\n {\"id\": %d, \"strips\": [", v ? "," : "", v);
 		else
@@ -294,7 +294,7 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 	}
 	for (int v = 0; v < ng->nvariants; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
-		LowerNode *L = lower_variant(cache, T, 64);
+		LowerNode *L = lower_variant_plain(cache, T, 64);
 		fo.g = T->g;
 		fo.first = 1;
 		if (o->json)

@@ -43,6 +43,8 @@ typedef struct Em {
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
 	NsRef *onchip;           /* ... and its tile there, at the current iteration */
 	int *prefix;             /* per reader: after which of its axes its fused producers are made */
+	NsDim (*pax)[AX_MAXR + 4];   /* per producer whose computation its reader's fused choice includes:
+	                            its tile's indices at the current iteration */
 	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
 	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */

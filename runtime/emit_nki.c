@@ -15,7 +15,10 @@
  * sizes divide their axes (clean splits).  Loop fusion: a producer whose
  * only reader has the same loops and tiles (and neither reduces across
  * tiles) is computed inside the reader's loop nest, its tile passed on
- * chip instead of through an off-chip tensor.
+ * chip instead of through an off-chip tensor; when the reader's choice
+ * includes the producer's computation (an instruction fusion across the
+ * two), the producer's operands are read there and the reader's fused
+ * instructions compute both (emit_tile.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -264,8 +267,19 @@ emit_group(Em *e, const int *ids, int n)
 	for (int m = 0; m < n && !e->bad; m++)
 		op_tile(e, &st[m], idx, seqax, 0);
 	if (ntile > 1) {
-		em_loop(e, 1, "r", ntile - 1);
-		em_dim(&idx[seqax], T, "(r + 1) * %lld", (long long)T);
+		/* the sequential loop's variable: "r", unless the program names a parameter or size so */
+		char rv[16] = "r";
+		for (int k = 0, clash = 1; clash && k < 100; k++) {
+			if (k)
+				snprintf(rv, sizeof rv, "r_%d", k);
+			clash = 0;
+			for (int i = 0; i < g->nparams; i++)
+				clash |= strcmp(g->params[i].name, rv) == 0;
+			for (int i = 0; i < g->nsyms; i++)
+				clash |= strcmp(g->syms[i], rv) == 0;
+		}
+		em_loop(e, 1, rv, ntile - 1);
+		em_dim(&idx[seqax], T, "(%s + 1) * %lld", rv, (long long)T);
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, seqax, 1);
 		em_close_to(e, e->depth - 1);
@@ -345,6 +359,9 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		e.into = into;
 		e.prefix = prefix;
 		e.onchip = onchip;
+		e.pax = calloc((size_t)nn, sizeof *e.pax);
+		if (!e.pax)
+			ax_die("out of memory");
 		for (int id = 0; id < g->nnodes; id++)
 			into[id] = -1;
 		for (int c = 0; c < g->nnodes; c++) {
@@ -406,12 +423,33 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		}
 	}
 	free(onchip);
+	free(e.pax);
 	free(e.cse);
 	if (e.bad) {
 		nest_free(ns);
 		return NULL;
 	}
 	return ns;
+}
+
+int
+nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env)
+{
+	const AxGraph *g = T->g;
+	char why[8];
+	Em e = { .g = g, .T = T, .L = L, .choice = choice, .env = *env, .why = why, .nwhy = sizeof why, .node = -1,
+	         .hoist = -1 };
+	for (int id = 0; id < g->nnodes; id++) {
+		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices || !L[id].choice[choice[id]].tile)
+			continue;
+		const LowerChoice *ch = &L[id].choice[choice[id]];
+		int o, kmax;
+		for (o = 0; o < g->nodes[id].nin && g->nodes[id].in[o] != ch->absorb; o++)
+			;
+		if (o == g->nodes[id].nin || !em_can_fuse(&e, ch->absorb, id, o, &kmax) || e.bad)
+			return 0;
+	}
+	return 1;
 }
 
 char *
@@ -441,14 +479,16 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 {
 	const AxGraph *g = T->g;
 	const TileOp *to = &T->op[id];
-	const SynthSeq *q = &L[id].choice[choice].seq;
+	const LowerChoice *ch = &L[id].choice[choice];
+	const SynthSeq *q = &ch->seq;
+	const AxGraph *tile = ch->tile ? ch->tile : to->tile;
 	AxGraph *h = graph_new(g->t, g->tc);
-	int node[8], in[AX_MAXOPND];
-	for (int p = 0; p < to->tile->nparams; p++) {
-		AxNode x = to->tile->nodes[to->tile->params[p].node];
+	int node[8], in[2 * AX_MAXOPND];
+	for (int p = 0; p < tile->nparams && p < 2 * AX_MAXOPND; p++) {
+		AxNode x = tile->nodes[tile->params[p].node];
 		in[p] = graph_add(h, &x);
 	}
-	Term *limit = t_bool(g->tc, 1);
+	Term *limit = ch->hyp ? ch->hyp : t_bool(g->tc, 1);   /* a fusion: where its proofs hold */
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *op = &g->t->insts[q->inst[j]];
 		int opnd[AX_MAXOPND];
@@ -486,9 +526,24 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				names[*n] = t_var(g->tc, to->ax[k].t, TS_INT)->name;   /* the term's own: found by pointer */
 				vals[(*n)++] = 1;
 			}
+		const LowerChoice *ch = &L[id].choice[choice[id]];
 		for (int k = 0, p = base; k < to->naxes; k++) {
 			if (!to->ax[k].t)
 				continue;
+			/* a choice that includes its producer's computation: the tiles they share are the producer's */
+			Term *tied = NULL;
+			for (int j = 0; ch->tile && j < ch->ntie && !tied; j++)
+				if (ch->tie_from[j] == t_var(g->tc, to->ax[k].t, TS_INT))
+					tied = ch->tie_to[j];
+			if (tied) {
+				AxEnv env = { *n, names, vals };
+				if (t_eval(tied, &env, &vals[p]) != 0) {
+					snprintf(why, nwhy, "cannot evaluate the producer's tile size for %s", to->ax[k].t);
+					return -1;
+				}
+				p++;
+				continue;
+			}
 			AxEnv env = { *n, names, vals };
 			double ext;
 			if (t_eval(to->ax[k].extent, &env, &ext) != 0) {

@@ -1,7 +1,9 @@
 /*
  * emit_tile.c — the body of one tile (its loads, the lowered sequence, the
  * copies of its result), loop fusion of a producer into its reader's loop
- * nest, and the loads of a blocked operation, made once per block.
+ * nest (and, when the reader's choice includes the producer's computation,
+ * the producer's operands read at its tile as inputs of that choice), and
+ * the loads of a blocked operation, made once per block.
  */
 #include <string.h>
 #include "emit.h"
@@ -99,6 +101,14 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 			else
 				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
 		}
+		const LowerChoice *cch = &e->L[c].choice[e->choice[c]];
+		if (cch->tile && cch->absorb == p && e->pax) {   /* its reader's fused instructions compute it */
+			em_note(e, p, 0, "%s, in this loop nest, fused into its reader's instructions",
+			        node_op(g, &g->nodes[p])->name);
+			em_producers(e, p, pax);
+			memcpy(e->pax[p], pax, sizeof pax);
+			continue;
+		}
 		em_note(e, p, 0, "%s, in this loop nest", node_op(g, &g->nodes[p])->name);
 		em_producers(e, p, pax);
 		NsRef r;
@@ -121,30 +131,37 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	const LowerNode *ln = &e->L[id];
 	const LowerChoice *ch = &ln->choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
-	const AxNode *nd = &g->nodes[id];
-	NsRef in[AX_MAXOPND], iv[8];
+	const AxGraph *tile = ch->tile ? ch->tile : to->tile;
+	NsRef in[2 * AX_MAXOPND], iv[8];
 	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
+	if (ch->tile && (!e->into || e->into[ch->absorb] != id || !e->pax)) {
+		em_fail(e, "%s: its fused instructions need their producer in its loop nest", node_op(g, &g->nodes[id])->name);
+		return;
+	}
 	/* the tile's inputs: an off-chip sl, a constant made on chip, or a tile
-	 * of a producer in the same loop nest */
-	for (int o = 0, p = 0; o < nd->nin; o++) {
-		if (nd->in[o] < 0)
-			continue;
+	 * of a producer in the same loop nest (a fused choice: the producer's
+	 * inputs too, at the producer's tile) */
+	for (int p = 0; p < tile->nparams && p < 2 * AX_MAXOPND; p++) {
+		int o, node = lower_input(g, ch, id, p, &o);
+		const AxNode *nd = &g->nodes[node];
+		const LowerNode *lp = &e->L[node];
 		NsRef *v = &in[p];
 		*v = (NsRef){ 0 };
-		if (graph_shape(to->tile, to->tile->params[p].node, &e->env, &v->shape) != 0)
-			em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[p].name);
-		if (e->into && e->into[nd->in[o]] == id) {
+		if (o >= nd->nin || graph_shape(tile, tile->params[p].node, &e->env, &v->shape) != 0) {
+			em_fail(e, "cannot evaluate the tile of operand %s", tile->params[p].name);
+			return;
+		}
+		if (e->into && e->into[nd->in[o]] == node) {
 			AxShape keep = v->shape;
 			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
 			v->shape = keep;
 			fused |= 1u << p;
-		} else if (ln->constant[o]) {
+		} else if (lp->constant[o]) {
 			const NsRef *none[AX_MAXOPND] = { 0 };
 			int attr[AX_MAXATTR] = { 0 };
-			em_inst(e, ln->const_inst[o], 0, attr, ln->const_sattr[o], none, NULL, -1, v);
+			em_inst(e, lp->const_inst[o], 0, attr, lp->const_sattr[o], none, NULL, -1, v);
 		} else
-			em_operand(e, id, o, axidx, v);
-		p++;
+			em_operand(e, node, o, node == id ? axidx : e->pax[node], v);
 	}
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *op = &t->insts[q->inst[j]];
@@ -221,9 +238,8 @@ offchip_operand(Em *e, int id, int p)
 {
 	const AxNode *nd = &e->g->nodes[id];
 	int o;
-	for (o = 0; o < nd->nin; o++)
-		if (nd->in[o] >= 0 && p-- == 0)
-			break;
+	if (lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o) != id)
+		return -1;   /* a fused choice's producer input: made per tile */
 	if (o == nd->nin || e->L[id].constant[o] || (e->into && e->into[nd->in[o]] == id))
 		return -1;
 	return o;
@@ -313,8 +329,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 				if (to->read[o][d].kind == 1 && e->cur->blk[to->read[o][d].axis] > 1)
 					axes |= 1u << to->read[o][d].axis;
 			sl[i] = (NsRef){ 0 };
-			if (graph_shape(to->tile, to->tile->params[ins[i]].node, &e->env, &sl[i].shape) != 0)
-				em_fail(e, "cannot evaluate the tile of operand %s", to->tile->params[ins[i]].name);
+			const AxGraph *tile = ch->tile ? ch->tile : to->tile;
+			if (graph_shape(tile, tile->params[ins[i]].node, &e->env, &sl[i].shape) != 0)
+				em_fail(e, "cannot evaluate the tile of operand %s", tile->params[ins[i]].name);
 			em_operand(e, id, o, idx, &sl[i]);
 			opnd[slot[i]] = &sl[i];
 		}

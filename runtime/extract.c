@@ -4,7 +4,11 @@
  * operation and one engine per instruction — with tile sizes (per axis
  * class the largest the limits allow, a half and a quarter of it), block sizes (1, 2, 4 .. 32 tiles per block along each
  * axis class, up to its tile count) and a fusion choice (loop-fused, and
- * the unfused form when fusion changed anything).  Each candidate is
+ * the unfused form when fusion changed anything).  Instruction fusions are
+ * sequence choices (lower_variant, fuse_apply.c); one that includes its
+ * producer's computation is a candidate only where that producer is
+ * loop-fused into it, with the producer's choice it was found with, and
+ * has no unfused form; --no-fusion leaves them all out.  Each candidate is
  * written as statements (nest.h) and its on-chip footprint measured before
  * anything is printed; those that do not fit are dropped and counted.
  * Nothing but the current candidate is held.
@@ -19,7 +23,8 @@
 #include <string.h>
 #include "nest.h"
 
-enum { MAXBLOCK = 32, MAXSCALE = 3 };
+enum { MAXBLOCK = 32, MAXSCALE = 3,
+       MAXTRY = 8 };   /* extract_combo: tile/block choices written at most */
 
 struct Extract {
 	const AxTiling *T;
@@ -57,11 +62,14 @@ nengines(const AxTarget *t, int inst)
 	return ne ? ne : 1;
 }
 
-/* (sequence, engines) combinations of operation id with sequence q */
+/* (sequence, engines) combinations of operation id with sequence q (none for
+ * an instruction fusion's under --no-fusion) */
 static int64_t
 seq_combos(const Extract *x, int id, int q)
 {
 	const SynthSeq *s = &x->L[id].choice[q].seq;
+	if (x->no_fusion && x->L[id].choice[q].fused)
+		return 0;
 	int64_t n = 1;
 	for (int j = 0; j < s->ninsts; j++)
 		n *= nengines(x->T->g->t, s->inst[j]);
@@ -104,9 +112,13 @@ extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, con
 			continue;
 		for (int q = 0; q < L[id].nchoices; q++)
 			x->cnt[id] += seq_combos(x, id, q);
-		x->memo[id] = calloc((size_t)x->cnt[id], sizeof(Term *));
+		x->memo[id] = calloc((size_t)x->cnt[id] + 1, sizeof(Term *));
 		if (!x->memo[id])
 			ax_die("out of memory");
+		if (!x->cnt[id]) {   /* only fused choices, and fusion is off */
+			x->ncombo = 0;
+			break;
+		}
 		x->ncombo = x->ncombo > INT64_MAX / x->cnt[id] ? INT64_MAX : x->ncombo * x->cnt[id];
 	}
 	if (budget < 1)
@@ -140,9 +152,25 @@ extract_combinations(const Extract *x)
 	return x->ncombo;
 }
 
+/* The conjuncts of limit that do not mention operation id's tile sizes. */
+static Term *
+without_sizes_of(const AxTiling *T, int id, Term *limit)
+{
+	TermCtx *tc = T->g->tc;
+	if (limit->kind == TK_AND && limit->n == 2)
+		return t_bin(tc, TK_AND, without_sizes_of(T, id, limit->a[0]), without_sizes_of(T, id, limit->a[1]));
+	const TileOp *to = &T->op[id];
+	for (int k = 0; k < to->naxes; k++)
+		if (to->ax[k].t && t_mentions(limit, t_var(tc, to->ax[k].t, TS_INT)))
+			return t_bool(tc, 1);
+	return limit;
+}
+
 /* Combination c (mixed radix over the operations, last fastest) into
- * choice/engsel, with each operation's limits. */
-static void
+ * choice/engsel, with each operation's limits.  0 if it repeats another: a
+ * choice that includes its producer's computation (instruction fusion across
+ * the two) with the producer's choice not the one it was found with. */
+static int
 decode(Extract *x, int64_t c)
 {
 	const AxGraph *g = x->T->g;
@@ -165,6 +193,27 @@ decode(Extract *x, int64_t c)
 			x->memo[id][d] = seq_limit(x->T, x->L, id, q, x->engsel + id * 8);
 		x->limits[id] = x->memo[id][d];
 	}
+	for (int id = 0; id < g->nnodes; id++) {
+		const LowerChoice *ch = active(x, id) ? &x->L[id].choice[x->choice[id]] : NULL;
+		if (!ch || !ch->tile)
+			continue;
+		int p = ch->absorb;
+		if (x->choice[p] != ch->absorb_choice)
+			return 0;
+		/* the producer's tiles obey the fused instructions' limits too (those on its sizes) */
+		x->limits[p] = t_bin(g->tc, TK_AND, x->limits[p], without_sizes_of(x->T, id, x->limits[id]));
+	}
+	return 1;
+}
+
+/* Does the current combination include a producer's computation in its reader's choice? */
+static int
+absorbing(const Extract *x)
+{
+	for (int id = 0; id < x->T->g->nnodes; id++)
+		if (active(x, id) && x->L[id].choice[x->choice[id]].tile)
+			return 1;
+	return 0;
 }
 
 /* Tile sizes of the current combination at the current scales (each axis
@@ -286,8 +335,7 @@ advance(Extract *x)
 	}
 	x->started = 1;
 	for (; x->combo < x->ncombo; x->combo += x->cstride) {
-		decode(x, x->combo);
-		if (!start_combo(x, &x->count))
+		if (!decode(x, x->combo) || !start_combo(x, &x->count))
 			continue;
 		x->sstride = x->count > x->per ? (x->count + x->per - 1) / x->per : 1;
 		for (int64_t i = 0; i < x->count; i++)
@@ -298,6 +346,15 @@ advance(Extract *x)
 			}
 	}
 	return 0;
+}
+
+/* Is the current candidate one?  Not if a choice includes its producer's
+ * computation and the producer is not loop-fused into it at these tiles. */
+static int
+usable(Extract *x)
+{
+	AxEnv env = { x->n, x->names, x->vals };
+	return !absorbing(x) || nest_can_absorb(x->T, x->L, x->choice, &env);
 }
 
 /* The next visit of this worker's share (extract_share); 0 at the end. */
@@ -336,19 +393,23 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
 		return NULL;
 	}
-	decode(x, combo);
 	fuse = fuse && !x->no_fusion;
 	int64_t count = 0;
-	int sized = start_combo(x, &count), written = 0;
-	for (int64_t i = count - 1; sized && i >= 0; i--) {
-		if (!set_sub(x, i))
+	int sized = decode(x, combo) && start_combo(x, &count), written = 0;
+	/* half the tries from the smallest tiles and most blocks down, half from the largest
+	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
+	int64_t lo = 0, hi = count - 1;
+	for (int k = 0; sized && lo <= hi && written < MAXTRY; k++) {
+		int from_top = written < MAXTRY / 2;
+		int64_t i = from_top ? hi-- : lo++;
+		if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
 			continue;
 		AxEnv env = { x->n, x->names, x->vals };
 		int nf = 0;
 		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
 		if (!ns)
 			continue;
-		written = 1;
+		written++;
 		if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
 			nest_free(ns);
 			continue;
@@ -361,8 +422,8 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	if (!sized)
 		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
 	else if (written)
-		snprintf(c->why, sizeof c->why, "no tile and block choice fuses %d producer%s at these sizes", nfused,
-		         nfused == 1 ? "" : "s");
+		snprintf(c->why, sizeof c->why, "none of its first %d tile and block choices fuses %d producer%s at these sizes",
+		         written, nfused, nfused == 1 ? "" : "s");
 	else if (!c->why[0])
 		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
 	return NULL;
@@ -376,17 +437,22 @@ extract_next(Extract *x, ExtractCand *c)
 	if (x->pending_unfused) {
 		x->pending_unfused = 0;
 		fuse = 0;
-	} else if (!advance_share(x)) {
-		c->end = 1;
-		snprintf(c->why, sizeof c->why, "%s", x->why);
-		return NULL;
-	} else
+	} else {
+		int more;
+		while ((more = advance_share(x)) && !usable(x))
+			;
+		if (!more) {
+			c->end = 1;
+			snprintf(c->why, sizeof c->why, "%s", x->why);
+			return NULL;
+		}
 		fuse = !x->no_fusion;
+	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nfused = 0;
 	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nfused, c->why, sizeof c->why);
 	/* the unfused form next, unless it is the same candidate */
-	x->pending_unfused = fuse && (!ns || nfused > 0);
+	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x);
 	c->combo = x->combo;
 	c->sub = x->sub;
 	c->visit = x->visit;
@@ -407,10 +473,10 @@ int64_t
 extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
                int maxtile, int64_t budget)
 {
-	Extract *x = extract_new(T, L, names, vals, nsizes, maxtile, 1, budget);
+	Extract *x = extract_new(T, L, names, vals, nsizes, maxtile, 0, budget);
 	int64_t n = 0;
 	while (advance(x))
-		n++;
+		n += usable(x);
 	extract_free(x);
 	return n;
 }

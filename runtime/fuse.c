@@ -241,7 +241,9 @@ windows(Fuser *fu, FuseNest *nest, int vi)
 			fu->res->nwindows++;
 			SynthSeq out[16];
 			int nf = lower_tile(fu->c1, w, out, 16);
-			FuseFound f = { .nodes = { oy, ox }, .inst = { y, x }, .nmoves = v->nmoves, .moves = v->moves };
+			FuseFound f = { .nodes = { oy, ox }, .inst = { y, x }, .nmoves = v->nmoves, .moves = v->moves,
+			                .nwsrc = nsrc };
+			memcpy(f.wsrc, srcs, sizeof *srcs * (size_t)nsrc);
 			char a[128], b[128];
 			inst_text(h, yn, a, sizeof a);
 			inst_text(h, xn, b, sizeof b);
@@ -378,7 +380,7 @@ nest_run(Fuser *fu, AxGraph *h, int boundary, int owner0, int owner1, int choice
 	}
 	FuseNest *nest = &r->nest[r->nnests++];
 	*nest = (FuseNest){ .nodes = { owner0, owner1 }, .choice = { choice0, choice1 }, .owner = owner,
-	                    .nvariants = ng->nvariants, .stop = ng->stop };
+	                    .nvariants = ng->nvariants, .stop = ng->stop, .opnd = -1, .hyp = fu->pre };
 	nest->v = arena_alloc(ar, sizeof *nest->v * (size_t)(ng->nvariants + 1));
 	const AxGraph *g0 = ng->variants[0];
 	for (int vi = 0; vi < ng->nvariants; vi++) {
@@ -456,6 +458,11 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 								q.sattr[j][a] = t_subst(tc, q.sattr[j][a], from, to, nsub);
 					add_seq(&fu, h, &q, cin);
 					nest_run(&fu, h, boundary, p, c, qp, qc);
+					FuseNest *nest = &fu.res->nest[fu.res->nnests - 1];
+					nest->opnd = tp;
+					nest->nsub = nsub;
+					memcpy(nest->from, from, sizeof *from * (size_t)nsub);
+					memcpy(nest->to, to, sizeof *to * (size_t)nsub);
 				}
 		}
 	}

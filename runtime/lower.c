@@ -295,9 +295,10 @@ combine_tile(const AxGraph *tile, int opi, int scan)
 	return g;
 }
 
-static int
-is_copy(const AxTarget *t, TermCtx *tc, const AxOp *in)
+int
+lower_is_copy(const AxTarget *t, TermCtx *tc, int inst)
 {
+	const AxOp *in = &t->insts[inst];
 	if (in->nopnd != 1 || in->nattr || !in->layout_only || in->opnd[0].nfixed != 2 || in->opnd[0].groups)
 		return 0;
 	AxSym s = { 0 };
@@ -306,7 +307,6 @@ is_copy(const AxTarget *t, TermCtx *tc, const AxOp *in)
 	s.dim[0][1] = t_var(tc, "@F", TS_INT);
 	s.access = read_input;
 	Term *idx[2] = { t_var(tc, "@p", TS_INT), t_var(tc, "@f", TS_INT) };
-	(void)t;
 	return in->enc(tc, &s, idx) == t_tensor(tc, 0, "@a", 2, idx);
 }
 
@@ -328,7 +328,7 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 			mv->offchip = m;
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
-		if (!is_copy(t, tc, in))
+		if (!lower_is_copy(t, tc, i))
 			continue;
 		for (int a = 0; a < t->nmems; a++)
 			for (int b = 0; b < t->nmems; b++)
@@ -498,7 +498,7 @@ constant_inst(Smt *smt, const AxGraph *g, const AxNode *nd, Term *psize, Term **
 }
 
 LowerNode *
-lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
+lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices)
 {
 	const AxGraph *g = T->g;
 	const AxTarget *t = g->t;
@@ -576,4 +576,61 @@ lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 	if (smt)
 		smt_free(smt);
 	return L;
+}
+
+LowerNode *
+lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
+{
+	LowerNode *L = lower_variant_plain(c, T, maxchoices);
+	fuse_apply(T, L);
+	return L;
+}
+
+int
+lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o)
+{
+	int node = id, j = k;
+	if (ch->tile) {
+		if (k < ch->nprod)
+			node = ch->absorb;
+		else if ((j = k - ch->nprod) >= ch->absorb_opnd)
+			j++;
+	}
+	const AxNode *nd = &g->nodes[node];
+	for (*o = 0; *o < nd->nin; (*o)++)
+		if (nd->in[*o] >= 0 && j-- == 0)
+			break;
+	return node;
+}
+
+int
+lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice *proto, const int *cinst)
+{
+	const AxGraph *g = T->g;
+	const AxTarget *t = g->t;
+	const AxGraph *tile = proto->tile ? proto->tile : T->op[id].tile;
+	Movers mv;
+	movers_init(t, g->tc, &mv);
+	uint32_t onchip = 0;
+	int cmem[32] = { 0 };
+	for (int k = 0; k < tile->nparams && k < 32; k++) {
+		if (cinst[k] < 0)
+			continue;
+		onchip |= 1u << k;
+		for (int m = 0; m < t->nmems; m++)
+			if (t->insts[cinst[k]].out_mems & (1u << m)) {
+				cmem[k] = m;
+				break;
+			}
+	}
+	LowerChoice ch = *proto;
+	if (place(t, &mv, &ch.seq, tile, onchip, cmem, &ch) != 0)
+		return -1;
+	LowerNode *ln = &L[id];
+	LowerChoice *nc = arena_alloc(tc_arena(g->tc), sizeof *nc * (size_t)(ln->nchoices + 2));
+	if (ln->nchoices)
+		memcpy(nc, ln->choice, sizeof *nc * (size_t)ln->nchoices);
+	nc[ln->nchoices++] = ch;
+	ln->choice = nc;
+	return 0;
 }

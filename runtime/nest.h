@@ -83,6 +83,9 @@ NsRef ns_var(int var, const AxShape *s);
  * NULL: 1); NULL and why if it cannot be written */
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                  const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
+/* emit_nki.c: 1 if every choice that includes its producer's computation (instruction fusion
+ * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
+int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
 /* nest.c: the tiles live on chip at once, the most over the statements */
 void nest_room(const Nest *ns, NkiFootprint *fp);
 /* ... and the liveness behind it: per variable its defining and last statement */
@@ -151,7 +154,8 @@ int64_t extract_stride(const Extract *x);
 void extract_share(Extract *x, int64_t k, int64_t n);
 /* combination combo at x's sizes, loop-fused if fuse with nfused producers fused (< 0:
  * any), at the tile/block choice with the smallest tiles and most blocks that is so
- * (c->fused as extract_next's); NULL and c->why if none.  For validating a structure
+ * (c->fused as extract_next's; the first 8 choices written are tried); NULL and c->why
+ * if none.  For validating a structure
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
 /* how many (combination, tiles, blocks) extract_next will visit */

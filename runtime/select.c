@@ -195,14 +195,16 @@ validate_one(Sel *S, Extract *xr, CkCheck *ck, Seen *seen, int v, int64_t ci, in
 }
 
 typedef struct Checker {        /* a worker's validation state, made at first need */
-	CkCheck *ck;
-	Seen seen;
-	Extract **xr;            /* per variant, at the reduced sizes */
+	CkCheck *ck[SEL_LEVELS];   /* per level of reduced sizes */
+	Seen seen[SEL_LEVELS];
+	Extract **xr[SEL_LEVELS];  /* ... per variant */
+	CkCheck *whole;             /* at the requested sizes */
+	Seen fseen;
 } Checker;
 
 /* the verdict of candidate c's structure, validated now if no worker has yet */
 static int
-verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
+verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut *o)
 {
 	const SelIn *in = S->in;
 	int64_t ci = c->combo / S->stride[v];
@@ -212,28 +214,68 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
 	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
 	if (*cell != V_NONE)
 		return *cell;
-	if (!K->ck) {
-		K->ck = ck_check_new(in->g0, in->rnames, in->rvals, in->rn, 1, in->seed, NULL);
-		K->xr = calloc((size_t)in->nv + 1, sizeof *K->xr);
-		if (!K->xr)
-			ax_die("out of memory");
+	/* at the smallest reduced sizes where the structure can be written */
+	SelOut aside = { 0 };
+	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
+		if (!K->ck[l]) {
+			K->ck[l] = ck_check_new(in->g0, in->rnames, in->rvals[l], in->rn, 1, in->seed, NULL);
+			K->xr[l] = calloc((size_t)in->nv + 1, sizeof *K->xr[l]);
+			if (!K->xr[l])
+				ax_die("out of memory");
+		}
+		if (!K->xr[l][v])
+			K->xr[l][v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals[l], in->rn, in->maxtile,
+			                          in->no_fusion, in->budget);
+		int last = l + 1 == in->nlevels;
+		*cell = (unsigned char)validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused,
+		                                    last ? o : &aside);
+		if (*cell != V_UNBUILT)
+			break;
 	}
-	if (!K->xr[v])
-		K->xr[v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals, in->rn, in->maxtile, in->no_fusion,
-		                       in->budget);
-	*cell = (unsigned char)validate_one(S, K->xr[v], K->ck, &K->seen, v, ci, c->fused >= 0, c->fused, o);
+	if (*cell == V_UNBUILT && in->validate_requested) {   /* the candidate itself, at the requested sizes */
+		if (!K->whole)
+			K->whole = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
+		char why[600] = "";
+		char *src = nest_c(ns, in->fn, why, sizeof why);
+		int ok = 0;
+		if (src) {
+			uint64_t h = fnv(src);
+			if (!seen_get(&K->fseen, h, &ok)) {
+				double t0 = ax_now_ms();
+				ok = ck_check_nest(K->whole, ns, src, in->fn, why, sizeof why);
+				aside.validate_ms += ax_now_ms() - t0;
+				aside.runs++;
+				seen_put(&K->fseen, h, ok);
+			}
+		}
+		free(src);
+		*cell = ok ? V_OK : V_BAD;
+		if (!ok)
+			snprintf(aside.first_rejection, sizeof aside.first_rejection,
+			         "variant %d combination %lld fails validation at the requested sizes: %.400s", v,
+			         (long long)c->combo, why[0] ? why : "its results differ");
+	}
+	if (*cell != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
+		memcpy(o->first_rejection, aside.first_rejection, sizeof o->first_rejection);
+	o->runs += aside.runs;
+	o->validate_ms += aside.validate_ms;
 	return *cell;
 }
 
 static void
 checker_free(Checker *K, int nv)
 {
-	for (int v = 0; K->xr && v < nv; v++)
-		extract_free(K->xr[v]);
-	free(K->xr);
-	free(K->seen.h);
-	free(K->seen.ok);
-	ck_check_free(K->ck);
+	for (int l = 0; l < SEL_LEVELS; l++) {
+		for (int v = 0; K->xr[l] && v < nv; v++)
+			extract_free(K->xr[l][v]);
+		free(K->xr[l]);
+		free(K->seen[l].h);
+		free(K->seen[l].ok);
+		ck_check_free(K->ck[l]);
+	}
+	free(K->fseen.h);
+	free(K->fseen.ok);
+	ck_check_free(K->whole);
 }
 
 /* ---- measuring ---------------------------------------------------------------------- */
@@ -358,7 +400,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			int unfused = c.fused < 0;
 			if (in->rnames) {
-				int vd = verdict(S, &K, v, &c, o);
+				int vd = verdict(S, &K, v, &c, ns, o);
 				if (vd != V_OK) {
 					o->emitted++;
 					if (vd == V_BAD)
@@ -416,9 +458,11 @@ progress_line(const Sel *S, int jobs, int64_t total, double t0, int final)
 			best = S->sh->best[k];
 	}
 	double s = (ax_now_ms() - t0) / 1e3, rate = s > 0 ? (double)done / s : 0;
-	fprintf(stderr, "\raxonc: phase 2: %lld/%lld visits, %.0f/s, best %s%.4g ms, ETA %.0f s   ", (long long)done,
-	        (long long)total, rate, best > 0 ? "" : "- ", best * 1e3,
-	        rate > 0 && total > done ? (double)(total - done) / rate : 0.0);
+	char b[32] = "-";
+	if (best > 0)
+		snprintf(b, sizeof b, "%.4g ms", best * 1e3);
+	fprintf(stderr, "\raxonc: phase 2: %lld/%lld visits, %.0f/s, best %s, ETA %.0f s   ", (long long)done,
+	        (long long)total, rate, b, rate > 0 && total > done ? (double)(total - done) / rate : 0.0);
 	if (final)
 		fputc('\n', stderr);
 }

@@ -9,7 +9,8 @@
 
 #include "nest.h"
 
-enum { SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
+enum { SEL_LEVELS = 3,         /* reduced size sets at most */
+       SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
        SEL_MAXJOBS = 64 };
 
 typedef struct SelIn {
@@ -20,9 +21,10 @@ typedef struct SelIn {
 	const char *const *names;   /* the requested sizes, then the scalar parameters */
 	const double *vals;
 	int n;
-	const char *const *rnames;  /* the reduced sizes structures are validated at (NULL: none) */
-	const double *rvals;
-	int rn;
+	const char *const *rnames;  /* the reduced sizes structures are validated at (NULL: none): */
+	const double *const *rvals; /* nlevels sets, each larger; a structure that cannot be written */
+	int rn, nlevels;            /* at one (its fusion differs there) is tried at the next, */
+	int validate_requested;     /* and at last as itself at the requested sizes, if set */
 	int maxtile, no_fusion;
 	int64_t budget;          /* visits per variant */
 	int jobs;                /* worker processes (1: in this one) */

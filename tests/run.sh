@@ -312,39 +312,138 @@ fuse_has examples/rmsnorm.py '"window": "tensor_scalar(op0=add) ; activation(fun
 expect_rc 0 "$AXONC" fuse examples/softmax.py --json
 expect_grep '"fusions": 0,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses"
 
+# ---- instruction fusion applied: the fusions above are choices of the emitted candidates ----
+# (fuse_apply.c; the unfused candidates stay; --no-fusion leaves them out).  fused_run DIR PROG DIMS:
+# the first two kernels of DIR whose producer is fused into its reader's instructions run in the simulator
+fused_run() {
+	nk=0
+	for k in $(grep -l "fused into its reader's instructions" "$1"/*.py 2>/dev/null | head -2); do
+		nk=$((nk + 1))
+		if /usr/bin/python3 tests/nki/run_kernel.py "$k" "$2" --dims "$3" >"$tmp/out" 2>&1; then ok; else
+			bad "the fused kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+	done
+	if [ "$nk" -gt 0 ]; then ok; else bad "$2 --dims $3: no kernel with an instruction fusion across two ops"; fi
+}
+# RMSNorm: rsqrt(ms + eps) is one activation with eps as its bias; the C renderings validate
+rm -rf "$tmp/fu1" "$tmp/fu2"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --emit-all "$tmp/fu1" --validate -o "$tmp/k.py" --report "$tmp/r.json"
+if grep -l 'nisa.activation(op=nl.rsqrt, data=v[0-9]*, bias=v[0-9]*' "$tmp"/fu1/*.py >/dev/null 2>&1; then ok; else
+	bad "rmsnorm: no emitted kernel computes rsqrt with eps as the activation's bias"; fi
+npy=$(ls "$tmp/fu1" | grep -c '\.py$')
+if grep -q "\"emit_all_validated\": $npy, \"emit_all_rejected\": 0" "$tmp/r.json"; then ok; else bad "rmsnorm: fused candidates do not all validate"; fi
+fused_run "$tmp/fu1" examples/rmsnorm.py M=256,N=512
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --emit-all "$tmp/fu2" --no-fusion -o "$tmp/k.py"
+if grep -l 'op=nl.rsqrt, data=v[0-9]*, bias=v\|fused into its reader' "$tmp"/fu2/*.py >/dev/null 2>&1; then
+	bad "--no-fusion: a kernel still has an instruction fusion"; else ok; fi
+# exp then a free-axis sum: one activation_reduce (when a row is one tile, so exp runs in the sum's loop nest)
+rm -rf "$tmp/fu1" "$tmp/fu2"
+expect_rc 0 "$AXONC" compile tests/fusion/exp_sum.py --dims M=256,N=512 --emit-all "$tmp/fu1" -o "$tmp/k.py"
+if grep -l 'fused into its reader' "$tmp"/fu1/*.py 2>/dev/null | xargs grep -l 'activation_reduce(op=nl.exp, data=v[0-9]*, reduce_op=nl.add' >/dev/null 2>&1; then
+	ok; else bad "exp_sum: no kernel computes exp and the sum as one activation_reduce"; fi
+fused_run "$tmp/fu1" tests/fusion/exp_sum.py M=256,N=512
+expect_rc 0 "$AXONC" compile tests/fusion/exp_sum.py --dims M=256,N=512 --emit-all "$tmp/fu2" --no-fusion -o "$tmp/k.py"
+if grep -q 'activation_reduce(op=nl.exp' "$tmp"/fu2/*.py; then bad "--no-fusion: exp and sum still fused"; else ok; fi
+# SiLU-MLP: after the second round moves the matmul's transpose past the gating multiply, the
+# multiply runs in the matmul's instructions and reads an operand with dma_transpose
+rm -rf "$tmp/fu1"
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=64,K=32,N=32 --emit-all "$tmp/fu1" --validate -o "$tmp/k.py" --report "$tmp/r.json"
+if grep -l '# %7 multiply, in this loop nest, fused into its reader' "$tmp"/fu1/*.py | xargs grep -l 'nisa.dma_transpose(t[0-9]*\[' >/dev/null 2>&1; then ok; else
+	bad "silu_mlp: no kernel with the multiply fused into the matmul's instructions through dma_transpose"; fi
+npy=$(ls "$tmp/fu1" | grep -c '\.py$')
+if grep -q "\"emit_all_validated\": $npy, \"emit_all_rejected\": 0" "$tmp/r.json"; then ok; else bad "silu_mlp: fused candidates do not all validate"; fi
+fused_run "$tmp/fu1" examples/silu_mlp.py M=64,K=32,N=32
+
 # ---- emission ([5/7], first part): kernels from the templates, run by a NumPy implementation of NKI ----
 if /usr/bin/python3 tests/nki/test_sim.py >"$tmp/sim" 2>&1; then ok; else bad "the NKI simulator's self-test"; tail -5 "$tmp/sim" | sed 's/^/    /'; fi
 tail -1 "$tmp/sim" | sed 's/^/nki simulator: /'
-if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 >"$tmp/nki" 2>&1); then ok; else
+if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 "$OLDPWD"/tests/fusion/*.py >"$tmp/nki" 2>&1); then ok; else
 	bad "emitted kernels differ from their programs in the NKI simulator"; grep FAIL "$tmp/nki" | head -10 | sed 's/^/    /'
 fi
 tail -1 "$tmp/nki"
-expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
-expect_grep '"selection": "placeholder order (no performance model yet)' "$tmp/r.json" "compile's report says the selection is a placeholder"
+# ---- compile: selection by the model, validation, --measure, --jobs ----
+# first_cand FILE DIMS [OPTS]: the first candidate extraction visits (variant 0, combination 0, its
+# largest tiles, no blocks, loop-fused unless --no-fusion), written by --emit-all, in $tmp/k.py; the
+# report in $tmp/r.json
+first_cand() {
+	f=$1
+	d=$2
+	shift 2
+	rm -rf "$tmp/fc"
+	expect_rc 0 "$AXONC" compile "$f" --dims "$d" --budget 64 -o "$tmp/sel.py" --emit-all "$tmp/fc" --report "$tmp/r.json" "$@"
+	cp "$tmp/fc/v0_c0_s0.py" "$tmp/k.py" 2>/dev/null || cp "$tmp/fc/v0_c0_s0_unfused.py" "$tmp/k.py" 2>/dev/null ||
+		bad "$f: no first candidate v0_c0_s0[_unfused].py"
+}
+jget() {   # jget FILE PYEXPR: a value of the JSON report
+	/usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 400 -o "$tmp/k.py" --report "$tmp/r.json"
+cp "$tmp/err" "$tmp/err_sel"
+for key in measure phase1_s phase2_s variants emitted feasible validated rejected_numerics naive_latency_us roofline_us speedup_vs_naive; do
+	if [ -n "$(jget "$tmp/r.json" "r['$key']")" ]; then ok; else bad "compile's report has no '$key'"; fi
+done
+for key in variant instructions engines fusion blocks tiles; do
+	if [ -n "$(jget "$tmp/r.json" "r['best']['config']['$key']")" ]; then ok; else bad "compile's report has no best.config.$key"; fi
+done
+if [ "$(jget "$tmp/r.json" "r['measure']")" = model ]; then ok; else bad "the default measure is the model"; fi
+# the winner is the least modelled latency of every candidate visited (axonc model ranks the same stream)
+"$AXONC" model examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 400 >"$tmp/m" 2>&1
+mbest=$(sed -n 's/^best *\([0-9.]*\) ms.*/\1/p' "$tmp/m")
+cbest=$(jget "$tmp/r.json" "'%.4f' % (r['best']['latency_us'] / 1000)")
+if [ -n "$mbest" ] && [ "$mbest" = "$cbest" ]; then ok; else bad "compile's winner $cbest ms is not the model's best $mbest ms"; fi
+if [ "$(jget "$tmp/r.json" "int(r['roofline_us'] <= r['best']['latency_us'] and r['fraction_of_roofline'] <= 1)")" = 1 ]; then ok; else
+	bad "the winner beats the roofline bound"; fi
+if [ "$(jget "$tmp/r.json" "int(r['validated'] > 0 and r['rejected_numerics'] == 0 and r['feasible'] <= r['emitted'])")" = 1 ]; then ok; else
+	bad "rmsnorm_matmul: structures validated, none rejected"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the selected rmsnorm_matmul kernel at M=256,K=512,N=1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
+fi
+expect_grep 'axonc: numerics: [1-9][0-9]* structures validated at M=[0-9]*,K=[0-9]*,N=[0-9]*, 0 rejected' "$tmp/err_sel" "compile says what it validated"
+expect_grep '^axonc: best [0-9.]* ms (modelled), [0-9.]*x the roofline bound, [0-9.]*x faster than the naive lowering; bottleneck ' "$tmp/err_sel" "compile says how far from the roofline"
+# the same inputs give the same kernel with one worker or two
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 400 -o "$tmp/k1.py" --report "$tmp/r1.json" --jobs 1
+if cmp -s "$tmp/k.py" "$tmp/k1.py" && [ "$(jget "$tmp/r.json" "r['best']")" = "$(jget "$tmp/r1.json" "r['best']")" ]; then ok; else
+	bad "--jobs 1 and --jobs 2 select different kernels"; fi
+# --measure CMD: {kernel} and {config}; a command preferring unfused candidates gets one
+printf '%s\n' '# $1: the kernel, $2: its choices; unfused candidates 5 us, the rest 50 us' \
+	'test -s "$1" || exit 9' \
+	'if grep -q "\"fusion\": \"unfused\"" "$2"; then echo "latency_us 5"; else echo "latency_us 50"; fi' >"$tmp/meas.sh"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --budget 64 -o "$tmp/k.py" --report "$tmp/r.json" --measure "sh $tmp/meas.sh {kernel} {config}"
+if [ "$(jget "$tmp/r.json" "r['measure'], r['best']['config']['fusion'], r['best']['latency_us']")" = "command unfused 5.0" ]; then ok; else
+	bad "--measure: the command's latency does not choose"; fi
+expect_rc 1 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --budget 64 -o "$tmp/k.py" --measure "echo no such tool >&2; false {kernel}"
+expect_grep 'the command exited with status 1: no such tool' "$tmp/err" "--measure: a failing command makes every candidate infeasible, said"
+expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --measure "time-it kernel.py"
+expect_grep 'must name the kernel file as {kernel}' "$tmp/err" "--measure without {kernel}"
+expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --jobs 0
+# emission, on the first candidate: RMSNorm loop-fused is one loop nest; unfused, five
+first_cand examples/rmsnorm_matmul.py M=256,K=512,N=1024
 expect_grep 'for i0 in nl.affine_range(2):' "$tmp/k.py" "a loop over M tiles of 128 partitions"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 >"$tmp/out" 2>&1; then ok; else
 	bad "the rmsnorm_matmul kernel at M=256,K=512,N=1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
 fi
-expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --report "$tmp/r.json"
+first_cand examples/rmsnorm.py M=256,N=512
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this loop nest' "$tmp/k.py")" -eq 4 ]; then ok; else
 	bad "loop fusion: RMSNorm is not one loop nest"; fi
-expect_grep '"fused_producers": 4' "$tmp/r.json" "the report counts the fused producers"
-expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/k.py" --no-fusion
+first_cand examples/rmsnorm.py M=256,N=512 --no-fusion
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
+if [ "$(jget "$tmp/r.json" "r['best']['config']['fusion']")" = unfused ]; then ok; else bad "--no-fusion: the winner is unfused"; fi
 # a producer with fewer loops is made once per iteration of the loops it needs (rsqrt per row block)
-expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=1024,N=1024 --max-tile 256 -o "$tmp/k.py"
+first_cand examples/rmsnorm_matmul.py M=256,K=1024,N=1024 --max-tile 256
 if tr -d '\n' <"$tmp/k.py" | grep -q '# %7 multiply    for i0 in nl.affine_range(2):        # %6 rsqrt, in this loop nest.*        for i1 in nl.affine_range(4):'; then ok; else
 	bad "loop fusion: rsqrt is not made per row block before the multiply's column loop"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.py --dims M=256,K=1024,N=1024 >"$tmp/out" 2>&1; then ok; else
 	bad "the hoisted-producer kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # footprints are the tiles live at once: RMSNorm with 16384-wide rows in one loop nest holds a
 # row of X and its square (2 x 64 KiB, the multiply reuses the row of X); 65536-wide rows fit nowhere
-expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=16384 -o "$tmp/k.py" --report "$tmp/r.json"
-expect_grep '"fused_producers": 4, "footprint": {"sbuf_bytes_per_partition": 131080' "$tmp/r.json" "the fused RMSNorm's live tiles"
+first_cand examples/rmsnorm.py M=256,N=16384
+if grep -q 'nl.ndarray((128, 16384)' "$tmp/k.py" && [ "$(jget "$tmp/r.json" "int(0 < r['best']['footprint']['sbuf_bytes_per_partition'] <= 196608)")" = 1 ]; then ok; else
+	bad "RMSNorm at 16384-wide rows: the first candidate's rows, or the winner's footprint"; fi
+"$AXONC" model examples/rmsnorm.py --dims M=256,N=16384 --budget 64 --list >"$tmp/m" 2>&1
+expect_grep '^cand v=0 i=0.0 fused=4 ' "$tmp/m" "the fused RMSNorm at 16384-wide rows fits"
 expect_rc 1 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=65536 -o "$tmp/k.py"
-expect_grep 'its tiles do not fit in on-chip memory' "$tmp/err" "nothing fits: said so"
-expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=256,K=384,N=1024 -o "$tmp/k.py" --report "$tmp/r.json"
-expect_grep '"psum_bytes_per_partition": 4096, "psum_banks": 2' "$tmp/r.json" "two [128, 512] matmul results take two PSUM banks"
+expect_grep 'too large for on-chip memory' "$tmp/err" "nothing fits: said so"
+first_cand examples/matmul.py M=256,K=384,N=1024
+if [ "$(jget "$tmp/r.json" "int(r['best']['footprint']['psum_banks'] <= 8)")" = 1 ]; then ok; else bad "the matmul winner's PSUM banks"; fi
 # blocks: a blocked matmul loads a row block of X once for every column tile of W; too many
 # PSUM accumulators (4 x 2 blocks of [128, 512] plus a partial) do not fit and are dropped
 rm -rf "$tmp/ea"
@@ -358,11 +457,11 @@ for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
 		bad "the blocked kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
 # independent operations share a loop nest and read X once; --no-fusion gives each its own
-expect_rc 0 "$AXONC" compile examples/qkv_projection.py --dims M=256,K=256,N=512 -o "$tmp/k.py"
+first_cand examples/qkv_projection.py M=256,K=256,N=512
 if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 2 ] && [ "$(grep -c 'dma_transpose(X' "$tmp/k.py")" -eq 2 ]; then ok; else
 	bad "QKV: the three matmuls do not share one loop nest reading X once per tile"; fi
-expect_rc 0 "$AXONC" compile examples/qkv_projection.py --dims M=256,K=256,N=512 -o "$tmp/k2.py" --no-fusion
-if [ "$(grep -c 'in the same loop nest' "$tmp/k2.py")" -eq 0 ] && [ "$(grep -c 'affine_range' "$tmp/k2.py")" -eq 3 ]; then ok; else
+first_cand examples/qkv_projection.py M=256,K=256,N=512 --no-fusion
+if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 0 ] && [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 3 ]; then ok; else
 	bad "--no-fusion: QKV is not three loop nests"; fi
 # the budget bounds what is visited; the same inputs give the same kernels
 rm -rf "$tmp/ea" "$tmp/eb"
@@ -388,14 +487,14 @@ for f in examples/*.py; do
 	dims=""
 	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
 	rm -rf "$tmp/c"
-	if ! "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --emit-all "$tmp/c" --validate -o "$tmp/k.py" \
+	if ! "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --budget 2000 --emit-all "$tmp/c" --validate -o "$tmp/k.py" \
 		--report "$tmp/r.json" 2>"$tmp/err"; then
 		bad "compile $f --dims $dims --validate failed"; tail -3 "$tmp/err" | sed 's/^/    /'
 		continue
 	fi
 	emitted=$(sed -n 's/.*"emitted": \([0-9]*\),.*/\1/p' "$tmp/r.json")
-	validated=$(sed -n 's/.*"validated": \([0-9]*\),.*/\1/p' "$tmp/r.json")
-	rejected=$(sed -n 's/.*"rejected_numerics": \([0-9]*\).*/\1/p' "$tmp/r.json")
+	validated=$(sed -n 's/.*"emit_all_validated": \([0-9]*\),.*/\1/p' "$tmp/r.json")
+	rejected=$(sed -n 's/.*"emit_all_rejected": \([0-9]*\).*/\1/p' "$tmp/r.json")
 	npy=$(ls "$tmp/c" | grep -c '\.py$')
 	nc=$(ls "$tmp/c" | grep -c '\.c$')
 	if [ -n "$emitted" ] && [ "$emitted" -gt 0 ] && [ "$validated" = "$npy" ] && [ "$rejected" = 0 ] &&
@@ -404,8 +503,6 @@ for f in examples/*.py; do
 		grep 'first rejection' "$tmp/err" | sed 's/^/    /'
 	fi
 done
-expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=16,K=32,N=8 --validate -o "$tmp/k.py"
-expect_grep 'axonc: numerics: 1 candidate validated, 0 rejected' "$tmp/err" "compile --validate says what it validated (the first candidate that fits)"
 
 # every operation of every variant of every example lowers to at least one proved sequence
 for f in examples/*.py; do

@@ -5,8 +5,8 @@ For each program of examples/ (and the extra programs given), `axonc compile
 --emit-all` writes a sample of candidates (variants x sequence choices) at
 small sizes with small tiles (--max-tile, so loops, reductions across tiles
 and carries are exercised); each emitted kernel is run by run_kernel.py
-against the program run by real NumPy (rtol = atol = 1e-4).  Also checks
-that every emitted kernel parses as Python.
+against the program run by real NumPy (rtol = atol = 1e-4), and so is the
+kernel compile selects (-o).  Also checks that every kernel parses as Python.
 Usage: check_examples.py AXONC [MAX_TILE] [PROGRAM.py ...]
 """
 import ast, glob, os, subprocess, sys, tempfile
@@ -38,12 +38,12 @@ def main():
             dims = dims_for(prog, axonc)
             out = os.path.join(d, os.path.basename(prog)[:-3])
             r = subprocess.run([axonc, "compile", prog, "--dims", dims, "--max-tile", max_tile, "--emit-all", out,
-                                "-o", out + ".py"], capture_output=True, text=True)
+                                "--budget", "2000", "-o", out + ".py"], capture_output=True, text=True)
             if r.returncode != 0:
                 bad += 1
                 print("FAIL compile %s --dims %s: %s" % (prog, dims, r.stderr.strip()[-600:]))
                 continue
-            for k in sorted(glob.glob(out + "/*.py")):
+            for k in sorted(glob.glob(out + "/*.py")) + [out + ".py"]:   # the sample, then the selected one
                 kernels += 1
                 src = open(k).read()
                 try:

@@ -24,31 +24,7 @@
 #include <string.h>
 #include "axon.h"
 #include "nest.h"
-
-static int npass, nfail;
-
-static void report(int ok, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void
-report(int ok, int line, const char *fmt, ...)
-{
-	if (ok) {
-		npass++;
-		return;
-	}
-	nfail++;
-	va_list ap;
-	printf("%s:%d: FAIL: ", __FILE__, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-#define CHECK(c) report(!!(c), __LINE__, "%s", #c)
-#define CHECK_HAS(s, sub)                                                                                    \
-	do {                                                                                                 \
-		const char *s_ = (s), *u_ = (sub);                                                           \
-		report(s_ && strstr(s_, u_) != NULL, __LINE__, "no \"%s\" in: %.300s", u_, s_ ? s_ : "(null)"); \
-	} while (0)
+#include "check.h"
 
 static const AxTarget *T;
 
@@ -344,6 +320,5 @@ main(void)
 	}
 	test_candidate();
 	test_by_hand();
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail != 0;
+	return check_done();
 }

@@ -19,31 +19,7 @@
 #include "axon.h"
 #include "propagate.h"
 
-static int npass, nfail;
-
-static void report(int ok, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-report(int ok, int line, const char *fmt, ...)
-{
-	if (ok) {
-		npass++;
-		return;
-	}
-	nfail++;
-	va_list ap;
-	printf("%s:%d: FAIL: ", __FILE__, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-#define CHECK(c) report(!!(c), __LINE__, "%s", #c)
-#define CHECK_INT(got, want)                                                                         \
-	do {                                                                                         \
-		long long g_ = (long long)(got), w_ = (long long)(want);                             \
-		report(g_ == w_, __LINE__, "%s == %s: got %lld, want %lld", #got, #want, g_, w_); \
-	} while (0)
+#include "check.h"
 
 static const AxTarget *T;
 
@@ -167,7 +143,7 @@ test_fuse_nests(void)
 	NuGraph *ng = propagate(g, &po);
 	AxTiling *Tl = tile_graph(ng->variants[0]);
 	LowerCache *c3 = lower_cache_new(T, tc, 3), *c1 = lower_cache_new(T, tc, 1);
-	LowerNode *L = lower_variant(c3, Tl, 64);
+	LowerNode *L = lower_variant_plain(c3, Tl, 64);
 	FuseResult *r = fuse_nests(c1, Tl, L, NULL);
 	int found = 0;
 	for (int k = 0; k < r->nnests; k++) {
@@ -213,6 +189,5 @@ main(void)
 	}
 	test_move();
 	test_fuse_nests();
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail != 0;
+	return check_done();
 }

@@ -21,19 +21,8 @@
 #include "axon.h"
 #include "nest.h"
 
-static int npass, nfail;
+#include "check.h"
 
-#define CHECK_MSG(cond, ...)                                       \
-	do {                                                       \
-		if (cond)                                          \
-			npass++;                                   \
-		else {                                             \
-			nfail++;                                   \
-			printf("%s:%d: FAIL: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__);                       \
-			putchar('\n');                             \
-		}                                                  \
-	} while (0)
 #define CLOSE(got, want, rel) \
 	CHECK_MSG(fabs((double)(got) - (double)(want)) <= (rel) * fabs((double)(want)), "%s = %.9g, want %.9g", #got, (double)(got), (double)(want))
 
@@ -454,6 +443,5 @@ main(void)
 	test_mechanics(g);
 	test_tutorial(g);
 	tc_free(tc);
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail != 0;
+	return check_done();
 }

@@ -16,32 +16,10 @@
  * "N passed, M failed".
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include "axon.h"
 #include "select.h"
-
-static int npass, nfail;
-
-static void report(int ok, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void
-report(int ok, int line, const char *fmt, ...)
-{
-	if (ok) {
-		npass++;
-		return;
-	}
-	nfail++;
-	va_list ap;
-	printf("%s:%d: FAIL: ", __FILE__, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-#define CHECK(c) report(!!(c), __LINE__, "%s", #c)
+#include "check.h"
 
 static const AxTarget *T;
 
@@ -87,8 +65,10 @@ prog_close(Prog *p)
 static SelIn
 sel_in(Prog *p, const AxGraph *ref, int jobs, int64_t budget, const char *cmd)
 {
+	static const double *lev[1];
+	lev[0] = p->vals;
 	return (SelIn){ .g0 = ref, .nv = 1, .T = &p->tiling, .L = &p->L, .names = p->names, .vals = p->vals,
-		        .n = p->n, .rnames = p->names, .rvals = p->vals, .rn = p->n, .budget = budget, .jobs = jobs,
+		        .n = p->n, .rnames = p->names, .rvals = lev, .rn = p->n, .nlevels = 1, .budget = budget, .jobs = jobs,
 		        .cmd = cmd, .dtype = 4, .fn = "kernel", .seed = 1 };
 }
 
@@ -221,6 +201,5 @@ main(void)
 	test_model_and_soundness();
 	test_command();
 	test_shrink();
-	printf("%d passed, %d failed\n", npass, nfail);
-	return nfail != 0;
+	return check_done();
 }

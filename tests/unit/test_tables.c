@@ -22,47 +22,7 @@
 
 /* ---- the harness ----------------------------------------------------------- */
 
-static int npass, nfail;
-
-static void report(int ok, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void
-report(int ok, const char *file, int line, const char *fmt, ...)
-{
-	if (ok) {
-		npass++;
-		return;
-	}
-	nfail++;
-	va_list ap;
-	printf("%s:%d: FAIL: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-#define CHECK(cond) report(!!(cond), __FILE__, __LINE__, "%s", #cond)
-#define CHECK_MSG(cond, ...) report(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-#define CHECK_INT(got, want)                                                                      \
-	do {                                                                                      \
-		long long g_ = (long long)(got), w_ = (long long)(want);                          \
-		report(g_ == w_, __FILE__, __LINE__, "%s == %s: got %lld, want %lld", #got, #want, g_, \
-		       w_);                                                                       \
-	} while (0)
-#define CHECK_STR(got, want)                                                                      \
-	do {                                                                                      \
-		const char *g_ = (got), *w_ = (want);                                             \
-		report(g_ && strcmp(g_, w_) == 0, __FILE__, __LINE__, "%s:\n    got  %s\n    want %s", \
-		       #got, g_ ? g_ : "(null)", w_);                                             \
-	} while (0)
-#define CHECK_HAS(s, sub)                                                                         \
-	do {                                                                                      \
-		const char *s_ = (s), *u_ = (sub);                                                \
-		report(s_ && strstr(s_, u_) != NULL, __FILE__, __LINE__, "%s does not contain \"%s\": \"%s\"", \
-		       #s, u_, s_ ? s_ : "(null)");                                               \
-	} while (0)
+#include "check.h"
 
 static int
 close_enough(double got, double want)
@@ -79,7 +39,7 @@ check_arr_(const char *file, int line, const char *what, const float *got, const
 	for (int64_t i = 0; i < n && bad < 0; i++)
 		if (!close_enough(got[i], want[i]))
 			bad = i;
-	report(bad < 0, file, line, "%s: element %lld is %.9g, want %.9g", what, (long long)bad,
+	report_at(bad < 0, file, line, "%s: element %lld is %.9g, want %.9g", what, (long long)bad,
 	       bad >= 0 ? (double)got[bad] : 0.0, bad >= 0 ? want[bad] : 0.0);
 }
 #define CHECK_ARR(what, got, want, n) check_arr_(__FILE__, __LINE__, what, got, want, n)
@@ -89,7 +49,7 @@ static const AxTarget *T;
 static void
 finish(void)
 {
-	printf("%d passed, %d failed\n", npass, nfail);
+	check_done();
 	fflush(stdout);
 }
 
@@ -98,7 +58,7 @@ static const AxOp *
 need(const AxOp *op, const char *kind, const char *name)
 {
 	if (!op) {
-		report(0, __FILE__, __LINE__, "no %s '%s' in target '%s'", kind, name, T->name);
+		report_at(0, __FILE__, __LINE__, "no %s '%s' in target '%s'", kind, name, T->name);
 		finish();
 		exit(1);
 	}
@@ -113,7 +73,7 @@ attr_index(const AxOp *op, const char *name)
 	for (int a = 0; a < op->nattr; a++)
 		if (strcmp(op->attr[a].name, name) == 0)
 			return a;
-	report(0, __FILE__, __LINE__, "%s has no attribute '%s'", op->name, name);
+	report_at(0, __FILE__, __LINE__, "%s has no attribute '%s'", op->name, name);
 	finish();
 	exit(1);
 }
@@ -129,7 +89,7 @@ item(const AxOp *op, const char *attr, const char *name)
 			if (strcmp(e->items[k], name) == 0)
 				return k;
 	}
-	report(0, __FILE__, __LINE__, "%s.%s has no item '%s'", op->name, attr, name);
+	report_at(0, __FILE__, __LINE__, "%s.%s has no item '%s'", op->name, attr, name);
 	finish();
 	exit(1);
 }
@@ -140,7 +100,7 @@ engine(const char *name)
 	for (int e = 0; e < T->nengines; e++)
 		if (strcmp(T->engines[e].name, name) == 0)
 			return e;
-	report(0, __FILE__, __LINE__, "no engine '%s'", name);
+	report_at(0, __FILE__, __LINE__, "no engine '%s'", name);
 	finish();
 	exit(1);
 }
@@ -224,7 +184,7 @@ run_(const char *file, int line, const AxOp *op, AxConc *c, const float *const *
 	AxShape os;
 	char err[256] = "";
 	int rc = op->check(c, &os, err, sizeof err);
-	report(rc == 0, file, line, "%s: check() failed: %s", op->name, err);
+	report_at(rc == 0, file, line, "%s: check() failed: %s", op->name, err);
 	if (rc)
 		return 0;
 	int same = os.rank == rank;
@@ -233,11 +193,11 @@ run_(const char *file, int line, const AxOp *op, AxConc *c, const float *const *
 	char got[128], want[128];
 	shape_str(got, sizeof got, os.rank, os.d);
 	shape_str(want, sizeof want, rank, dims);
-	report(same, file, line, "%s: result shape %s, want %s", op->name, got, want);
+	report_at(same, file, line, "%s: result shape %s, want %s", op->name, got, want);
 	if (!same || ax_numel(&os) > cap)
 		return 0;
 	rc = op->ref(c, in, out, err, sizeof err);
-	report(rc == 0, file, line, "%s: ref() failed: %s", op->name, err);
+	report_at(rc == 0, file, line, "%s: ref() failed: %s", op->name, err);
 	return rc == 0;
 }
 #define RUN(op, c, in, out, rank, ...)                                                            \
@@ -2062,7 +2022,7 @@ main(void)
 {
 	T = ax_find_target("trainium");
 	if (!T) {
-		report(0, __FILE__, __LINE__, "no target 'trainium' in this build");
+		report_at(0, __FILE__, __LINE__, "no target 'trainium' in this build");
 		finish();
 		return 1;
 	}
