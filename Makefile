@@ -5,7 +5,7 @@
 #   make check    install what is missing, build under ASan+UBSan, run every test
 #   make gen      regenerate build/gen/ for reading
 #   make lint     the architecture check: runtime/ names no op or instruction
-#   make bench    the size sweep through the performance model, bench/RESULTS.md (~18 min)
+#   make bench    the size sweep through the performance model, bench/RESULTS.md (~16 min)
 #   make bench-quick  a subset of it in a few minutes, bench/quick/RESULTS.md
 #
 # Every target directory under targets/ is generated into build/gen/<name>/

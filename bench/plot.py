@@ -24,8 +24,9 @@ def _ticks(lo, hi):
     """log-scale ticks between lo and hi: 1, 2, 5 x powers of ten"""
     out = []
     e = math.floor(math.log10(lo))
+    ms = (1, 2, 5) if hi / lo < 200 else (1,)
     while 10 ** e <= hi * 1.0001:
-        for m in (1, 2, 5):
+        for m in ms:
             v = m * 10 ** e
             if lo * 0.9999 <= v <= hi * 1.0001:
                 out.append(v)
@@ -85,14 +86,24 @@ def svg(data):
             o.append(f'<text x="{x0 + ML - 3}" y="{y + 3:.1f}" text-anchor="end">{_fmt(t)}</text>')
         y1 = Y(1.0)
         o.append(f'<line x1="{x0 + ML}" y1="{y1:.1f}" x2="{x0 + ML + pw}" y2="{y1:.1f}" stroke="#888"/>')
-        step = max(1, math.ceil(len(rs) / 5))
+        # the symbols that vary; few sizes: each labelled; many: a tick where the outermost one changes
+        keys = list(rs[0]["size"]) if rs else []
+        vary = [k for k in keys if len({r["size"][k] for r in rs}) > 1] or keys[:1]
         for i, r in enumerate(rs):
-            if i % step == 0 or i == len(rs) - 1 and len(rs) <= 5:
-                o.append(f'<text x="{X(i):.1f}" y="{y0 + MT + ph + 12}" text-anchor="middle" font-size="8">'
-                         f'{escape(_label(r["size"]))}</text>')
-        syms = ",".join(rs[0]["size"].keys()) if rs else ""
+            if len(rs) <= 5:
+                text = " ".join(f"{k}={_label({k: r['size'][k]})}" for k in vary)
+            elif i == 0 or r["size"][vary[0]] != rs[i - 1]["size"][vary[0]]:
+                text = f"{vary[0]}={_label({vary[0]: r['size'][vary[0]]})}"
+                o.append(f'<line x1="{X(i):.1f}" y1="{y0 + MT + ph}" x2="{X(i):.1f}" y2="{y0 + MT + ph + 3}" '
+                         'stroke="#444"/>')
+            else:
+                continue
+            o.append(f'<text x="{X(i):.1f}" y="{y0 + MT + ph + 12}" text-anchor="{"middle" if len(rs) <= 5 else "start"}" '
+                     f'font-size="8">{escape(text)}</text>')
+        cap = (f"{', '.join(vary)} ({len(rs)} sizes)" if len(rs) <= 5 else
+               f"{' x '.join(vary)}: {len(rs)} sizes, {vary[0]} outermost")
         o.append(f'<text x="{x0 + ML + pw / 2}" y="{y0 + MT + ph + 26}" text-anchor="middle" fill="#555">'
-                 f'{escape(syms)} ({len(rs)} sizes)</text>')
+                 f'{escape(cap)}</text>')
         for series, colour, extra in ((rb, "#d62728", ' stroke-width="1.5" stroke-dasharray="4,3"'),
                                       (sp, "#1f77b4", ' stroke-width="2"')):
             pts = [(X(i), Y(v)) for i, v in enumerate(series) if v and v > 0]
