@@ -214,6 +214,8 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
 	if (*cell != V_NONE)
 		return *cell;
+	/* found here, published once: other workers read the cell meanwhile */
+	int vd = V_UNBUILT;
 	/* at the smallest reduced sizes where the structure can be written */
 	SelOut aside = { 0 };
 	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
@@ -227,12 +229,11 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			K->xr[l][v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals[l], in->rn, in->maxtile,
 			                          in->no_fusion, in->budget);
 		int last = l + 1 == in->nlevels;
-		*cell = (unsigned char)validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused,
-		                                    last ? o : &aside);
-		if (*cell != V_UNBUILT)
+		vd = validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused, last ? o : &aside);
+		if (vd != V_UNBUILT)
 			break;
 	}
-	if (*cell == V_UNBUILT && in->validate_requested) {   /* the candidate itself, at the requested sizes */
+	if (vd == V_UNBUILT && in->validate_requested) {   /* the candidate itself, at the requested sizes */
 		if (!K->whole)
 			K->whole = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
 		char why[600] = "";
@@ -249,17 +250,18 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			}
 		}
 		free(src);
-		*cell = ok ? V_OK : V_BAD;
+		vd = ok ? V_OK : V_BAD;
 		if (!ok)
 			snprintf(aside.first_rejection, sizeof aside.first_rejection,
 			         "variant %d combination %lld fails validation at the requested sizes: %.400s", v,
 			         (long long)c->combo, why[0] ? why : "its results differ");
 	}
-	if (*cell != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
+	if (vd != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
 		memcpy(o->first_rejection, aside.first_rejection, sizeof o->first_rejection);
 	o->runs += aside.runs;
 	o->validate_ms += aside.validate_ms;
-	return *cell;
+	*cell = (unsigned char)vd;
+	return vd;
 }
 
 static void
