@@ -446,7 +446,7 @@ int ng_check(const NuGraph *ng, char *err, size_t n);
 
 /* ---- propagate.c: Algorithm 1, operator propagation ------------------------- */
 typedef struct PropOpts {
-	int max_variants;        /* stop after this many (0: 256) */
+	int variant_cap;        /* stop after this many (0: 256) */
 	int time_ms;             /* stop after this long (0: 10000) */
 	int no_algebraic;        /* keep the input graph only */
 	int timeout_ms;          /* per solver query */

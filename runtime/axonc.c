@@ -281,7 +281,7 @@ load_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
 	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
 	if (!g)
 		return NULL;
-	PropOpts po = { .max_variants = o->max_variants, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	PropOpts po = { .variant_cap = o->variant_cap, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
 	NuGraph *ng = propagate(g, &po);
 	char err[256];
 	if (ng_check(ng, err, sizeof err) != 0)
@@ -409,10 +409,10 @@ main(int argc, char **argv)
 			if (bad || int_option("--depth", v, 1, 3, &o.depth))
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--max-variants", &v, &bad)) {
-			if (bad || int_option("--max-variants", v, 1, 1 << 20, &o.max_variants))
+			if (bad || int_option("--max-variants", v, 1, 1 << 20, &o.variant_cap))
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--max-tile", &v, &bad)) {
-			if (bad || int_option("--max-tile", v, 1, 1 << 20, &o.max_tile))
+			if (bad || int_option("--max-tile", v, 1, 1 << 20, &o.tile_cap))
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--budget", &v, &bad)) {
 			if (bad || int_option("--budget", v, 1, 1 << 30, &o.budget))

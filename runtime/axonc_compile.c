@@ -216,7 +216,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		budget = MAXEMIT;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	SelIn in = { .g0 = g0, .nv = nv, .T = T, .L = L, .names = names, .vals = vals, .n = n,
-		     .rnames = names, .rvals = rlev, .rn = n, .nlevels = nlev, .validate_requested = requested_ok, .maxtile = o->max_tile, .no_fusion = o->no_fusion,
+		     .rnames = names, .rvals = rlev, .rn = n, .nlevels = nlev, .validate_requested = requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
 		     .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
 		     .progress = isatty(2), .cmd = o->measure, .dtype = dtype, .fn = g0->fn, .seed = o->seed };
 	SelOut so;

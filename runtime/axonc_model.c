@@ -126,9 +126,9 @@ cmd_model(int argc, char **argv)
 		else if (strcmp(a, "--dtype-bytes") == 0)
 			bad = int_arg(argv[++i], 1, 8, &dtype);
 		else if (strcmp(a, "--max-variants") == 0)
-			bad = int_arg(argv[++i], 1, 1 << 20, &o.max_variants);
+			bad = int_arg(argv[++i], 1, 1 << 20, &o.variant_cap);
 		else if (strcmp(a, "--max-tile") == 0)
-			bad = int_arg(argv[++i], 1, 1 << 20, &o.max_tile);
+			bad = int_arg(argv[++i], 1, 1 << 20, &o.tile_cap);
 		else if (strcmp(a, "--budget") == 0)
 			bad = int_arg(argv[++i], 1, 1 << 30, &o.budget);
 		else if (a[0] == '-')
@@ -203,7 +203,7 @@ cmd_model(int argc, char **argv)
 	for (int v = 0; v < ng->nvariants; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
-		Extract *x = extract_new(T, L, names, vals, n, o.max_tile, o.no_fusion, budget);
+		Extract *x = extract_new(T, L, names, vals, n, o.tile_cap, o.no_fusion, budget);
 		Pick vbest = { 0 };
 		for (;;) {
 			ExtractCand c;

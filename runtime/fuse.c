@@ -410,7 +410,7 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 	TermCtx *tc = g->tc;
 	Fuser fu = { .c1 = c1, .T = T };
 	fu.res = arena_alloc(tc_arena(tc), sizeof *fu.res);
-	fu.po = po ? *po : (PropOpts){ .max_variants = 16, .time_ms = 10000 };
+	fu.po = po ? *po : (PropOpts){ .variant_cap = 16, .time_ms = 10000 };
 	if (fu.po.timeout_ms <= 0)
 		fu.po.timeout_ms = 2000;
 	for (int c = 0; c < g->nnodes; c++) {

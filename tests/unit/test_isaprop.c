@@ -139,7 +139,7 @@ test_fuse_nests(void)
 		tc_free(tc);
 		return;
 	}
-	PropOpts po = { .max_variants = 1, .timeout_ms = 2000 };
+	PropOpts po = { .variant_cap = 1, .timeout_ms = 2000 };
 	NuGraph *ng = propagate(g, &po);
 	AxTiling *Tl = tile_graph(ng->variants[0]);
 	LowerCache *c3 = lower_cache_new(T, tc, 3), *c1 = lower_cache_new(T, tc, 1);
