@@ -672,6 +672,9 @@ char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const i
 int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                    double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
 
+/* select.c: s as a JSON string on f */
+void json_fstr(FILE *f, const char *s);
+
 /* ---- ckernel.c: the C rendering of candidates, run through libtcc (nest.h) ------------- */
 typedef struct CkCheck CkCheck;
 struct Nest;

@@ -261,16 +261,7 @@ load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
 void
 json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 32)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	json_fstr(stdout, s);
 }
 
 /* The program's variants (operator propagation), their invariants checked;

@@ -771,13 +771,8 @@ ck_report(const CkCheck *c, FILE *f)
 		return;
 	fprintf(f, ", \"emit_all_validated\": %d, \"emit_all_rejected\": %d", c->validated, c->rejected);
 	if (c->rejected) {
-		fputs(", \"emit_all_first_rejection\": \"", f);
-		for (const char *p = c->first; *p; p++) {
-			if (*p == '"' || *p == '\\')
-				fputc('\\', f);
-			fputc((unsigned char)*p < 32 ? ' ' : *p, f);
-		}
-		fputs("\"", f);
+		fputs(", \"emit_all_first_rejection\": ", f);
+		json_fstr(f, c->first);
 	}
 }
 

@@ -639,8 +639,11 @@ json_fstr(FILE *f, const char *s)
 	fputc('"', f);
 	for (; *s; s++) {
 		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc((unsigned char)*s < 32 ? ' ' : *s, f);
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 32)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
 	}
 	fputc('"', f);
 }

@@ -68,8 +68,6 @@ int select_run(const SelIn *in, SelOut *out);
 Nest *select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo);
 /* A candidate's choices as a JSON object: variant, instructions, engines, fusion, blocks, tiles. */
 void select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c);
-/* s as a JSON string */
-void json_fstr(FILE *f, const char *s);
 /* Sizes shrunk (the largest halved first, the program's assumptions kept) until the
  * program's work (multiply-adds and other flops, by the roofline's count) is at most
  * max_ops and its tensors at most max_bytes; vals is changed in place (the first
