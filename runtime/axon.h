@@ -87,6 +87,7 @@ struct Term {
 typedef struct AxTarget AxTarget;
 typedef struct TermCtx TermCtx;
 typedef struct Smt Smt;
+typedef struct Equiv Equiv;
 
 TermCtx *tc_new(const AxTarget *t);
 void tc_free(TermCtx *c);
@@ -471,8 +472,12 @@ typedef struct SynthSeq {
 typedef void (*SynthCb)(void *env, const SynthSeq *seq);
 typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
 /* Sequences of at most depth instructions proved equal to the graph's one
- * operation (inputs first); each reported through cb.  0 = ok. */
-int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *env, int *checked);
+ * operation (inputs first); each reported through cb.  0 = ok.  The checker
+ * is *eq, made at first need and left for the caller to free (searches over
+ * one TermCtx share it, and with it the solver's answers), or the search's
+ * own when eq is NULL. */
+int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *env,
+               int *checked);
 /* Every 2-D tile instance of op, synthesized; returns the number of instances. */
 int synth_op(const AxTarget *t, TermCtx *tc, int op, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked);
 
@@ -716,7 +721,6 @@ typedef struct EquivResult {
 	int verdict;             /* EQ_* */
 	char reason[1024];
 } EquivResult;
-typedef struct Equiv Equiv;
 Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
 void equiv_free(Equiv *q);
 /* Do a and b (same parameters by position) compute the same outputs for

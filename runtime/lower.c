@@ -34,6 +34,7 @@ struct LowerCache {
 	int nseq, seqcap;
 	int hits, checked;
 	double ms;
+	Equiv *eq;   /* every search's checker (synth_tile) */
 };
 
 LowerCache *
@@ -53,6 +54,7 @@ lower_cache_free(LowerCache *c)
 	free(c->first);
 	free(c->count);
 	free(c->seq);
+	equiv_free(c->eq);
 }
 
 void
@@ -210,7 +212,7 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 		int ch = 0;
 		c->key[m] = arena_strdup(tc_arena(c->tc), key);
 		c->first[m] = c->nseq;
-		synth_tile(c->t, c->tc, cg, c->depth, collect, c, &ch);
+		synth_tile(c->t, c->tc, cg, c->depth, &c->eq, collect, c, &ch);
 		c->count[m] = c->nseq - c->first[m];
 		c->checked += ch;
 		c->ms += ax_now_ms() - t0;

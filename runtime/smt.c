@@ -11,13 +11,29 @@
  * are not translated here: a query that contains one is rejected with the
  * reason; their canonicalisation belongs to the equivalence checker.
  * `unknown`, a timeout or any Z3 error is a rejection, never a proof.
+ *
+ * Answers are remembered per context: Z3 hash-conses its terms and, in a
+ * context made by Z3_mk_context (no solver scopes are pushed here), keeps
+ * every one alive until the context is deleted, so a query's pair of Z3 terms
+ * names it exactly.  Only definite answers (proved, counterexample, sat,
+ * unsat) are kept; `unknown` is asked again.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <z3.h>
 #include "axon.h"
 
+typedef struct Memo {
+	Z3_ast hyp, goal;   /* goal NULL: a satisfiability query of hyp */
+	int answer;
+	char *why;
+} Memo;
+
 struct Smt {
 	Z3_context z;
+	Memo *memo;         /* open addressing, a power of two of slots, at most half full */
+	size_t nmemo, capmemo;
 	Z3_sort isort, rsort;
 	Z3_func_decl recip;
 	const AxTarget *t;
@@ -81,8 +97,45 @@ smt_free(Smt *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->capmemo; i++)
+		free(s->memo[i].why);
+	free(s->memo);
 	Z3_del_context(s->z);
 	free(s);
+}
+
+/* The slot of the query (hyp, goal): its answer, or the empty slot it goes in. */
+static Memo *
+memo_slot(Smt *s, Z3_ast hyp, Z3_ast goal)
+{
+	if (2 * (s->nmemo + 1) > s->capmemo) {
+		size_t cap = s->capmemo ? 2 * s->capmemo : 1024;
+		Memo *m = calloc(cap, sizeof *m), *old = s->memo;
+		if (!m)
+			ax_die("out of memory");
+		s->memo = m;
+		size_t n = s->capmemo;
+		s->capmemo = cap;
+		for (size_t i = 0; i < n; i++)
+			if (old[i].hyp)
+				*memo_slot(s, old[i].hyp, old[i].goal) = old[i];
+		free(old);
+	}
+	size_t h = ((uintptr_t)hyp >> 4) * 0x9e3779b97f4a7c15ull ^ ((uintptr_t)goal >> 4) * 0xc2b2ae3d27d4eb4full;
+	for (size_t i = (h >> 7) & (s->capmemo - 1);; i = (i + 1) & (s->capmemo - 1))
+		if (!s->memo[i].hyp || (s->memo[i].hyp == hyp && s->memo[i].goal == goal))
+			return &s->memo[i];
+}
+
+/* Remembers a definite answer in the slot memo_slot gave. */
+static void
+memo_keep(Smt *s, Memo *m, Z3_ast hyp, Z3_ast goal, int answer, const char *why)
+{
+	char *w = strdup(why);
+	if (!w)
+		ax_die("out of memory");
+	*m = (Memo){ hyp, goal, answer, w };
+	s->nmemo++;
 }
 
 static Z3_ast tr(Smt *s, const Term *t, const char **why);
@@ -174,6 +227,11 @@ smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 		snprintf(why, n, "rejected: %s", w ? w : Z3_get_error_msg(s->z, Z3_get_error_code(s->z)));
 		return 0;
 	}
+	Memo *m = memo_slot(s, h, g);
+	if (m->hyp) {
+		snprintf(why, n, "%s", m->why);
+		return m->answer;
+	}
 	Z3_solver sv = new_solver(s);
 	Z3_solver_assert(s->z, sv, h);
 	Z3_solver_assert(s->z, sv, Z3_mk_not(s->z, g));
@@ -183,13 +241,15 @@ smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 		ok = 1;
 		snprintf(why, n, "proved");
 	} else if (r == Z3_L_TRUE) {
-		Z3_model m = Z3_solver_get_model(s->z, sv);
-		Z3_model_inc_ref(s->z, m);
-		snprintf(why, n, "counterexample: %s", Z3_model_to_string(s->z, m));
-		Z3_model_dec_ref(s->z, m);
+		Z3_model model = Z3_solver_get_model(s->z, sv);
+		Z3_model_inc_ref(s->z, model);
+		snprintf(why, n, "counterexample: %s", Z3_model_to_string(s->z, model));
+		Z3_model_dec_ref(s->z, model);
 	} else {
 		snprintf(why, n, "rejected: solver says unknown (%s)", Z3_solver_get_reason_unknown(s->z, sv));
 	}
+	if (r != Z3_L_UNDEF)
+		memo_keep(s, m, h, g, ok, why);
 	Z3_solver_dec_ref(s->z, sv);
 	return ok;
 }
@@ -204,10 +264,17 @@ smt_satisfiable(Smt *s, Term *t, char *why, size_t n)
 		snprintf(why, n, "%s", w);
 		return 0;
 	}
+	Memo *m = memo_slot(s, a, NULL);
+	if (m->hyp) {
+		snprintf(why, n, "%s", m->why);
+		return m->answer;
+	}
 	Z3_solver sv = new_solver(s);
 	Z3_solver_assert(s->z, sv, a);
 	Z3_lbool r = Z3_solver_check(s->z, sv);
 	snprintf(why, n, "%s", r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "unknown");
+	if (r != Z3_L_UNDEF)
+		memo_keep(s, m, a, NULL, r == Z3_L_TRUE, why);
 	Z3_solver_dec_ref(s->z, sv);
 	return r == Z3_L_TRUE;
 }

@@ -549,7 +549,7 @@ shares_gran(const AxOp *a, const AxOp *b)
 }
 
 int
-synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, void *cbenv, int *checked)
+synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *cbenv, int *checked)
 {
 	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv, .found = -1 };
 	/* the pool: instructions sharing a granular operation with an operation
@@ -604,7 +604,9 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 	sy.want = arena_alloc(sy.a, sizeof(float) * (size_t)(ax_numel(&sy.wshape) + 1));
 	memcpy(sy.want, out[0], sizeof(float) * (size_t)ax_numel(&sy.wshape));
 	free(out[0]);
-	sy.eq = NULL;   /* the checker: made by the first candidate to prove (try_solution) */
+	sy.shared = eq;
+	sy.eq = eq ? *eq : NULL;   /* the checker: made by the first candidate to prove (try_solution) */
+	sy.smt = sy.eq ? equiv_smt(sy.eq) : NULL;
 	sy.sizes_pos = t_bool(tc, 1);
 	for (int i = 0; i < lhs->nsyms; i++)
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
@@ -641,7 +643,10 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, SynthCb cb, 
 		}
 	}
 	*checked = sy.checked;
-	equiv_free(sy.eq);
+	if (eq)
+		*eq = sy.eq;
+	else
+		equiv_free(sy.eq);
 	rc = 0;
 out:
 	arena_free(sy.a);

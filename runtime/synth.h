@@ -49,6 +49,7 @@ typedef struct Synth {
 	AxShape wshape;
 	int *pool, npool;
 	Equiv *eq;               /* the checker, made by the first candidate tried (NULL before) */
+	Equiv **shared;          /* where eq is kept for the next search, or NULL */
 	Smt *smt;
 	Term *sizes_pos;         /* every size >= 1 */
 	int checked;

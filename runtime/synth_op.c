@@ -140,7 +140,7 @@ synth_op(const AxTarget *t, TermCtx *tc, int opi, int depth, SynthInstCb icb, Sy
 			if (icb)
 				icb(env, g);
 			int ch = 0;
-			synth_tile(t, tc, g, depth, cb, env, &ch);
+			synth_tile(t, tc, g, depth, NULL, cb, env, &ch);
 			*checked += ch;
 			done++;
 		}

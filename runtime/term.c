@@ -12,12 +12,13 @@
 #include <string.h>
 #include "axon.h"
 
-enum { NBUCKET = 4096 };
+enum { NBUCKET0 = 4096 };
 
 struct TermCtx {
 	Arena *arena;
 	const AxTarget *target;
-	Term *bucket[NBUCKET];
+	Term **bucket; /* a power of two of them, doubled when the terms outnumber them */
+	size_t nbucket, nterm;
 	int nfresh;
 	int nvars;
 };
@@ -29,6 +30,8 @@ tc_new(const AxTarget *t)
 	TermCtx *c = arena_alloc(a, sizeof *c);
 	c->arena = a;
 	c->target = t;
+	c->nbucket = NBUCKET0;
+	c->bucket = arena_alloc(a, c->nbucket * sizeof *c->bucket);
 	return c;
 }
 
@@ -47,6 +50,22 @@ mix(uint32_t h, uint64_t v)
 	return h;
 }
 
+/* Doubles the table (the old one stays in the arena, at most as large as the new one). */
+static void
+grow(TermCtx *c)
+{
+	size_t n = c->nbucket * 2;
+	Term **b = arena_alloc(c->arena, n * sizeof *b);
+	for (size_t i = 0; i < c->nbucket; i++)
+		for (Term *t = c->bucket[i], *next; t; t = next) {
+			next = t->next;
+			t->next = b[t->hash & (n - 1)];
+			b[t->hash & (n - 1)] = t;
+		}
+	c->bucket = b;
+	c->nbucket = n;
+}
+
 /* The one place terms are made: finds an equal term or adds a new one. */
 static Term *
 mk(TermCtx *c, TermKind k, TermSort s, int32_t id, int64_t num, int64_t den, const char *name, int n,
@@ -59,7 +78,7 @@ mk(TermCtx *c, TermKind k, TermSort s, int32_t id, int64_t num, int64_t den, con
 	if (name)
 		for (const char *p = name; *p; p++)
 			h = mix(h, (uint64_t)(unsigned char)*p);
-	for (Term *t = c->bucket[h % NBUCKET]; t; t = t->next) {
+	for (Term *t = c->bucket[h & (c->nbucket - 1)]; t; t = t->next) {
 		if (t->hash != h || t->kind != k || t->sort != s || t->id != id || t->num != num ||
 		    t->den != den || t->n != n)
 			continue;
@@ -82,8 +101,10 @@ mk(TermCtx *c, TermKind k, TermSort s, int32_t id, int64_t num, int64_t den, con
 	t->name = name ? arena_strdup(c->arena, name) : NULL;
 	for (int i = 0; i < n; i++)
 		t->a[i] = a[i];
-	t->next = c->bucket[h % NBUCKET];
-	c->bucket[h % NBUCKET] = t;
+	if (++c->nterm > c->nbucket)
+		grow(c);
+	t->next = c->bucket[h & (c->nbucket - 1)];
+	c->bucket[h & (c->nbucket - 1)] = t;
 	return t;
 }
 
