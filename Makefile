@@ -5,7 +5,7 @@
 #   make check    install what is missing, build under ASan+UBSan, run every test
 #   make gen      regenerate build/gen/ for reading
 #   make lint     the architecture check: runtime/ names no op or instruction
-#   make bench    the size sweep through the performance model, bench/RESULTS.md (~16 min)
+#   make bench    the size sweep through axonc compile, bench/RESULTS.md (~25 min)
 #   make bench-quick  a subset of it in a few minutes, bench/quick/RESULTS.md
 #
 # Every target directory under targets/ is generated into build/gen/<name>/
@@ -17,7 +17,6 @@ SAN     ?=
 OPT     ?= -O1
 JOBS    ?= 2
 BUDGET  ?=
-MODE    ?=
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -g $(OPT)
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -130,17 +129,17 @@ lint: $(BUILD)/axgen
 	@BUILD=$(BUILD) sh tests/arch.sh
 
 # speed is measured here, never asserted in a test (OPT=-O2 build in build/bench)
-# make bench: every example at every size of its sweep through the performance model, the
-# ablation, the timings of the parts (bench/RESULTS.md, results.json, speedup.svg); JOBS=2, BUDGET=5000,
-# MODE=model (axonc model over compile's candidates, no numerics; MODE=compile: axonc compile, hours)
+# make bench: every example at every size of its sweep through axonc compile (selection by the
+# model, numerical validation), the ablation, the timings of the parts (bench/RESULTS.md,
+# results.json, speedup.svg); JOBS=2 compiles at a time, BUDGET=5000 candidates per compile
 bench: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/bench_equiv build/bench/axonc
-	@JOBS=$(JOBS) BUDGET=$(BUDGET) MODE=$(MODE) sh bench/run.sh build/bench
+	@JOBS=$(JOBS) BUDGET=$(BUDGET) sh bench/run.sh build/bench
 
 # make bench-quick: a few examples at two sizes each through axonc compile, a few minutes (bench/quick/)
 bench-quick: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/axonc
-	/usr/bin/python3 bench/sweep.py --quick --mode compile --axonc build/bench/axonc --jobs $(JOBS) --budget $(or $(BUDGET),1000) --out bench/quick
+	/usr/bin/python3 bench/sweep.py --quick --axonc build/bench/axonc --jobs $(JOBS) --budget $(or $(BUDGET),1000) --out bench/quick
 
 $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)

@@ -15,11 +15,11 @@ OUT/results.json, OUT/RESULTS.md and OUT/speedup.svg:
 
 Every latency is modelled (one NeuronCore-v2, fp32), never measured on Trainium.
 
-Until `axonc compile` selects by the model (its report says "measure": "model"), each run is
-`axonc model FILE --dims ...` and its text is read into the same record (source "model-text").
+Each run is `axonc compile`: Phase 1, then every candidate visited modelled and every candidate
+structure validated numerically (libtcc), the winner validated again; its --report is the record.
 
   sweep.py [--axonc build/bench/axonc] [--jobs 2] [--budget N] [--out bench] [--quick]
-           [--examples a,b,...] [--pick-sizes N] [--ablation a,b,...|none] [--mode auto|compile|model]
+           [--examples a,b,...] [--pick-sizes N] [--ablation a,b,...|none]
   sweep.py --render OUT/results.json [--out DIR]      the tables and the plot again, no runs
 
 Only the standard library.
@@ -165,55 +165,7 @@ def load_paper(path):
 
 
 # ---- running axonc -----------------------------------------------------------------------------
-def parse_model_text(text):
-    """`axonc model` output into the fields of compile's report (latencies in us)."""
-    r = {"measure": "model", "source": "model-text", "best": None}
-    engine_re = re.compile(r"bottleneck (\S+) \|(.*?) ms busy")
-
-    def stats(line):
-        m = re.match(r"\S+\s+([\d.]+) ms", line)
-        e = engine_re.search(line)
-        d = {"latency_us": float(m.group(1)) * 1e3 if m else None}
-        if e:
-            d["bottleneck"] = e.group(1)
-            parts = e.group(2).split()
-            d["busy_us"] = {parts[i]: float(parts[i + 1]) * 1e3 for i in range(0, len(parts) - 1, 2)}
-        return d
-
-    lines = text.splitlines()
-    nvar = 0
-    for i, line in enumerate(lines):
-        if line.startswith("roofline"):
-            m = re.match(r"roofline\s+([\d.]+) ms", line)
-            r["roofline_us"] = float(m.group(1)) * 1e3 if m else None
-        elif line.startswith("naive"):
-            r["naive_latency_us"] = stats(line)["latency_us"]
-        elif line.startswith("variant "):
-            nvar += 1
-        elif line.startswith("best") and "ms" in line:
-            b = stats(line)
-            nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
-            m = re.match(r"variant (\d+), candidate (\S+), ([^,]+), blocks (\S+), sequences (\S+)", nxt)
-            if m:
-                b["config"] = {"variant": int(m.group(1)), "candidate": m.group(2), "fusion": m.group(3),
-                               "blocks": m.group(4), "instructions": m.group(5)}
-            r["best"] = b
-        elif line.startswith("candidates"):
-            m = re.search(r"(\d+) considered, (\d+) modelled, (\d+) do not fit on chip, (\d+) could not be "
-                          r"written; modelling took ([\d.]+) ms", line)
-            if m:
-                cons, mod, nofit, failed, ms = m.groups()
-                r["emitted"] = int(cons) - int(failed)
-                r["feasible"] = int(mod)
-                r["phase2_s"] = float(ms) / 1e3
-    r["variants"] = nvar
-    r["validated"] = None
-    if r.get("naive_latency_us") and r["best"] and r["best"].get("latency_us"):
-        r["speedup_vs_naive"] = r["naive_latency_us"] / r["best"]["latency_us"]
-    return r
-
-
-def run_one(axonc, mode, path, size, ablation, budget, timeout, measure=None, cjobs=1):
+def run_one(axonc, path, size, ablation, budget, timeout, measure=None, cjobs=1):
     """One compile: the record of results.json."""
     name = os.path.basename(path)[:-3]
     rec = {"bench": name, "size": size, "dims": dims_arg(size), "config": ablation or "full"}
@@ -224,11 +176,8 @@ def run_one(axonc, mode, path, size, ablation, budget, timeout, measure=None, cj
         flags += ["--measure", measure]
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="axon_sweep_") as tmp:
-        if mode == "compile":
-            cmd = [axonc, "compile", path, "--dims", rec["dims"], "-o", os.path.join(tmp, "kernel.py"),
-                   "--report", os.path.join(tmp, "report.json"), "--jobs", str(cjobs)] + flags
-        else:
-            cmd = [axonc, "model", path, "--dims", rec["dims"]] + flags
+        cmd = [axonc, "compile", path, "--dims", rec["dims"], "-o", os.path.join(tmp, "kernel.py"),
+               "--report", os.path.join(tmp, "report.json"), "--jobs", str(cjobs)] + flags
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -238,16 +187,13 @@ def run_one(axonc, mode, path, size, ablation, budget, timeout, measure=None, cj
         if p.returncode != 0:
             rec["error"] = f"exit {p.returncode}: " + (p.stderr.strip().splitlines() or [""])[-1][:300]
             return rec
-        if mode == "compile":
-            try:
-                with open(os.path.join(tmp, "report.json")) as f:
-                    rep = json.load(f)
-            except (OSError, ValueError) as e:
-                rec["error"] = f"no report: {e}"
-                return rec
-            rep["source"] = "compile-report"
-        else:
-            rep = parse_model_text(p.stdout)
+        try:
+            with open(os.path.join(tmp, "report.json")) as f:
+                rep = json.load(f)
+        except (OSError, ValueError) as e:
+            rec["error"] = f"no report: {e}"
+            return rec
+        rep["source"] = "compile-report"
     rec["command"] = " ".join(["axonc"] + cmd[1:3] + ["--dims", rec["dims"]] + flags)
     for k in ("source", "measure", "phase1_s", "phase2_s", "variants", "emitted", "feasible", "validated",
               "rejected_numerics", "naive_latency_us", "roofline_us", "speedup_vs_naive"):
@@ -255,6 +201,7 @@ def run_one(axonc, mode, path, size, ablation, budget, timeout, measure=None, cj
     best = rep.get("best") or {}
     rec["latency_us"] = best.get("latency_us")
     rec["bottleneck"] = best.get("bottleneck")
+    rec["bottleneck_detail"] = best.get("bottleneck_detail")
     rec["busy_us"] = best.get("busy_us")
     rec["best_config"] = best.get("config")
     val = rep.get("validation") or {}
@@ -264,33 +211,6 @@ def run_one(axonc, mode, path, size, ablation, budget, timeout, measure=None, cj
     if rec["speedup_vs_naive"] is None and rec.get("naive_latency_us") and rec["latency_us"]:
         rec["speedup_vs_naive"] = rec["naive_latency_us"] / rec["latency_us"]
     return rec
-
-
-def phase1_fuse(axonc, path, timeout):
-    """Phase 1 alone, for the 'model' mode: `axonc fuse FILE --json` (variants, tiling, synthesis, fusion)."""
-    try:
-        p = subprocess.run([axonc, "fuse", path, "--json"], capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    m = re.search(r'"ms": ([\d.]+)\}\s*$', p.stdout)
-    return float(m.group(1)) / 1e3 if p.returncode == 0 and m else None
-
-
-def detect_mode(axonc):
-    """'compile' once compile's report carries the model's selection, else 'model'."""
-    with tempfile.TemporaryDirectory(prefix="axon_sweep_") as tmp:
-        rep = os.path.join(tmp, "r.json")
-        p = subprocess.run([axonc, "compile", os.path.join(ROOT, "examples", "multiply.py"), "--dims", "M=256,N=512",
-                            "-o", os.path.join(tmp, "k.py"), "--report", rep], capture_output=True, text=True)
-        if p.returncode == 0 and os.path.exists(rep):
-            with open(rep) as f:
-                try:
-                    r = json.load(f)
-                except ValueError:
-                    return "model"
-            if r.get("measure") == "model" and isinstance(r.get("best"), dict) and "latency_us" in r["best"]:
-                return "compile"
-    return "model"
 
 
 # ---- statistics --------------------------------------------------------------------------------
@@ -364,7 +284,8 @@ def bottleneck_note(r):
         return ""
     b = r.get("bottleneck") or "?"
     busy = (r.get("busy_us") or {}).get(b)
-    return f"{b} ({busy / 1e3:.3f} ms busy)" if busy is not None else b
+    text = r.get("bottleneck_detail") or b
+    return f"{text} ({busy / 1e3:.3f} ms busy)" if busy is not None else text
 
 
 def render_md(data, paper):
@@ -388,29 +309,13 @@ def render_md(data, paper):
       "To time the selected kernels on a Trainium machine instead, run the sweep with `--measure CMD` "
       "(`bench/sweep.py --measure 'CMD {kernel} {config}'`, passed to `axonc compile --measure`; see the README).")
     w("")
-    src = {r.get("source") for r in recs if r.get("source")}
-    how = ("`axonc compile FILE --dims ... --report r.json` (selection by the model)" if src == {"compile-report"}
-           else "`axonc model FILE --dims ...` (the candidates compile visits, ranked by the same model; the best "
-                "one is the selected kernel)")
-    w(f"Each row: {how}, budget {meta['budget'] if meta['budget'] else 'the default'} candidates per compile"
-      f"{' (' + meta['budget_note'] + ')' if meta.get('budget_note') else ''}. Sizes per example from its "
-      "`# sizes:` lines; the ablation compiles add `--no-algebraic` or `--no-fusion`.")
+    w(f"Each row: `axonc compile FILE --dims ... --report r.json` (selection by the model, every candidate "
+      f"structure validated numerically), budget {meta['budget'] if meta['budget'] else 'the default'} candidates "
+      f"per compile{' (' + meta['budget_note'] + ')' if meta.get('budget_note') else ''}. Sizes per example from "
+      "its `# sizes:` lines; the ablation compiles add `--no-algebraic` or `--no-fusion`.")
     if meta.get("subset"):
         w("")
         w(f"**A subset** of the sweep: {meta['subset']}.")
-    if meta.get("mode") == "model":
-        w("")
-        w("**Why `axonc model` and not `axonc compile`**: compile validates its winner numerically at the requested "
-          "sizes or the largest within its check's limits (2^28 operations), through the reference kernels and "
-          "libtcc, and every candidate structure at reduced sizes; that costs tens of seconds per multi-operator "
-          "compile whatever the size (24-90 s at budget 1000 for RMSNorm+MatMul and QKV Projection in "
-          "`make bench-quick`), so the ~660 compiles of the sweep would take hours on 2 cores. `axonc model` ranks the same candidates (compile's extraction, the same budget split over "
-          "the variants) by the same model, without the numerics; `make bench-quick` runs the real `axonc compile` "
-          "on a subset, and `make bench MODE=compile` the whole sweep that way.")
-        w("")
-        w("Phase 1 here is `axonc fuse FILE --json` (variants, tiling, synthesis, fusion), once per example; "
-          "Phase 2 is the rest of the model command's wall time (extraction and the model over the candidates); "
-          "#emitted counts the candidates written, #feasible those that fit on chip; nothing is validated.")
     errs = [r for r in recs if r.get("error")]
     if errs:
         w("")
@@ -440,7 +345,7 @@ def render_md(data, paper):
     w("")
     w("Ours: median over the sizes of each benchmark; Phase 1 is variants, tiling, synthesis and fusion "
       "(no size involved), Phase 2 is extraction and the model over the candidates"
-      + (", with compile's numerical validation" if meta.get("mode") == "compile" else "") +
+      + ", with compile's numerical validation" +
       " (the paper's Phase 2 is the "
       "Neuron compiler and runs on Trainium, over all its sizes). #emitted is candidates written, "
       "#feasible those that fit on chip (the paper: compilable by the Neuron compiler), #validated those run "
@@ -482,8 +387,10 @@ def render_md(data, paper):
     # ---- per size ----
     w("## Per benchmark and size (modelled, ms)")
     w("")
-    w(f"`bottleneck` names the engine (or `dma`, the DMA queues) the model finds busiest, where the selected "
-      f"kernel is worse than {ROOFLINE_NOTE}x the roofline.")
+    w(f"`bottleneck` names the engine the model finds busiest, where the selected kernel is worse than "
+      f"{ROOFLINE_NOTE}x the roofline; for the DMA engine, also its queues: how many a transfer was split over "
+      f"on average (a tile of fewer partitions uses fewer), the share of their busy time that is the fixed "
+      f"per-transfer latency (large: transfers too small), and the mean transfer's size.")
     for b, s in summ.items():
         w("")
         w(f"### {PAPER_NAMES.get(b, b)} (`examples/{b}.py`)")
@@ -537,9 +444,8 @@ def main(argv):
     ap.add_argument("--examples", help="comma-separated example names (default: every examples/*.py)")
     ap.add_argument("--pick-sizes", type=int, default=0, help="N sizes per example, evenly spread (default: all)")
     ap.add_argument("--ablation", help="benchmarks of the ablation, or 'none' (default: the paper's four)")
-    ap.add_argument("--mode", choices=["auto", "compile", "model"], default="auto")
     ap.add_argument("--measure", metavar="CMD", help="compile --measure CMD: the selected kernels timed by CMD "
-                    "(e.g. on a Trainium host) instead of the model; needs --mode compile")
+                    "(e.g. on a Trainium host) instead of the model")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per compile")
     ap.add_argument("--paper", default=os.path.join(ROOT, "..", "shared", "paper", "axon-paper.tex"))
     ap.add_argument("--render", metavar="RESULTS_JSON", help="only write the tables and plot from this file")
@@ -574,9 +480,6 @@ def main(argv):
     if a.quick or a.examples or a.pick_sizes:
         subset = (f"{', '.join(examples)}; {a.pick_sizes or 'all'} size(s) each"
                   f"; ablation on {', '.join(abl) if abl else 'none'}")
-    mode = detect_mode(a.axonc) if a.mode == "auto" else a.mode
-    if a.measure and mode != "compile":
-        raise SystemExit("sweep.py: --measure needs axonc compile's report (--mode compile)")
     jobs = []
     for b in examples:
         path = os.path.join(ROOT, "examples", b + ".py")
@@ -593,13 +496,13 @@ def main(argv):
             n *= v
         return -n * (3 if "matmul" in j[0] or "mlp" in j[0] or "gqa" in j[0] or "qkv" in j[0] else 1)
     order = sorted(range(len(jobs)), key=lambda i: cost(jobs[i]))
-    print(f"sweep: {len(jobs)} compiles of {len(examples)} examples, {a.jobs} at a time, mode {mode}, "
+    print(f"sweep: {len(jobs)} compiles of {len(examples)} examples, {a.jobs} at a time, "
           f"budget {a.budget or 'default'}", file=sys.stderr, flush=True)
     t0 = time.time()
     recs = [None] * len(jobs)
     done = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
-        futs = {ex.submit(run_one, a.axonc, mode, *jobs[i], a.budget, a.timeout, a.measure,
+        futs = {ex.submit(run_one, a.axonc, *jobs[i], a.budget, a.timeout, a.measure,
                              a.compile_jobs): i for i in order}
         for fu in concurrent.futures.as_completed(futs):
             i = futs[fu]
@@ -609,19 +512,13 @@ def main(argv):
             print(f"[{done}/{len(jobs)} {time.time() - t0:6.0f}s] {r['bench']} {r['dims']} {r['config']}: "
                   + (r["error"] if r.get("error") else
                      f"{fms(r['latency_us'])} ms ({r['wall_s']:.1f} s)"), file=sys.stderr, flush=True)
-    if mode == "model":   # Phase 1 once per example; Phase 2 is the rest of the model command
-        p1 = {b: phase1_fuse(a.axonc, os.path.join(ROOT, "examples", b + ".py"), a.timeout) for b in examples}
-        for r in recs:
-            if not r.get("error") and p1.get(r["bench"]) is not None:
-                r["phase1_s"] = p1[r["bench"]]
-                r["phase2_s"] = max(0.0, r["wall_s"] - r["phase1_s"])
     wall = time.time() - t0
     cmd = "make bench-quick" if a.quick else ("make bench" if not (a.examples or a.pick_sizes) else
                                              "bench/sweep.py " + " ".join(argv))
     data = {"meta": {"title": a.title, "command": cmd, "argv": argv,
                      "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                      "cores": os.cpu_count(), "machine": platform.machine(), "jobs": a.jobs, "budget": a.budget,
-                     "mode": mode, "wall_s": wall, "compiles": len(jobs), "subset": subset,
+                     "wall_s": wall, "compiles": len(jobs), "subset": subset,
                      "modelled": not a.measure, "measure_cmd": a.measure,
                      "measure": (f"selected kernels timed by {a.measure}; naive and roofline modelled" if a.measure
                                  else "model (one NeuronCore-v2, fp32), not measured on Trainium")},

@@ -277,7 +277,7 @@ cx(Ctx *x, const Expr *e)
 	case E_ACCESS:
 		if (term)
 			return xprintf("%s_acc(tc, s, %d, idx, %s)", x->prefix, e->slot, fixed_indices(x, e));
-		return xprintf("%s_rd(c, in, %d, oi, %s, &bad)", x->prefix, e->slot, fixed_indices(x, e));
+		return xprintf("ax_read(&rp[%d], in[%d], oi, %s, &bad)", e->slot, e->slot, fixed_indices(x, e));
 	case E_CALL:
 		if (e->callk == 2 || e->callk == 3) {
 			a = cx(x, e->args.v[0]);

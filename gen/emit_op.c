@@ -270,23 +270,24 @@ emit_enc(Gen *g, Decl *d, const char *P)
 static void
 emit_ref(Gen *g, Decl *d, const char *P)
 {
-	if (d->operands.n) {
-		emitf("static double\n%s_rd(const AxConc *c, const float *const *in, int o, const int64_t *oi, "
-		      "const int64_t *fixed, int *bad)\n{\n", P);
-		emitf("\treturn ax_ref_read(&%s_L, c, in, o, oi, fixed, bad);\n}\n\n", P);
-	}
 	emitf("static int\n%s_ref(const AxConc *c, const float *const *in, float *out, char *err, size_t n)\n{\n", P);
 	emitf("\tAxShape os;\n\tif (%s_check(c, &os, err, n))\n\t\treturn 1;\n", P);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\tint64_t oi[AX_MAXR] = { 0 };\n\tint bad = 0;\n\t(void)in;\n\tint64_t total = ax_numel(&os);\n");
-	emitf("\tfor (int64_t flat = 0; flat < total; flat++) {\n\t\tax_unflatten(&os, flat, oi);\n");
+	if (d->operands.n)
+		emitf("\tAxRead rp[%d];\n\tax_read_plan(&%s_L, c, rp);\n", d->operands.n, P);
 	Stmt *st = d->out_stmt;
+	for (int k = 0; k < st->lhs_idx.n; k++) {   /* where the result's named indices sit in oi */
+		Expr *ix = st->lhs_idx.v[k];
+		if (ix->kind == E_NAME)
+			emitf("\tconst int p_%s = ax_pos(&%s_L, c->rank, c->grank, -1, %d);\n", ix->name, P, k);
+	}
+	emitf("\tfor (int64_t flat = 0; flat < total; flat++, ax_next_index(&os, oi)) {\n");
 	for (int k = 0; k < st->lhs_idx.n; k++) {
 		Expr *ix = st->lhs_idx.v[k];
 		if (ix->kind != E_NAME)
 			continue;
-		emitf("\t\tint64_t x_%s = oi[ax_pos(&%s_L, c->rank, c->grank, -1, %d)];\n\t\t(void)x_%s;\n", ix->name, P,
-		      k, ix->name);
+		emitf("\t\tint64_t x_%s = oi[p_%s];\n\t\t(void)x_%s;\n", ix->name, ix->name, ix->name);
 	}
 	Buf pre = { 0 };
 	Ctx x = ctx_for(g, d, M_REF, &pre, P);

@@ -9,6 +9,7 @@
 #ifndef AXON_H
 #define AXON_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -764,15 +765,54 @@ int ax_layout_shape(TermCtx *tc, const AxLayout *L, const AxSym *s, Term **out);
 /* operand o read at result index idx with the named indices fixed[] */
 Term *ax_sym_access(TermCtx *tc, const AxLayout *L, const AxSym *s, int o, Term *const *idx,
                     Term *const *fixed);
-double ax_ref_read(const AxLayout *L, const AxConc *c, const float *const *in, int o,
-                   const int64_t *oi, const int64_t *fixed, int *bad);
+/* How a reference kernel reads operand o: made once per call (ax_read_plan, every operand),
+ * then each element is a sum of strides.  An index comes from the result index oi (src >= 0),
+ * from the named indices fixed (-1 - k), or is 0 (AX_READ_ZERO: a broadcast dimension). */
+enum { AX_READ_ZERO = -128 };
+typedef struct AxRead {
+	int n;                   /* the operand's rank; -1: left out, reads def */
+	double def;
+	signed char src[AX_MAXR];
+	int64_t dim[AX_MAXR], stride[AX_MAXR];
+} AxRead;
+void ax_read_plan(const AxLayout *L, const AxConc *c, AxRead *plan);
+static inline double
+ax_read(const AxRead *r, const float *data, const int64_t *oi, const int64_t *fixed, int *bad)
+{
+	if (r->n < 0)
+		return r->def;
+	int64_t off = 0;
+	for (int k = 0; k < r->n; k++) {
+		int s = r->src[k];
+		int64_t ix = s >= 0 ? oi[s] : s == AX_READ_ZERO ? 0 : fixed[-1 - s];
+		if (ix < 0 || ix >= r->dim[k]) {
+			*bad = 1;
+			return 0;
+		}
+		off += ix * r->stride[k];
+	}
+	return data[off];
+}
 void ax_unflatten(const AxShape *s, int64_t flat, int64_t *idx);
+/* idx to the next index of shape s in row-major order (the last one wraps to zeros) */
+static inline void
+ax_next_index(const AxShape *s, int64_t *idx)
+{
+	for (int d = s->rank - 1; d >= 0; d--) {
+		if (++idx[d] < s->d[d])
+			return;
+		idx[d] = 0;
+	}
+}
 
 static inline int64_t ax_max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t ax_min64(int64_t a, int64_t b) { return a < b ? a : b; }
 /* reductions chosen at run time: 0 sum, 1 max, 2 min */
-double ax_red_init(int rk);
-double ax_red_step(int rk, double acc, double x);
+static inline double ax_red_init(int rk) { return rk == 0 ? 0.0 : rk == 1 ? -INFINITY : INFINITY; }
+static inline double ax_red_step(int rk, double acc, double x)
+{
+	return rk == 0 ? acc + x : rk == 1 ? fmax(acc, x) : fmin(acc, x);
+}
 
 /* ---- ref.c: helpers for the generated reference kernels ------------------- */
 

@@ -122,7 +122,11 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 static void
 stats_json(FILE *f, const AxTarget *t, const ModelStats *st)
 {
-	fprintf(f, "\"bottleneck\": \"%s\", \"busy_us\": {", st->bottleneck >= 0 ? t->engines[st->bottleneck].name : "-");
+	char why[256];
+	model_bottleneck_text(t, st, why, sizeof why);
+	fprintf(f, "\"bottleneck\": \"%s\", \"bottleneck_detail\": ", st->bottleneck >= 0 ? t->engines[st->bottleneck].name : "-");
+	json_fstr(f, why);
+	fprintf(f, ", \"busy_us\": {");
 	for (int e = 0; e < t->nengines && e < 32; e++)
 		fprintf(f, "%s\"%s\": %.3f", e ? ", " : "", t->engines[e].name, st->busy[e] * 1e6);
 	fprintf(f, "}, \"bytes_moved\": %.0f, \"transfers\": %.0f, \"instructions\": %.0f", st->bytes, st->transfers,
@@ -347,7 +351,9 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		        o->measure ? "measured by the command" : "modelled", roof_s > 0 ? bp->latency / roof_s : 0);
 		if (naive_s > 0)
 			fprintf(stderr, ", %.2fx faster than the naive lowering", naive_s / bp->latency);
-		fprintf(stderr, "; bottleneck %s\n", bp->st.bottleneck >= 0 ? t->engines[bp->st.bottleneck].name : "-");
+		char why[256];
+		model_bottleneck_text(t, &bp->st, why, sizeof why);
+		fprintf(stderr, "; bottleneck %s\n", why);
 		if (o->emit_all)
 			fprintf(stderr, "axonc: wrote %lld sampled candidates into %s\n", (long long)nemit, o->emit_all);
 		ck_summary(ck, stderr);

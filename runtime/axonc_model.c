@@ -66,7 +66,9 @@ print_stats(const AxTarget *t, const char *what, double ms, double roof_ms, cons
 	printf("%-12s%10.4f ms", what, ms);
 	if (roof_ms > 0)
 		printf("  (%.2fx roofline)", ms / roof_ms);
-	printf("  bottleneck %s |", st->bottleneck >= 0 ? t->engines[st->bottleneck].name : "-");
+	char why[256];
+	model_bottleneck_text(t, st, why, sizeof why);
+	printf("  bottleneck %s |", why);
 	for (int e = 0; e < t->nengines && e < 32; e++)
 		printf(" %s %.4f", t->engines[e].name, st->busy[e] * 1e3);
 	printf(" ms busy | %.4g MB in %.0f transfers, %.0f instructions\n", st->bytes / 1e6, st->transfers, st->insts);

@@ -293,37 +293,39 @@ ax_sym_access(TermCtx *tc, const AxLayout *L, const AxSym *s, int o, Term *const
 	return s->access(tc, s->env, o, whole, n);
 }
 
-double
-ax_ref_read(const AxLayout *L, const AxConc *c, const float *const *in, int o, const int64_t *oi,
-            const int64_t *fixed, int *bad)
+void
+ax_read_plan(const AxLayout *L, const AxConc *c, AxRead *plan)
 {
-	const AxOperand *od = &L->opnd[o];
-	if (c->rank[o] < 0)
-		return od->defval;
-	int64_t whole[AX_MAXR];
-	int n = 0, nf = 0;
-	for (int k = 0; k < od->ndims; k++) {
-		int g = od->pat[k];
-		if (g < 0) {
-			whole[n++] = fixed[nf++];
+	for (int o = 0; o < L->nopnd; o++) {
+		const AxOperand *od = &L->opnd[o];
+		AxRead *r = &plan[o];
+		r->def = od->defval;
+		r->n = c->rank[o] < 0 ? -1 : 0;
+		if (r->n < 0)
 			continue;
+		int nf = 0;
+		for (int k = 0; k < od->ndims; k++) {
+			int g = od->pat[k];
+			if (g < 0) {
+				r->src[r->n++] = (signed char)(-1 - nf++);
+				continue;
+			}
+			int found;
+			int base = out_group_base(L, c->rank, c->grank, g, &found);
+			int gr = ax_grank(L, c->rank, c->grank, o, g);
+			for (int d = 0; d < gr; d++) {
+				int n = r->n++;
+				r->src[n] = L->broadcast && c->dim[o][n] == 1 ? AX_READ_ZERO
+				            : (signed char)(base + (c->grank[g] - gr) + d);
+			}
 		}
-		int found;
-		int base = out_group_base(L, c->rank, c->grank, g, &found);
-		int r = ax_grank(L, c->rank, c->grank, o, g);
-		for (int d = 0; d < r; d++) {
-			int64_t ix = oi[base + (c->grank[g] - r) + d];
-			if (L->broadcast && c->dim[o][n] == 1)
-				ix = 0;
-			whole[n++] = ix;
+		int64_t stride = 1;
+		for (int k = c->rank[o] - 1; k >= 0; k--) {
+			r->dim[k] = c->dim[o][k];
+			r->stride[k] = stride;
+			stride *= c->dim[o][k];
 		}
 	}
-	int64_t off = ax_offset(c->rank[o], c->dim[o], whole);
-	if (off < 0) {
-		*bad = 1;
-		return 0;
-	}
-	return in[o][off];
 }
 
 void
@@ -335,14 +337,3 @@ ax_unflatten(const AxShape *s, int64_t flat, int64_t *idx)
 	}
 }
 
-double
-ax_red_init(int rk)
-{
-	return rk == 0 ? 0.0 : rk == 1 ? -INFINITY : INFINITY;
-}
-
-double
-ax_red_step(int rk, double acc, double x)
-{
-	return rk == 0 ? acc + x : rk == 1 ? fmax(acc, x) : fmin(acc, x);
-}

@@ -92,7 +92,7 @@ typedef struct Model {
 } Model;
 
 /* stats slots after st: busy per engine, then bytes, instructions, transfers */
-enum { ST_BYTES = MAXENG, ST_INSTS, ST_XFERS, ST_N };
+enum { ST_BYTES = MAXENG, ST_INSTS, ST_XFERS, ST_QUEUES, ST_FIXED, ST_N };
 
 #define R(m, v) ((m)->vr + (v))
 #define L(m, v) ((m)->vl + (v))
@@ -331,6 +331,8 @@ collect_touch(Model *m)
 			PUT(m->st + ST_BYTES);
 			PUT(m->st + ST_INSTS);
 			PUT(m->st + ST_XFERS);
+			PUT(m->st + ST_QUEUES);
+			PUT(m->st + ST_FIXED);
 			for (int j = i + 1; j < lp->end && j < m->n; j++) {
 				const MOp *o = &m->op[j];
 				if (o->kind == MK_EXEC || o->kind == MK_XFER)
@@ -458,6 +460,8 @@ run_range(Model *m, int lo, int hi)
 			x[m->st + ST_BYTES] += o->bytes;
 			x[m->st + ST_INSTS] += 1;
 			x[m->st + ST_XFERS] += 1;
+			x[m->st + ST_QUEUES] += o->nq;
+			x[m->st + ST_FIXED] += m->t->engines[o->eng].latency_s * o->nq / nq;
 			finish(m, o, end, end);
 			break;
 		}
@@ -656,6 +660,8 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 		st->bytes = m.x[m.st + ST_BYTES];
 		st->insts = m.x[m.st + ST_INSTS];
 		st->transfers = m.x[m.st + ST_XFERS];
+		st->xfer_queues = m.x[m.st + ST_QUEUES];
+		st->xfer_fixed = m.x[m.st + ST_FIXED];
 		memcpy(st->dbl, dmin, sizeof st->dbl);
 	}
 	free(m.x);
@@ -664,4 +670,24 @@ model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStat
 	free(m.touch);
 	free(m.scr);
 	return fits ? lat : HUGE_VAL;
+}
+
+void
+model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t n)
+{
+	int e = st->bottleneck;
+	if (e < 0 || e >= t->nengines) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	const AxEngine *en = &t->engines[e];
+	if (!en->dma || st->transfers <= 0 || st->busy[e] <= 0) {
+		snprintf(buf, n, "%s", en->name);
+		return;
+	}
+	double b = st->bytes / st->transfers;
+	snprintf(buf, n, "%s: %d queues, %.1f per transfer, %.0f%% of busy time fixed per-transfer latency, %.*f %s per transfer",
+	         en->name, en->queues > 0 ? en->queues : 1, st->xfer_queues / st->transfers,
+	         100 * st->xfer_fixed / st->busy[e], b >= 1024 * 1024 ? 1 : 0,
+	         b >= 1024 * 1024 ? b / 1048576 : b >= 1024 ? b / 1024 : b, b >= 1024 * 1024 ? "MiB" : b >= 1024 ? "KiB" : "B");
 }

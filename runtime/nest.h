@@ -169,12 +169,18 @@ typedef struct ModelStats {
 	int bottleneck;          /* the engine busiest */
 	double bytes;            /* moved by transferring engines */
 	double transfers, insts; /* transfers, and instructions of every engine */
+	double xfer_queues;      /* transfers: queues each was split over, summed */
+	double xfer_fixed;       /* transfers: seconds of busy (as in busy[]) that are the fixed per-transfer latency */
 	int dbl[32];             /* per memory: tiles made inside this many loops or more get two buffers */
 	int fits;
 } ModelStats;
 /* fp: the nest's footprint (nest_room), NULL to measure it here; dtype_bytes: 4 as
  * emitted (float32), 2 for bf16 */
 double model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStats *st);
+/* The bottleneck said so that the next optimisation shows: the busiest engine's name and, for an
+ * engine that transfers, its queues, how many a transfer used on average, the share of its busy
+ * time that is the fixed per-transfer latency and the mean transfer's bytes. */
+void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t n);
 extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
 
 /* roofline.c: the physical bound of a program at sizes */
@@ -184,6 +190,7 @@ typedef struct ModelRoof {
 	double macs, macs_rate;  /* contraction work (sums of products) and the fastest instruction's rate */
 	double flops, flops_rate;/* other arithmetic, and every engine's fastest instruction's rate, summed */
 	double compute_s;        /* the larger of the two works over their rates */
+	double ref_ops;          /* the reference kernels' work, an upper bound counted as macs + flops; -1 if unknown */
 } ModelRoof;
 /* max(memory time, compute time) in seconds; r (may be NULL) gets the parts */
 double model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, ModelRoof *r);

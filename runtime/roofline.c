@@ -21,6 +21,11 @@
  * contraction instruction's rate, plain arithmetic at the sum over engines
  * of each engine's fastest rate (engines run in parallel).  Data movement
  * (layout-only instructions, transferring engines) is not work.
+ *
+ * The reference kernels' work is counted apart (ref_ops, what validation
+ * costs): the same walk with the element's indices at their largest, so a
+ * reduction whose range moves with the index (a prefix sum) counts its
+ * longest range for every element, as the reference evaluates it.
  */
 #include <ctype.h>
 #include <string.h>
@@ -28,8 +33,9 @@
 
 typedef struct Work {
 	double flops;            /* arithmetic nodes evaluated */
+	double ref;              /* ... by the reference kernels, an upper bound, a MAC once (ref_ops) */
 	double macs;             /* of which multiply-accumulates of a contraction */
-	int bad;
+	int bad, ref_bad;
 } Work;
 
 static int
@@ -68,6 +74,7 @@ walk(const Term *t, double mult, const AxEnv *env, Work *w)
 			return;
 		}
 		w->flops += mult * n;   /* one combine per index */
+		w->ref += mult * n;
 		if (t->kind == TK_SUM && body->kind == TK_MUL && reads_with(body->a[0], t->a[0]) &&
 		    reads_with(body->a[1], t->a[0]))
 			w->macs += mult * n;
@@ -79,8 +86,10 @@ walk(const Term *t, double mult, const AxEnv *env, Work *w)
 	default:
 		break;
 	}
-	if (t->sort == TS_REAL && t->kind != TK_TOREAL && t->kind != TK_ITE)
+	if (t->sort == TS_REAL && t->kind != TK_TOREAL && t->kind != TK_ITE) {
 		w->flops += mult;
+		w->ref += mult;
+	}
 	for (int i = 0; i < t->n; i++)
 		walk(t->a[i], mult, env, w);
 }
@@ -130,12 +139,29 @@ node_work(const AxGraph *g, int id, const AxEnv *sizes, Work *w)
 	s.access = access_input;
 	Term *idx[AX_MAXR];
 	index_vars(g->tc, idx);
-	Work e = { 0 };
-	walk(op->enc(g->tc, &s, idx), 1, sizes, &e);
+	Term *elem = op->enc(g->tc, &s, idx);
+	Work e = { 0 }, r = { 0 };
+	walk(elem, 1, sizes, &e);
+	/* the reference's work: the indices at their largest */
+	const char *names[128 + AX_MAXR];
+	double vals[128 + AX_MAXR];
+	int k = 0;
+	for (int i = 0; i < sizes->n && i < 128; i++, k++) {
+		names[k] = sizes->names[i];
+		vals[k] = sizes->vals[i];
+	}
+	for (int d = 0; d < out.rank; d++, k++) {
+		names[k] = idx[d]->name;
+		vals[k] = (double)out.d[d] - 1;
+	}
+	AxEnv hi = { k, names, vals };
+	walk(elem, 1, &hi, &r);
 	double n = (double)ax_numel(&out);
 	w->flops += e.flops * n;
 	w->macs += e.macs * n;
 	w->bad |= e.bad;
+	w->ref += (r.ref - r.macs) * n;   /* a multiply-accumulate counted once, as in macs + flops */
+	w->ref_bad |= r.bad;
 }
 
 /* ---- the instructions' peaks -------------------------------------------------------- */
@@ -275,6 +301,7 @@ model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, ModelRoof
 	for (int id = 0; id < g0->nnodes; id++)
 		node_work(g0, id, sizes, &w);
 	z.macs = w.macs;
+	z.ref_ops = w.ref_bad ? -1 : w.ref;
 	z.flops = w.flops - 2 * w.macs;   /* a MAC is a multiply and an add */
 	if (z.flops < 0)
 		z.flops = 0;

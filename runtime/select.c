@@ -725,7 +725,8 @@ select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, 
 	for (;;) {
 		ModelRoof rf;
 		model_roofline(g0, &env, 4, &rf);
-		if (rf.macs + rf.flops <= max_ops && rf.bytes <= max_bytes)
+		double ops = rf.ref_ops >= 0 ? rf.ref_ops : rf.macs + rf.flops;   /* what checking costs */
+		if (ops <= max_ops && rf.bytes <= max_bytes)
 			return shrunk;
 		/* halve the largest even size whose half keeps the program's assumptions */
 		char tried[128] = { 0 };

@@ -69,7 +69,8 @@ Nest *select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract 
 /* A candidate's choices as a JSON object: variant, instructions, engines, fusion, blocks, tiles. */
 void select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c);
 /* Sizes shrunk (the largest halved first, the program's assumptions kept) until the
- * program's work (multiply-adds and other flops, by the roofline's count) is at most
+ * program's work as its reference kernels do it (multiply-adds and other flops, a range
+ * that moves with the index at its longest: roofline.c's ref_ops) is at most
  * max_ops and its tensors at most max_bytes; vals is changed in place (the first
  * nsizes entries are sizes).  Returns 1 if anything was shrunk, -1 if it could not
  * get under the limits. */

@@ -399,10 +399,19 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rmsnorm_matmul.
 fi
 expect_grep 'axonc: numerics: [1-9][0-9]* structures validated at M=[0-9]*,K=[0-9]*,N=[0-9]*, 0 rejected' "$tmp/err_sel" "compile says what it validated"
 expect_grep '^axonc: best [0-9.]* ms (modelled), [0-9.]*x the roofline bound, [0-9.]*x faster than the naive lowering; bottleneck ' "$tmp/err_sel" "compile says how far from the roofline"
+# a transferring bottleneck says its queues: used per transfer, the fixed-latency share, the transfer size
+if [ "$(jget "$tmp/r.json" "r['best']['bottleneck']")" != dma ] ||
+	jget "$tmp/r.json" "r['best']['bottleneck_detail']" | grep -Eq '^dma: 16 queues, [0-9.]+ per transfer, [0-9]+% of busy time fixed per-transfer latency, [0-9.]+ (B|KiB|MiB) per transfer$'; then ok; else
+	bad "the report's bottleneck_detail: $(jget "$tmp/r.json" "r['best']['bottleneck_detail']")"; fi
 # the same inputs give the same kernel with one worker or two
 expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 400 -o "$tmp/k1.py" --report "$tmp/r1.json" --jobs 1
 if cmp -s "$tmp/k.py" "$tmp/k1.py" && [ "$(jget "$tmp/r.json" "r['best']")" = "$(jget "$tmp/r1.json" "r['best']")" ]; then ok; else
 	bad "--jobs 1 and --jobs 2 select different kernels"; fi
+# the winner's check is sized by what the reference does: cumsum's prefix sums cost N per element,
+# so 1024 x 1024 (2^30 reads) is checked at sizes of at most 2^25 (M * N * N), not as requested
+expect_rc 0 "$AXONC" compile examples/cumsum.py --dims M=1024,N=1024 --budget 64 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(jget "$tmp/r.json" "(lambda d: int(d['M'] * d['N'] * d['N'] <= 2**25 and not r['validation']['winner_at_requested']))(dict((k, int(v)) for k, v in (x.split('=') for x in r['validation']['winner_dims'].split(','))))")" = 1 ]; then ok; else
+	bad "cumsum's winner validated at $(jget "$tmp/r.json" "r['validation']['winner_dims']")"; fi
 # --measure CMD: {kernel} and {config}; a command preferring unfused candidates gets one
 printf '%s\n' '# $1: the kernel, $2: its choices; unfused candidates 5 us, the rest 50 us' \
 	'test -s "$1" || exit 9' \

@@ -1977,6 +1977,26 @@ test_prove(void)
 		r = smt_prove(smt, op->pre(tc, &s), goal, why, sizeof why);
 		CHECK_MSG(r == 0, "pre(matmul) => a0 == b1 was proved: %s", why);
 		CHECK_HAS(why, "counterexample");
+		/* asked again (the context remembers answers): the same answers, the same reasons, also
+		 * for the same terms made in another TermCtx; a query that differs only in its
+		 * hypothesis is not taken for the remembered one */
+		char again[1024];
+		snprintf(again, sizeof again, "%s", why);
+		TermCtx *tc2 = tc_new(T);
+		AxSym s2;
+		sym_from(tc2, op, &c, &s2);
+		r = smt_prove(smt, op->pre(tc2, &s2), t_bin(tc2, TK_EQ, s2.dim[0][0], s2.dim[1][1]), why, sizeof why);
+		CHECK_MSG(r == 0 && strcmp(why, again) == 0, "asked again: %d, %s", r, why);
+		r = smt_prove(smt, op->pre(tc2, &s2), t_bin(tc2, TK_EQ, s2.dim[0][1], s2.dim[1][0]), why, sizeof why);
+		CHECK_MSG(r == 1, "pre(matmul) => a1 == b0 asked again: %s", why);
+		CHECK_STR(why, "proved");
+		r = smt_prove(smt, NULL, t_bin(tc2, TK_EQ, s2.dim[0][1], s2.dim[1][0]), why, sizeof why);
+		CHECK_MSG(r == 0, "a1 == b0 with no hypothesis was proved: %s", why);
+		r = smt_satisfiable(smt, t_bin(tc2, TK_EQ, s2.dim[0][1], s2.dim[1][0]), why, sizeof why);
+		CHECK_MSG(r == 1, "a1 == b0 is satisfiable: %s", why);
+		r = smt_satisfiable(smt, t_bin(tc2, TK_EQ, s2.dim[0][1], s2.dim[1][0]), why, sizeof why);
+		CHECK_MSG(r == 1 && strcmp(why, "sat") == 0, "satisfiable asked again: %s", why);
+		tc_free(tc2);
 		tc_free(tc);
 	}
 	{       /* pre(add) does not imply equal last dims: one may be 1 */
