@@ -459,7 +459,7 @@ rm -rf "$tmp/ea"
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=512,K=256,N=1024 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
 if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((128, 4, 2, 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
 	bad "a candidate with 4 x 2 PSUM accumulators was emitted"; else ok; fi
-if grep -q 'nl.ndarray((128, 2, 512), dtype=nl.float32, buffer=nl.sbuf)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
+if grep -Eq 'nl.ndarray\(\(128, [2-9][0-9]*, [0-9]+\), dtype=nl.float32, buffer=nl.sbuf\)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
 if grep -E -q '"dropped_footprint": [1-9]' "$tmp/r.json"; then ok; else bad "blocks that do not fit are not counted as dropped"; fi
 for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$k" examples/matmul.py --dims M=512,K=256,N=1024 >"$tmp/out" 2>&1; then ok; else
@@ -535,15 +535,15 @@ grep '^cand' "$tmp/mm" | awk '
 	  if (b == "-") un[key] = ms; else if (!(key in bl) || ms < bl[key]) bl[key] = ms }
 	END { n = 0; bad = 0; for (k in un) if (k in bl) { n++; if (bl[k] >= un[k]) bad++ }; print n, bad }' >"$tmp/ab"
 if read n bad <"$tmp/ab" && [ "$n" -ge 2 ] && [ "$bad" -eq 0 ]; then ok; else bad "model: blocks do not beat the unblocked matmul ($(cat "$tmp/ab"))"; fi
-# (b) fusion removes off-chip round trips: RMSNorm+MatMul's first candidate (largest tiles, no blocks)
-# loop-fused beats its unfused form, and so do at least three in four of its candidates (a fused
-# loop nest can lose where the emitter makes a producer again per block of its reader)
+# (b) fusion removes off-chip round trips: every candidate of RMSNorm+MatMul without blocks (at least
+# 100 of them, the first one among them) is faster loop-fused than unfused (with blocks a fused loop
+# nest can lose, where the emitter makes a producer again per block of its reader)
 expect_rc 0 "$AXONC" model examples/rmsnorm_matmul.py --dims M=512,K=1024,N=512 --list --max-variants 1
 grep '^cand' "$tmp/out" | awk '
-	{ split($2, v, "="); split($3, i, "="); split($4, f, "="); ms = substr($7, 4) + 0; key = v[2] " " i[2]
+	$5 == "blocks=-" { split($2, v, "="); split($3, i, "="); split($4, f, "="); ms = substr($7, 4) + 0; key = v[2] " " i[2]
 	  if (f[2] == -1) un[key] = ms; else if (f[2] > 0) fu[key] = ms }
 	END { n = 0; w = 0; for (k in fu) if (k in un) { n++; if (fu[k] < un[k]) w++ }; print n, w, ("0 0.0" in fu && fu["0 0.0"] < un["0 0.0"]) }' >"$tmp/ab"
-if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ $((4 * w)) -ge $((3 * n)) ] && [ "$first" -eq 1 ]; then ok; else
+if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ "$w" -eq "$n" ] && [ "$first" -eq 1 ]; then ok; else
 	bad "model: loop fusion does not beat the unfused forms ($(cat "$tmp/ab"))"; fi
 # (c) the reordered softmax+matmul (divide after the matmul, on the [M, N] result) beats the program as written
 expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512
