@@ -6,7 +6,7 @@
 #   make gen      regenerate build/gen/ for reading
 #   make lint     the architecture check: runtime/ names no op or instruction
 #   make bench    the size sweep through axonc compile, bench/RESULTS.md (~25 min)
-#   make bench-quick  a subset of it in a few minutes, bench/quick/RESULTS.md
+#   make bench-quick  a subset of it in about 10 s, bench/quick/RESULTS.md
 #
 # Every target directory under targets/ is generated into build/gen/<name>/
 # and linked into axonc; nothing generated is committed.
@@ -136,7 +136,7 @@ bench: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/bench_equiv build/bench/axonc
 	@JOBS=$(JOBS) BUDGET=$(BUDGET) sh bench/run.sh build/bench
 
-# make bench-quick: a few examples at two sizes each through axonc compile, a few minutes (bench/quick/)
+# make bench-quick: a few examples at two sizes each through axonc compile, about 10 s (bench/quick/)
 bench-quick: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/axonc
 	/usr/bin/python3 bench/sweep.py --quick --axonc build/bench/axonc --jobs $(JOBS) --budget $(or $(BUDGET),1000) --out bench/quick
