@@ -302,7 +302,7 @@ typedef struct AxOp {        /* a tensor operator or an instruction */
 	const char *const *python; /* Python syntax the front end lowers through it (NULL-terminated) */
 	int layout_only;         /* moves data only: no value computation */
 	const char *emit;        /* emit template, or NULL */
-	const char *where_src;   /* constraints as written, "; "-separated */
+	const char *limits_src;  /* constraints as written, "; "-separated */
 	const char *cost_src;
 	const char *body_src;    /* the element equation as written */
 	const AxLayout *layout;

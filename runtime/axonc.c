@@ -85,8 +85,8 @@ show(const AxTarget *t, const AxOp *op)
 {
 	printf("%s\n  defined at %s\n", op->sig, op->loc);
 	printf("  element:   %s\n", op->body_src);
-	if (op->where_src && *op->where_src)
-		printf("  requires:  %s\n", op->where_src);
+	if (op->limits_src && *op->limits_src)
+		printf("  requires:  %s\n", op->limits_src);
 	if (op->cost_src)
 		printf("  cost:      %s\n", op->cost_src);
 	printf("  granular:  ");
