@@ -46,7 +46,7 @@ struct Extract {
 	Term **limits;           /* per operation, of the current combination */
 	int64_t ncombo, combo, cstride;   /* combinations, the current one, the step between visited ones */
 	int64_t sub, sstride, per, count; /* the current tile/block choice's index, step, budget per combination, choices */
-	int64_t sj, taken;       /* the next position in the choices' visiting order, choices visited */
+	int64_t sj, si, taken;   /* positions of the choices' visiting order passed, the next one's index, choices visited */
 	int64_t largest[64];     /* per axis class: the largest tile of the combination */
 	int nscale[64], scale[64];   /* ... tiles at most largest >> scale (options, current) */
 	int64_t capv[64];
@@ -361,27 +361,29 @@ order_step(int64_t n)
 static int
 advance(Extract *x)
 {
-	if (x->started)   /* within the combination: the next sampled tile/block choice */
-		goto next;
-	x->started = 1;
-	for (; x->combo < x->ncombo; x->combo += x->cstride) {
-		if (!decode(x, x->combo) || !start_combo(x, &x->count))
-			continue;
-		x->sstride = order_step(x->count);
-		x->sj = x->taken = 0;
-	next:
-		for (; x->sj < x->count && x->taken < x->per; x->sj++) {
-			int64_t i = (int64_t)((unsigned __int128)x->sj * (uint64_t)x->sstride % (uint64_t)x->count);
+	for (;;) {
+		/* the current combination's next tile/block choice in its visiting order */
+		while (x->started && x->sj < x->count && x->taken < x->per) {
+			int64_t i = x->si;
+			x->si = (x->si + x->sstride) % x->count;   /* both below count: no overflow */
+			x->sj++;
 			if (set_sub(x, i)) {
 				x->sub = i;
-				x->sj++;
 				x->taken++;
 				x->visit++;
 				return 1;
 			}
 		}
+		if (x->started)
+			x->combo += x->cstride;
+		x->started = 1;
+		while (x->combo < x->ncombo && (!decode(x, x->combo) || !start_combo(x, &x->count)))
+			x->combo += x->cstride;
+		if (x->combo >= x->ncombo)
+			return 0;
+		x->sstride = order_step(x->count);
+		x->sj = x->si = x->taken = 0;
 	}
-	return 0;
 }
 
 /* Is the current candidate one?  Not if a choice includes its producer's

@@ -535,6 +535,11 @@ grep '^cand' "$tmp/mm" | awk '
 	  if (b == "-") un[key] = ms; else if (!(key in bl) || ms < bl[key]) bl[key] = ms }
 	END { n = 0; bad = 0; for (k in un) if (k in bl) { n++; if (bl[k] >= un[k]) bad++ }; print n, bad }' >"$tmp/ab"
 if read n bad <"$tmp/ab" && [ "$n" -ge 2 ] && [ "$bad" -eq 0 ]; then ok; else bad "model: blocks do not beat the unblocked matmul ($(cat "$tmp/ab"))"; fi
+# the budget short of the combinations (instruction fusions multiply them): each combination visited
+# still gets its tile/block choices sampled, so most candidates visited are blocked
+"$AXONC" model examples/rmsnorm_matmul.py --dims M=2048,K=2048,N=2048 --budget 2000 --list >"$tmp/m" 2>&1
+grep '^cand' "$tmp/m" | awk '{ n++; if ($5 != "blocks=-") b++ } END { print n + 0, b + 0 }' >"$tmp/ab"
+if read n b <"$tmp/ab" && [ "$n" -ge 500 ] && [ $((2 * b)) -ge "$n" ]; then ok; else bad "extraction at a short budget visits blocked candidates ($(cat "$tmp/ab"))"; fi
 # (b) fusion removes off-chip round trips: every candidate of RMSNorm+MatMul without blocks (at least
 # 100 of them, the first one among them) is faster loop-fused than unfused (with blocks a fused loop
 # nest can lose, where the emitter makes a producer again per block of its reader)
