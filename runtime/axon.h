@@ -80,6 +80,7 @@ struct Term {
 	int32_t id;        /* TK_VAR / TK_BVAR / TK_TENSOR / TK_CALL */
 	int64_t num, den;  /* TK_NUM */
 	uint32_t hash;
+	uint32_t mark;     /* visit stamp of the walk in progress (term.c, single-threaded) */
 	const char *name;  /* TK_VAR, TK_TENSOR: for printing */
 	Term *next;        /* hash-cons chain */
 	Term *a[];
@@ -108,9 +109,31 @@ Term *t_red(TermCtx *c, TermKind k, Term *v, Term *lo, Term *hi, Term *body);
 Term *t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *body);
 Term *t_and_all(TermCtx *c, int n, Term *const *a);
 Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real */
-/* t with from[k] replaced by to[k] (from[] must not be rebound inside t) */
+/* t with from[k] replaced by to[k] (from[] must not be rebound inside t).  Every
+ * walk below visits a shared subterm once: terms are DAGs, and a program like
+ * y = y + y repeated makes one exponentially larger as a tree. */
 int t_mentions(const Term *t, const Term *v);             /* v occurs in t */
 Term *t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n);
+/* De Bruijn binding (canonical reductions): t with every occurrence of vars[k]
+ * replaced by the bound index k + (binders crossed), so that a normal form
+ * never depends on the names of bound variables and a substitution can never
+ * capture (canon.c).  t_dbvar(k) is that index; t_binder() the placeholder a
+ * canonical reduction has in its variable slots. */
+Term *t_abstract(TermCtx *c, Term *t, Term *const *vars, int n);
+Term *t_dbvar(TermCtx *c, int k, TermSort s);
+Term *t_bignum(TermCtx *c, const char *rational);        /* an exact real "num/den" past 64 bits */
+Term *t_binder(TermCtx *c, TermSort s);
+int t_is_dbvar(const Term *t);                            /* its index, or -1 */
+size_t t_dag_size(const Term *t);                         /* distinct subterms */
+
+/* A map from terms to pointers for one walk (open addressing, malloc'd). */
+typedef struct TMap {
+	size_t cap, n;
+	const Term **key;
+	void **val;
+} TMap;
+void **tmap_slot(TMap *m, const Term *k, int *found);     /* the value's slot, made if absent */
+void tmap_free(TMap *m);
 void t_print(FILE *f, const TermCtx *c, const Term *t);
 char *t_str(TermCtx *c, const Term *t);                  /* in the context's arena */
 char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: for messages */
@@ -712,9 +735,13 @@ int npy_read(const char *path, AxShape *s, float **data, char *err, size_t n);  
 /* ---- canon.c: normal forms of element terms --------------------------------- */
 typedef struct Canon Canon;
 Canon *canon_new(TermCtx *tc, const AxTarget *t);
+void canon_free(Canon *c);
 void canon_range(Canon *c, Term *index, Term *hi);    /* index ranges over [0, hi) */
+void canon_deadline(Canon *c, double deadline_ms);    /* gives up past ax_now_ms() == deadline */
 Term *canon_term(Canon *c, Term *t);
 int canon_overflowed(const Canon *c);                 /* then nothing it made may be trusted */
+const char *canon_why(const Canon *c);                /* why, when it overflowed */
+int canon_denominators(const Canon *c, Term *const **dens);  /* non-constant real divisors met */
 
 /* ---- equiv.c: the equivalence checker ------------------------------------------ */
 enum { EQ_NOT_EQUIVALENT = -1, EQ_NOT_PROVED = 0, EQ_EQUIVALENT = 1 };
@@ -816,8 +843,8 @@ static inline double ax_red_step(int rk, double acc, double x)
 
 /* ---- ref.c: helpers for the generated reference kernels ------------------- */
 
-int64_t ax_idiv(int64_t a, int64_t b);     /* floor division, b > 0 */
-int64_t ax_imod(int64_t a, int64_t b);     /* 0 <= result < b, b > 0 */
+int64_t ax_idiv(int64_t a, int64_t b);     /* floor division (NumPy's //), b != 0 */
+int64_t ax_imod(int64_t a, int64_t b);     /* NumPy's %: the sign of b, b != 0 */
 int64_t ax_gcd(int64_t a, int64_t b);      /* >= 1 */
 /* row-major offset of idx in a tensor of the given shape; -1 if an index is
  * out of range (broadcast indices are already mapped to 0 by the caller) */

@@ -19,10 +19,26 @@
  *     times it;
  *   - fold(acc + g(k) for k in [lo, hi), acc = init) = init + SUM g(k);
  *   - a broadcast index select(d == 1, 0, i) is i when i ranges over [0, d).
- * Integer index terms get the same treatment without sums.  Bound variables
- * of a multi-sum are numbered by their first occurrence in the atoms sorted
- * by a signature that ignores bound variables, so alpha-equivalent sums get
- * the same term (a tie in signatures can only cost a proof, never give one).
+ * Integer index terms get the same treatment without sums.
+ *
+ * Bound variables.  The encoders bind each reduction's variable with a fresh
+ * name; a normal form binds it by De Bruijn index (term.c, t_abstract): a
+ * canonical reduction has a placeholder in its variable slot and refers to
+ * its variable by the number of binders between the use and the binder.  So
+ * a normal form never depends on bound names, a free index can never be
+ * captured by an inner reduction when an outer one is bound (the bug of a
+ * numbering by fixed ids: two contractions confused inside exp(Q @ K.T) @ V),
+ * and alpha-equivalent reductions are the same term.  The variables of a
+ * multi-sum are ordered by their first occurrence in the atoms sorted by a
+ * signature blind to them (a tie can only cost a proof, never give one), a
+ * variable after every variable its bounds mention.
+ *
+ * Resources.  Each subterm is normalised once (terms are DAGs), like
+ * monomials are merged as sums grow, and a budget of monomials and a
+ * deadline bound the work: past either, canon_overflowed() says why and
+ * nothing made may be trusted.  Coefficients are 128-bit rationals.
+ * Non-constant real denominators met on the way are recorded: a proof holds
+ * where they are non-zero, and the checker states that (canon_denominators).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +48,10 @@ typedef struct SVar {
 	Term *v, *lo, *hi;
 } SVar;
 
+typedef __int128 Q;   /* coefficients: exact 128-bit rationals (16-digit constants multiply) */
+
 typedef struct Mono {
-	int64_t num, den;
+	Q num, den;
 	int natoms, nvars;
 	Term **atoms;
 	SVar *vars;
@@ -50,12 +68,18 @@ struct Canon {
 	const AxTarget *t;
 	int nrange;
 	Term *rvar[512], *rhi[512];   /* index variables and their (normalised) upper bounds */
-	int overflow;                 /* a coefficient overflowed: the result must not be trusted */
-	int depth;                    /* nesting of opaque reductions, for canonical bound ids */
+	int overflow;                 /* the result must not be trusted: why is in `why` */
+	const char *why;
 	int unfold_depth;
+	TMap memo;                    /* term -> Poly*: each subterm normalised once */
+	long budget;                  /* monomials it may still make */
+	double deadline;              /* ax_now_ms() past which it gives up; 0: none */
+	unsigned ticks;
+	int ndens;
+	Term *dens[64];               /* non-constant real denominators met */
 };
 
-enum { CANON_BVAR = 1 << 20 };   /* canonical bound variables: CANON_BVAR + k */
+enum { CANON_BUDGET = 1 << 21 };   /* monomials per Canon: ~100 MB of normal form */
 
 Canon *
 canon_new(TermCtx *tc, const AxTarget *t)
@@ -64,7 +88,54 @@ canon_new(TermCtx *tc, const AxTarget *t)
 	c->tc = tc;
 	c->a = tc_arena(tc);
 	c->t = t;
+	c->budget = CANON_BUDGET;
 	return c;
+}
+
+void
+canon_free(Canon *c)
+{
+	if (c)
+		tmap_free(&c->memo);
+}
+
+void
+canon_deadline(Canon *c, double deadline_ms)
+{
+	c->deadline = deadline_ms;
+}
+
+const char *
+canon_why(const Canon *c)
+{
+	return c->overflow ? c->why : NULL;
+}
+
+int
+canon_denominators(const Canon *c, Term *const **dens)
+{
+	*dens = c->dens;
+	return c->ndens;
+}
+
+static void
+give_up(Canon *c, const char *why)
+{
+	if (!c->overflow)
+		c->why = why;
+	c->overflow = 1;
+}
+
+/* Charges n monomials and, now and then, looks at the clock. */
+static int
+spend(Canon *c, long n)
+{
+	c->budget -= n;
+	if (c->budget < 0)
+		give_up(c, "resource limit: the normal form grew past its budget of monomials");
+	if (c->deadline > 0 && (++c->ticks & 255) == 0 && ax_now_ms() > c->deadline)
+		give_up(c, "resource limit: the time limit ran out while normalising");
+	return c->overflow;
 }
 
 void
@@ -84,56 +155,88 @@ canon_overflowed(const Canon *c)
 
 /* ---- coefficients --------------------------------------------------------- */
 
+static Q
+q_gcd(Q a, Q b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		Q t = a % b;
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}
+
 static void
-q_norm(Canon *c, int64_t *n, int64_t *d)
+q_norm(Canon *c, Q *n, Q *d)
 {
 	if (*d < 0) {
-		if (*n == INT64_MIN || *d == INT64_MIN)
-			c->overflow = 1;
-		*n = -*n;
-		*d = -*d;
+		if (__builtin_mul_overflow(*n, -1, n) || __builtin_mul_overflow(*d, -1, d))
+			give_up(c, "a coefficient overflowed 128 bits");
 	}
-	int64_t g = ax_gcd(*n, *d);
+	Q g = q_gcd(*n, *d);
 	*n /= g;
 	*d /= g;
 }
 
 static void
-q_mul(Canon *c, int64_t an, int64_t ad, int64_t bn, int64_t bd, int64_t *n, int64_t *d)
+q_mul(Canon *c, Q an, Q ad, Q bn, Q bd, Q *n, Q *d)
 {
-	int64_t g1 = ax_gcd(an, bd), g2 = ax_gcd(bn, ad);
+	Q g1 = q_gcd(an, bd), g2 = q_gcd(bn, ad);
 	an /= g1;
 	bd /= g1;
 	bn /= g2;
 	ad /= g2;
-	if (__builtin_mul_overflow(an, bn, n) || __builtin_mul_overflow(ad, bd, d))
-		c->overflow = 1;
+	if (__builtin_mul_overflow(an, bn, n) || __builtin_mul_overflow(ad, bd, d)) {
+		give_up(c, "a coefficient overflowed 128 bits");
+		*n = 0;
+		*d = 1;
+		return;
+	}
 	q_norm(c, n, d);
 }
 
 static void
-q_add(Canon *c, int64_t an, int64_t ad, int64_t bn, int64_t bd, int64_t *n, int64_t *d)
+q_add(Canon *c, Q an, Q ad, Q bn, Q bd, Q *n, Q *d)
 {
-	int64_t x = 0, y = 0, z = 1;
+	Q x = 0, y = 0, z = 1;
 	if (__builtin_mul_overflow(an, bd, &x) || __builtin_mul_overflow(bn, ad, &y) || __builtin_add_overflow(x, y, n) ||
-	    __builtin_mul_overflow(ad, bd, &z))
-		c->overflow = 1;
+	    __builtin_mul_overflow(ad, bd, &z)) {
+		give_up(c, "a coefficient overflowed 128 bits");
+		*n = 0;
+		*d = 1;
+		return;
+	}
 	*d = z;
 	q_norm(c, n, d);
 }
 
-/* ---- terms: printing for ordering ------------------------------------------- */
-
-static int
-cmp_str(const void *x, const void *y)
+/* A coefficient as a real constant term: exact, also past 64 bits. */
+static Term *
+q_term(Canon *c, Q n, Q d, TermSort s)
 {
-	return strcmp(*(char *const *)x, *(char *const *)y);
+	if (n >= INT64_MIN && n <= INT64_MAX && d <= INT64_MAX)
+		return t_num(c->tc, (int64_t)n, s == TS_INT ? 1 : (int64_t)d, s);
+	char buf[96], *p = buf + sizeof buf;
+	*--p = 0;
+	for (Q x = d; x; x /= 10)
+		*--p = (char)('0' + (int)(x % 10));
+	*--p = '/';
+	int neg = n < 0;
+	for (Q x = n; x; x /= 10)
+		*--p = (char)('0' + (int)(neg ? -(x % 10) : x % 10));
+	if (neg)
+		*--p = '-';
+	return t_bignum(c->tc, p);
 }
 
 /* ---- polynomials ------------------------------------------------------------ */
 
 static Poly
-p_const(Canon *c, int64_t num, int64_t den)
+p_const(Canon *c, Q num, Q den)
 {
 	Poly p = { 0 };
 	if (num == 0)
@@ -155,20 +258,80 @@ p_atom(Canon *c, Term *t)
 	return p;
 }
 
+/* Whether two monomials are the same product of the same atoms under the same
+ * sums, as built (the merge below only needs to catch copies). */
+static int
+m_same(const Mono *x, const Mono *y)
+{
+	if (x->natoms != y->natoms || x->nvars != y->nvars)
+		return 0;
+	for (int i = 0; i < x->natoms; i++)
+		if (x->atoms[i] != y->atoms[i])
+			return 0;
+	for (int i = 0; i < x->nvars; i++)
+		if (x->vars[i].v != y->vars[i].v || x->vars[i].lo != y->vars[i].lo || x->vars[i].hi != y->vars[i].hi)
+			return 0;
+	return 1;
+}
+
+static uint64_t
+m_hash(const Mono *m)
+{
+	uint64_t h = (uint64_t)m->natoms * 31 + (uint64_t)m->nvars;
+	for (int i = 0; i < m->natoms; i++)
+		h = (h ^ (uint64_t)(uintptr_t)m->atoms[i]) * 0x100000001b3ull;
+	for (int i = 0; i < m->nvars; i++)
+		h = (h ^ (uint64_t)(uintptr_t)m->vars[i].v) * 0x100000001b3ull;
+	return h;
+}
+
+/* Merges copies of one monomial (x + x, as y = y + y makes them). */
+static Poly
+p_merge(Canon *c, Poly p)
+{
+	size_t cap = 1;
+	while (cap < 2 * (size_t)p.n)
+		cap *= 2;
+	int *slot = arena_alloc(c->a, sizeof(int) * cap);   /* index + 1 into out */
+	Poly out = { 0, arena_alloc(c->a, sizeof(Mono) * (size_t)(p.n + 1)) };
+	for (int i = 0; i < p.n; i++) {
+		size_t h = (size_t)m_hash(&p.m[i]) & (cap - 1);
+		for (; slot[h] && !m_same(&out.m[slot[h] - 1], &p.m[i]); h = (h + 1) & (cap - 1))
+			;
+		if (!slot[h]) {
+			out.m[out.n++] = p.m[i];
+			slot[h] = out.n;
+			continue;
+		}
+		Mono *m = &out.m[slot[h] - 1];
+		q_add(c, m->num, m->den, p.m[i].num, p.m[i].den, &m->num, &m->den);
+	}
+	int k = 0;
+	for (int i = 0; i < out.n; i++)
+		if (out.m[i].num != 0)
+			out.m[k++] = out.m[i];
+	out.n = k;
+	return out;
+}
+
 static Poly
 p_add(Canon *c, Poly a, Poly b)
 {
+	if (spend(c, a.n + b.n))
+		return (Poly){ 0 };
 	Poly p = { a.n + b.n, arena_alloc(c->a, sizeof(Mono) * (size_t)(a.n + b.n + 1)) };
 	if (a.n)
 		memcpy(p.m, a.m, sizeof(Mono) * (size_t)a.n);
 	if (b.n)
 		memcpy(p.m + a.n, b.m, sizeof(Mono) * (size_t)b.n);
-	return p;
+	return p.n > 16 ? p_merge(c, p) : p;
 }
 
 static Poly
-p_scale(Canon *c, Poly a, int64_t num, int64_t den)
+p_scale(Canon *c, Poly a, Q num, Q den)
 {
+	if (spend(c, a.n))
+		return (Poly){ 0 };
 	Poly p = { a.n, arena_alloc(c->a, sizeof(Mono) * (size_t)(a.n + 1)) };
 	for (int i = 0; i < a.n; i++) {
 		p.m[i] = a.m[i];
@@ -196,16 +359,18 @@ m_mul(Canon *c, const Mono *x, const Mono *y)
 	for (int i = 0; i < x->natoms; i++)
 		m.atoms[i] = x->atoms[i];
 	for (int i = 0; i < y->natoms; i++)
-		m.atoms[x->natoms + i] = t_subst(c->tc, y->atoms[i], from, to, nren);
+		m.atoms[x->natoms + i] = nren ? t_subst(c->tc, y->atoms[i], from, to, nren) : y->atoms[i];
 	m.nvars = x->nvars + y->nvars;
 	m.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
 	for (int i = 0; i < x->nvars; i++)
 		m.vars[i] = x->vars[i];
 	for (int j = 0; j < y->nvars; j++) {
 		SVar v = y->vars[j];
-		v.v = t_subst(c->tc, v.v, from, to, nren);
-		v.lo = t_subst(c->tc, v.lo, from, to, nren);
-		v.hi = t_subst(c->tc, v.hi, from, to, nren);
+		if (nren) {
+			v.v = t_subst(c->tc, v.v, from, to, nren);
+			v.lo = t_subst(c->tc, v.lo, from, to, nren);
+			v.hi = t_subst(c->tc, v.hi, from, to, nren);
+		}
 		m.vars[x->nvars + j] = v;
 	}
 	return m;
@@ -214,15 +379,17 @@ m_mul(Canon *c, const Mono *x, const Mono *y)
 static Poly
 p_mul(Canon *c, Poly a, Poly b)
 {
-	if ((int64_t)a.n * b.n > 4096) {   /* a blow-up: keep the product as it is */
-		c->overflow = 1;
-		return p_const(c, 0, 1);
+	if ((int64_t)a.n * b.n > 4096) {   /* a blow-up: give up rather than grow */
+		give_up(c, "resource limit: a product of sums of more than 4096 terms");
+		return (Poly){ 0 };
 	}
+	if (spend(c, (long)a.n * b.n))
+		return (Poly){ 0 };
 	Poly p = { a.n * b.n, arena_alloc(c->a, sizeof(Mono) * (size_t)(a.n * b.n + 1)) };
 	for (int i = 0; i < a.n; i++)
 		for (int j = 0; j < b.n; j++)
 			p.m[i * b.n + j] = m_mul(c, &a.m[i], &b.m[j]);
-	return p;
+	return p.n > 16 ? p_merge(c, p) : p;
 }
 
 static Term *p_term(Canon *c, Poly p, TermSort s);
@@ -233,7 +400,7 @@ static Poly
 p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 {
 	Poly out = { 0 };
-	for (int i = 0; i < p.n; i++) {
+	for (int i = 0; i < p.n && !c->overflow; i++) {
 		Mono m = p.m[i];
 		int dep = 0;
 		for (int k = 0; k < m.natoms && !dep; k++)
@@ -256,7 +423,7 @@ p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 		Term *count = t_bin(c->tc, TK_MAX, t_bin(c->tc, TK_SUB, hi, lo), t_int(c->tc, 0));
 		double k;
 		if (t_eval(count, NULL, &k) == 0)
-			out = p_add(c, out, p_scale(c, one, (int64_t)k, 1));
+			out = p_add(c, out, p_scale(c, one, (Q)k, 1));
 		else
 			out = p_add(c, out, p_mul(c, one, p_atom(c, t_toreal(c->tc, count))));
 	}
@@ -323,38 +490,72 @@ bounded_by(Canon *c, Term *v, Term *d)
 	return 0;
 }
 
-/* A max/min reduction or fold as an atom: body normalised, its bound
- * variables renamed to canonical ids by nesting depth. */
+/* A max/min reduction or fold as an atom: body normalised, its variable (and
+ * a fold's accumulator) bound by De Bruijn index. */
 static Term *
 opaque_red(Canon *c, Term *t)
 {
 	Term *v = t->a[0], *lo = norm_int(c, t->a[1]), *hi = norm_int(c, t->a[2]);
-	int d = c->depth++;
-	Term *cv = t_bvar(c->tc, CANON_BVAR + 2 * d, TS_INT);
 	Term *r;
-	canon_range(c, v, hi);
 	if (t->kind == TK_FOLD) {
-		Term *acc = t->a[3];
-		Term *cacc = t_bvar(c->tc, CANON_BVAR + 2 * d + 1, TS_REAL);
 		Term *init = p_term(c, norm(c, t->a[4]), TS_REAL);
+		canon_range(c, v, hi);
 		Term *body = p_term(c, norm(c, t->a[5]), TS_REAL);
-		Term *from[2] = { v, acc }, *to[2] = { cv, cacc };
-		r = t_fold(c->tc, cv, lo, hi, cacc, init, t_subst(c->tc, body, from, to, 2));
+		c->nrange--;
+		Term *vars[2] = { t->a[3], v };   /* the accumulator is the inner binder */
+		r = t_fold(c->tc, t_binder(c->tc, TS_INT), lo, hi, t_binder(c->tc, TS_REAL), init,
+		           t_abstract(c->tc, body, vars, 2));
 	} else {
+		canon_range(c, v, hi);
 		Term *body = p_term(c, norm(c, t->a[3]), TS_REAL);
-		r = t_red(c->tc, (TermKind)t->kind, cv, lo, hi, t_subst(c->tc, body, &v, &cv, 1));
+		c->nrange--;
+		r = t_red(c->tc, (TermKind)t->kind, t_binder(c->tc, TS_INT), lo, hi, t_abstract(c->tc, body, &v, 1));
 	}
-	c->nrange--;
-	c->depth--;
 	return r;
 }
+
+/* A real denominator that is not a constant: recorded, once. */
+static void
+note_denominator(Canon *c, Term *d)
+{
+	for (int i = 0; i < c->ndens; i++)
+		if (c->dens[i] == d)
+			return;
+	if (c->ndens < 64)
+		c->dens[c->ndens++] = d;
+	else
+		give_up(c, "more than 64 distinct denominators");
+}
+
+static Poly norm_kind(Canon *c, Term *t);
 
 static Poly
 norm(Canon *c, Term *t)
 {
+	if (c->overflow)
+		return (Poly){ 0 };
+	/* Each subterm once.  Its normal form depends only on the ranges of the
+	 * variables in it, and each variable has one range (a bound one is only
+	 * reached inside its reduction), so the memo holds wherever t recurs. */
+	int found = 0;
+	void **slot = tmap_slot(&c->memo, t, &found);
+	if (found)
+		return *(Poly *)*slot;
+	Poly p = norm_kind(c, t);
+	Poly *keep = arena_alloc(c->a, sizeof *keep);
+	*keep = p;
+	*tmap_slot(&c->memo, t, &found) = keep;
+	return p;
+}
+
+static Poly
+norm_kind(Canon *c, Term *t)
+{
 	Term *a[16];
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
+		if (t->name)
+			return p_atom(c, t);   /* a constant past 64 bits: exact, opaque to arithmetic here */
 		return p_const(c, t->num, t->den);
 	case TK_VAR:
 	case TK_BVAR:
@@ -388,7 +589,9 @@ norm(Canon *c, Term *t)
 			Poly den = norm(c, t->a[1]);
 			if (den.n == 1 && den.m[0].natoms == 0 && den.m[0].nvars == 0)   /* a nonzero constant */
 				return p_scale(c, norm(c, t->a[0]), den.m[0].den, den.m[0].num);
-			Term *r = t_bin(c->tc, TK_DIV, t_num(c->tc, 1, 1, TS_REAL), p_term(c, den, TS_REAL));
+			Term *d = p_term(c, den, TS_REAL);
+			note_denominator(c, d);
+			Term *r = t_bin(c->tc, TK_DIV, t_num(c->tc, 1, 1, TS_REAL), d);
 			return p_mul(c, norm(c, t->a[0]), p_atom(c, r));
 		}
 		return p_atom(c, t_bin(c->tc, TK_DIV, norm_any(c, t->a[0]), norm_any(c, t->a[1])));   /* integer: an atom */
@@ -398,7 +601,7 @@ norm(Canon *c, Term *t)
 		return p_atom(c, t_bin(c->tc, (TermKind)t->kind, norm_any(c, t->a[0]), norm_any(c, t->a[1])));
 	case TK_TOREAL: {
 		Term *x = norm_int(c, t->a[0]);
-		if (x->kind == TK_NUM)
+		if (x->kind == TK_NUM && !x->name)
 			return p_const(c, x->num, x->den);
 		return p_atom(c, t_toreal(c->tc, x));
 	}
@@ -471,49 +674,76 @@ cmp_keyed(const void *x, const void *y)
 	return strcmp(((const Keyed *)x)->key, ((const Keyed *)y)->key);
 }
 
-/* The bound variables of m renamed by first occurrence in its atoms sorted by
- * a signature blind to them; returns the monomial's body and sum, without
- * the coefficient. */
+/* The monomial's product of atoms under its sums, without the coefficient.
+ * Its variables are ordered outermost first by first occurrence in its atoms
+ * sorted by a signature blind to them, then moved after every variable their
+ * bounds mention; each is bound by De Bruijn index. */
 static Term *
 m_body(Canon *c, const Mono *m, TermSort s)
 {
 	int na = m->natoms, nv = m->nvars;
+	if (nv > 64) {
+		give_up(c, "a sum over more than 64 indices");
+		return t_num(c->tc, 0, 1, s);
+	}
 	Term *from[64], *to[64];
 	Keyed *ks = arena_alloc(c->a, sizeof(Keyed) * (size_t)(na + 1));
 	Term *blind = t_bvar(c->tc, -1, TS_INT);
-	for (int i = 0; i < nv && i < 64; i++) {
+	for (int i = 0; i < nv; i++) {
 		from[i] = m->vars[i].v;
 		to[i] = blind;
 	}
 	for (int i = 0; i < na; i++) {
 		ks[i].t = m->atoms[i];
-		ks[i].key = t_str(c->tc, t_subst(c->tc, m->atoms[i], from, to, nv < 64 ? nv : 64));
+		ks[i].key = t_str(c->tc, nv ? t_subst(c->tc, m->atoms[i], from, to, nv) : m->atoms[i]);
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
-	/* number the variables by first occurrence */
-	int order[64], no = 0;
+	/* variables by first occurrence */
+	int first[64], nf = 0, placed[64] = { 0 }, order[64], no = 0;
 	for (int i = 0; i < na; i++)
-		for (int k = 0; k < nv && k < 64; k++) {
+		for (int k = 0; k < nv; k++) {
 			int seen = 0;
-			for (int j = 0; j < no; j++)
-				seen |= order[j] == k;
+			for (int j = 0; j < nf; j++)
+				seen |= first[j] == k;
 			if (!seen && t_mentions(ks[i].t, m->vars[k].v))
-				order[no++] = k;
+				first[nf++] = k;
 		}
-	for (int k = 0; k < nv && k < 64; k++) {
+	for (int k = 0; k < nv; k++) {
 		int seen = 0;
-		for (int j = 0; j < no; j++)
-			seen |= order[j] == k;
+		for (int j = 0; j < nf; j++)
+			seen |= first[j] == k;
 		if (!seen)
-			order[no++] = k;
+			first[nf++] = k;
 	}
-	int base = CANON_BVAR + 4096;   /* apart from opaque reductions' ids */
-	for (int j = 0; j < no; j++) {
-		from[j] = m->vars[order[j]].v;
-		to[j] = t_bvar(c->tc, base + j, TS_INT);
+	/* then each after the variables its bounds mention */
+	while (no < nv) {
+		int progress = 0;
+		for (int j = 0; j < nf; j++) {
+			int k = first[j];
+			if (placed[k])
+				continue;
+			int ready = 1;
+			for (int q = 0; q < nv && ready; q++)
+				if (q != k && !placed[q] && (t_mentions(m->vars[k].lo, m->vars[q].v) || t_mentions(m->vars[k].hi, m->vars[q].v)))
+					ready = 0;
+			if (ready) {
+				placed[k] = 1;
+				order[no++] = k;
+				progress = 1;
+				break;
+			}
+		}
+		if (!progress) {
+			give_up(c, "the bounds of a multi-sum depend on each other in a circle");
+			return t_num(c->tc, 0, 1, s);
+		}
 	}
+	/* innermost variable is index 0: vars[k] is order[no - 1 - k] */
+	Term *vars[64];
+	for (int k = 0; k < no; k++)
+		vars[k] = m->vars[order[no - 1 - k]].v;
 	for (int i = 0; i < na; i++) {
-		ks[i].t = t_subst(c->tc, ks[i].t, from, to, no);
+		ks[i].t = no ? t_abstract(c->tc, ks[i].t, vars, no) : ks[i].t;
 		ks[i].key = t_str(c->tc, ks[i].t);
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
@@ -524,8 +754,13 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		body = t_num(c->tc, 1, 1, s);
 	for (int j = no - 1; j >= 0; j--) {
 		const SVar *v = &m->vars[order[j]];
-		body = t_red(c->tc, TK_SUM, to[j], t_subst(c->tc, v->lo, from, to, no), t_subst(c->tc, v->hi, from, to, no),
-		             t_toreal(c->tc, body));
+		/* the bounds of order[j] are under the binders order[0..j-1]: order[j-1] is index 0 */
+		Term *outer[64];
+		for (int k = 0; k < j; k++)
+			outer[k] = m->vars[order[j - 1 - k]].v;
+		Term *lo = j ? t_abstract(c->tc, v->lo, outer, j) : v->lo;
+		Term *hi = j ? t_abstract(c->tc, v->hi, outer, j) : v->hi;
+		body = t_red(c->tc, TK_SUM, t_binder(c->tc, TS_INT), lo, hi, t_toreal(c->tc, body));
 	}
 	return body;
 }
@@ -533,18 +768,21 @@ m_body(Canon *c, const Mono *m, TermSort s)
 static Term *
 p_term(Canon *c, Poly p, TermSort s)
 {
+	if (c->overflow)
+		return t_num(c->tc, 0, 1, s);
 	/* combine like monomials */
 	Keyed *ks = arena_alloc(c->a, sizeof(Keyed) * (size_t)(p.n + 1));
-	int64_t *num = arena_alloc(c->a, sizeof(int64_t) * (size_t)(p.n + 1));
-	int64_t *den = arena_alloc(c->a, sizeof(int64_t) * (size_t)(p.n + 1));
+	Q *num = arena_alloc(c->a, sizeof(Q) * (size_t)(p.n + 1));
+	Q *den = arena_alloc(c->a, sizeof(Q) * (size_t)(p.n + 1));
 	int n = 0;
-	for (int i = 0; i < p.n; i++) {
+	TMap at = { 0 };   /* body -> its index + 1 */
+	for (int i = 0; i < p.n && !c->overflow; i++) {
 		Term *b = m_body(c, &p.m[i], s);
-		int j;
-		for (j = 0; j < n; j++)
-			if (ks[j].t == b)
-				break;
-		if (j == n) {
+		int found;
+		void **slot = tmap_slot(&at, b, &found);
+		int j = found ? (int)(intptr_t)*slot - 1 : n;
+		if (!found) {
+			*slot = (void *)(intptr_t)(n + 1);
 			ks[n].t = b;
 			ks[n].key = t_str(c->tc, b);
 			num[n] = 0;
@@ -553,31 +791,25 @@ p_term(Canon *c, Poly p, TermSort s)
 		}
 		q_add(c, num[j], den[j], p.m[i].num, p.m[i].den, &num[j], &den[j]);
 	}
-	/* sort by key, carrying coefficients */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && strcmp(ks[j - 1].key, ks[j].key) > 0; j--) {
-			Keyed k = ks[j];
-			ks[j] = ks[j - 1];
-			ks[j - 1] = k;
-			int64_t x = num[j], y = den[j];
-			num[j] = num[j - 1];
-			den[j] = den[j - 1];
-			num[j - 1] = x;
-			den[j - 1] = y;
-		}
+	tmap_free(&at);
+	/* sort by key, carrying coefficients (keys are distinct: bodies are) */
+	Keyed *sorted = arena_alloc(c->a, sizeof(Keyed) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		sorted[i] = (Keyed){ ks[i].key, (Term *)(intptr_t)i };
+	qsort(sorted, (size_t)n, sizeof *sorted, cmp_keyed);
 	Term *total = NULL;
-	for (int i = 0; i < n; i++) {
+	for (int ii = 0; ii < n; ii++) {
+		int i = (int)(intptr_t)sorted[ii].t;
 		if (num[i] == 0)
 			continue;
 		Term *m = ks[i].t;
-		int one = m->kind == TK_NUM;
+		int one = m->kind == TK_NUM && !m->name;
 		if (s == TS_INT && den[i] != 1)
-			c->overflow = 1;   /* a fraction in an integer term: cannot happen for spec'd ops */
-		Term *k = t_num(c->tc, num[i], s == TS_INT ? 1 : den[i], s);
+			give_up(c, "a fraction in an integer term");   /* cannot happen for spec'd ops */
+		Term *k = q_term(c, num[i], den[i], s);
 		Term *term = one ? k : (num[i] == 1 && den[i] == 1) ? m : t_bin(c->tc, TK_MUL, k, m);
 		total = total ? t_bin(c->tc, TK_ADD, total, term) : term;
 	}
-	(void)cmp_str;
 	return total ? total : t_num(c->tc, 0, 1, s);
 }
 

@@ -10,6 +10,8 @@
 int64_t
 ax_idiv(int64_t a, int64_t b)
 {
+	if (b == -1)   /* INT64_MIN / -1 overflows: wrap as the hardware would not */
+		return a == INT64_MIN ? INT64_MIN : -a;
 	int64_t q = a / b;
 	if ((a % b != 0) && ((a < 0) != (b < 0)))
 		q--;
@@ -19,8 +21,12 @@ ax_idiv(int64_t a, int64_t b)
 int64_t
 ax_imod(int64_t a, int64_t b)
 {
-	int64_t r = a % b;
-	return r < 0 ? r + (b < 0 ? -b : b) : r;
+	if (b == -1)
+		return 0;
+	int64_t r = a % b;   /* NumPy's (floored) modulo: the sign of b */
+	if (r != 0 && ((r < 0) != (b < 0)))
+		r += b;
+	return r;
 }
 
 int64_t

@@ -13,6 +13,7 @@
 #include "axon.h"
 
 enum { NBUCKET0 = 4096 };
+enum { DB_BASE = 1 << 24, DB_BINDER = DB_BASE - 1 };   /* De Bruijn indices and the binder placeholder */
 
 struct TermCtx {
 	Arena *arena;
@@ -203,9 +204,9 @@ t_bin(TermCtx *c, TermKind k, Term *a, Term *b)
 		case TK_LE: return t_bool(c, x <= y);
 		case TK_EQ: return t_bool(c, x == y);
 		case TK_NE: return t_bool(c, x != y);
-		case TK_ADD: return t_int(c, x + y);
-		case TK_SUB: return t_int(c, x - y);
-		case TK_MUL: return t_int(c, x * y);
+		case TK_ADD: if (!__builtin_add_overflow(x, y, &x)) return t_int(c, x); break;
+		case TK_SUB: if (!__builtin_sub_overflow(x, y, &x)) return t_int(c, x); break;
+		case TK_MUL: if (!__builtin_mul_overflow(x, y, &x)) return t_int(c, x); break;
 		case TK_MAX: return t_int(c, x > y ? x : y);
 		case TK_MIN: return t_int(c, x < y ? x : y);
 		default: break;
@@ -299,36 +300,93 @@ t_fold(TermCtx *c, Term *v, Term *lo, Term *hi, Term *acc, Term *init, Term *bod
 	return mk(c, TK_FOLD, TS_REAL, 0, 0, 0, NULL, 6, x);
 }
 
-int
-t_mentions(const Term *t, const Term *v)
+/* ---- walks that visit a shared subterm once ------------------------------ */
+
+static uint32_t epoch;   /* the stamp of the current marked walk */
+
+static int
+mentions(const Term *t, const Term *v)
 {
 	if (t == v)
 		return 1;
+	Term *m = (Term *)t;
+	if (m->mark == epoch)
+		return 0;   /* visited in this walk: it did not mention v */
+	m->mark = epoch;
 	for (int i = 0; i < t->n; i++)
-		if (t_mentions(t->a[i], v))
+		if (mentions(t->a[i], v))
 			return 1;
 	return 0;
 }
 
-/* t with every occurrence of from[k] replaced by to[k].  Binders of t must
- * not be among from[] (no capture: callers rename free variables or bound
- * variables that t's binders do not rebind). */
-Term *
-t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n)
+int
+t_mentions(const Term *t, const Term *v)
 {
-	for (int k = 0; k < n; k++)
-		if (t == from[k])
-			return to[k];
-	if (t->n == 0)
-		return t;
-	int hit = 0;
-	for (int k = 0; k < n && !hit; k++)
-		hit = t_mentions(t, from[k]);
-	if (!hit)
-		return t;
-	Term *a[16];
+	epoch++;
+	return mentions(t, v);
+}
+
+static size_t
+dag_size(const Term *t)
+{
+	Term *m = (Term *)t;
+	if (m->mark == epoch)
+		return 0;
+	m->mark = epoch;
+	size_t n = 1;
 	for (int i = 0; i < t->n; i++)
-		a[i] = t_subst(c, t->a[i], from, to, n);
+		n += dag_size(t->a[i]);
+	return n;
+}
+
+size_t
+t_dag_size(const Term *t)
+{
+	epoch++;
+	return dag_size(t);
+}
+
+void **
+tmap_slot(TMap *m, const Term *k, int *found)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		TMap b = { m->cap ? 2 * m->cap : 64, 0, NULL, NULL };
+		b.key = calloc(b.cap, sizeof *b.key);
+		b.val = calloc(b.cap, sizeof *b.val);
+		if (!b.key || !b.val)
+			ax_die("out of memory");
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->key[i]) {
+				int f;
+				*tmap_slot(&b, m->key[i], &f) = m->val[i];
+			}
+		tmap_free(m);
+		*m = b;
+	}
+	size_t i = (size_t)(((uintptr_t)k >> 4) * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
+	for (; m->key[i]; i = (i + 1) & (m->cap - 1))
+		if (m->key[i] == k) {
+			*found = 1;
+			return &m->val[i];
+		}
+	*found = 0;
+	m->key[i] = k;
+	m->n++;
+	return &m->val[i];
+}
+
+void
+tmap_free(TMap *m)
+{
+	free(m->key);
+	free(m->val);
+	*m = (TMap){ 0 };
+}
+
+/* t rebuilt from new arguments, through the constructors */
+static Term *
+rebuild(TermCtx *c, const Term *t, Term **a)
+{
 	switch ((TermKind)t->kind) {
 	case TK_TENSOR: return t_tensor(c, t->id, t->name, t->n, a);
 	case TK_CALL: return t_call(c, t->id, t->n, a);
@@ -340,6 +398,123 @@ t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n)
 	case TK_FOLD: return t_fold(c, a[0], a[1], a[2], a[3], a[4], a[5]);
 	default: return t_bin(c, (TermKind)t->kind, a[0], a[1]);
 	}
+}
+
+typedef struct Subst {
+	TermCtx *c;
+	Term *const *from, *const *to;
+	int n;
+	TMap memo;
+} Subst;
+
+static Term *
+subst(Subst *s, Term *t)
+{
+	for (int k = 0; k < s->n; k++)
+		if (t == s->from[k])
+			return s->to[k];
+	if (t->n == 0)
+		return t;
+	int found;
+	void **slot = tmap_slot(&s->memo, t, &found);
+	if (found)
+		return *slot;
+	Term *a[16];
+	int same = 1;
+	for (int i = 0; i < t->n; i++) {
+		a[i] = subst(s, t->a[i]);
+		same &= a[i] == t->a[i];
+	}
+	Term *r = same ? t : rebuild(s->c, t, a);
+	*tmap_slot(&s->memo, t, &found) = r;   /* the table may have grown */
+	return r;
+}
+
+/* t with every occurrence of from[k] replaced by to[k].  Binders of t must
+ * not be among from[] (no capture: callers rename free variables or bound
+ * variables that t's binders do not rebind). */
+Term *
+t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n)
+{
+	Subst s = { c, from, to, n, { 0 } };
+	Term *r = subst(&s, t);
+	tmap_free(&s.memo);
+	return r;
+}
+
+/* ---- De Bruijn indices for canonical reductions ---------------------------- */
+
+
+Term *
+t_dbvar(TermCtx *c, int k, TermSort s)
+{
+	return t_bvar(c, DB_BASE + k, s);
+}
+
+Term *
+t_binder(TermCtx *c, TermSort s)
+{
+	return t_bvar(c, DB_BINDER, s);
+}
+
+/* A real constant too large for num/den: its exact value as text (TK_NUM with
+ * a name; num = den = 0).  Only normal forms make them; Z3 reads the text. */
+Term *
+t_bignum(TermCtx *c, const char *rational)
+{
+	return mk(c, TK_NUM, TS_REAL, 1, 0, 0, rational, 0, NULL);
+}
+
+int
+t_is_dbvar(const Term *t)
+{
+	return t->kind == TK_BVAR && t->id >= DB_BASE ? t->id - DB_BASE : -1;
+}
+
+typedef struct Abstr {
+	TermCtx *c;
+	Term *const *vars;
+	int n;
+	TMap memo[8];   /* per depth of binders crossed (deeper walks are not memoised) */
+} Abstr;
+
+static Term *
+abstr(Abstr *s, Term *t, int depth)
+{
+	for (int k = 0; k < s->n; k++)
+		if (t == s->vars[k])
+			return t_dbvar(s->c, k + depth, (TermSort)t->sort);
+	if (t->n == 0)
+		return t;
+	int found = 0;
+	void **slot = depth < 8 ? tmap_slot(&s->memo[depth], t, &found) : NULL;
+	if (found)
+		return *slot;
+	Term *a[16];
+	int same = 1;
+	for (int i = 0; i < t->n; i++) {
+		int inner = 0;   /* binders crossed to reach argument i */
+		if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN)
+			inner = i == 3;
+		else if (t->kind == TK_FOLD)
+			inner = i == 5 ? 2 : 0;
+		a[i] = abstr(s, t->a[i], depth + inner);
+		same &= a[i] == t->a[i];
+	}
+	Term *r = same ? t : rebuild(s->c, t, a);
+	if (depth < 8)
+		*tmap_slot(&s->memo[depth], t, &found) = r;
+	return r;
+}
+
+Term *
+t_abstract(TermCtx *c, Term *t, Term *const *vars, int n)
+{
+	Abstr s = { c, vars, n, { { 0 } } };
+	Term *r = abstr(&s, t, 0);
+	for (int i = 0; i < 8; i++)
+		tmap_free(&s.memo[i]);
+	return r;
 }
 
 Term *
@@ -369,7 +544,9 @@ t_print(FILE *f, const TermCtx *c, const Term *t)
 {
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
-		if (t->sort == TS_BOOL)
+		if (t->name)
+			fputs(t->name, f);
+		else if (t->sort == TS_BOOL)
 			fputs(t->num ? "true" : "false", f);
 		else if (t->den == 1)
 			fprintf(f, t->sort == TS_REAL ? "%lld.0" : "%lld", (long long)t->num);
@@ -380,7 +557,12 @@ t_print(FILE *f, const TermCtx *c, const Term *t)
 		fputs(t->name, f);
 		return;
 	case TK_BVAR:
-		fprintf(f, "%%%d", t->id);
+		if (t_is_dbvar(t) >= 0)
+			fprintf(f, "@%d", t_is_dbvar(t));   /* De Bruijn index */
+		else if (t->id == DB_BINDER)
+			fputs("@", f);
+		else
+			fprintf(f, "%%%d", t->id);
 		return;
 	case TK_TENSOR:
 		fprintf(f, "%s[", t->name ? t->name : "?");
@@ -454,6 +636,8 @@ t_eval(const Term *t, const AxEnv *env, double *out)
 	double a[3] = { 0, 0, 0 };
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
+		if (t->name)
+			return -1;   /* a big constant (t_bignum) */
 		*out = (double)t->num / (double)t->den;
 		return 0;
 	case TK_VAR:
@@ -549,8 +733,6 @@ t_infix(TermCtx *c, const Term *t)
 int
 t_size(const Term *t)
 {
-	int n = 1;
-	for (int i = 0; i < t->n; i++)
-		n += t_size(t->a[i]);
-	return n;
+	size_t n = t_dag_size(t);
+	return n > (size_t)INT32_MAX ? INT32_MAX : (int)n;
 }
