@@ -744,15 +744,26 @@ const char *canon_why(const Canon *c);                /* why, when it overflowed
 int canon_denominators(const Canon *c, Term *const **dens);  /* non-constant real divisors met */
 
 /* ---- equiv.c: the equivalence checker ------------------------------------------ */
-enum { EQ_NOT_EQUIVALENT = -1, EQ_NOT_PROVED = 0, EQ_EQUIVALENT = 1 };
+/* verdicts: EQ_ERROR, the pair is no question (its parameters do not line up,
+ * its assumptions contradict); EQ_INTERNAL, a proof the spot check refuted (a
+ * bug of the checker, reported on stderr, never a verdict to act on) */
+enum { EQ_INTERNAL = -3, EQ_ERROR = -2, EQ_NOT_EQUIVALENT = -1, EQ_NOT_PROVED = 0, EQ_EQUIVALENT = 1 };
 typedef struct EquivResult {
 	int verdict;             /* EQ_* */
 	char reason[1024];
+	/* with equiv_report(q, 1), in the TermCtx's arena: */
+	int nassume;             /* what the proof assumed: "M >= 1", "D % 2 == 0 (rhs)", "Y[i0, i1] != 0" */
+	const char *assume[64];
+	const char *explain;     /* the normal forms compared, output by output, or where they first differ */
+	int spot_runs;           /* runs of the spot check behind "equivalent" (0: none was possible) */
 } EquivResult;
 Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
 void equiv_free(Equiv *q);
-/* Do a and b (same parameters by position) compute the same outputs for
- * every size?  Both graphs must live in q's TermCtx. */
+void equiv_report(Equiv *q, int on);                   /* fill EquivResult's texts */
+/* Do a and b compute the same outputs for every size?  Parameters line up by
+ * position, sizes by the rule of equiv_sides.c; a proof holds under both
+ * sides' assumptions and non-zero denominators (listed with equiv_report);
+ * --timeout-ms bounds the whole check.  Both graphs live in q's TermCtx. */
 int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
 void equiv_stats(const Equiv *q, int *checks, int *hits);
 void equiv_clear_cache(Equiv *q);

@@ -25,8 +25,9 @@ static const char usage[] =
 	"  graph FILE.py           the dataflow graph of a program (ops, shapes, assumptions)\n"
 	"  run FILE.py --dims M=64,K=32 [--seed S] [--inputs a.npy,b.npy] -o out.npy\n"
 	"                          run a program with the reference kernels\n"
-	"  equiv FILE.py LHS RHS [--timeout-ms T] [--json]\n"
-	"                          prove two functions of FILE.py equal for every size\n"
+	"  equiv FILE.py LHS RHS [--timeout-ms T] [--json] [--explain]\n"
+	"                          prove two functions of FILE.py equal for every size, saying\n"
+	"                          what the proof assumes; --explain: the normal forms compared\n"
 	"  variants FILE.py [--fn NAME] [--json] [--dot OUT.dot] [--max-variants N] [--no-algebraic]\n"
 	"                          every proved reordering of the program (operator propagation)\n"
 	"  tile FILE.py [--dims M=7,K=9] [--seed S]\n"
@@ -333,7 +334,9 @@ cmd_variants(const AxTarget *t, const Opts *o)
 	return rc;
 }
 
-/* axonc equiv FILE LHS RHS: 0 equivalent, 1 not proved or not equivalent, 2 errors */
+/* axonc equiv FILE LHS RHS: 0 equivalent, 1 not proved or not equivalent,
+ * 2 errors (the program's, or a pair that is no question), 3 a bug of the
+ * checker that its spot check caught */
 static int
 cmd_equiv(const AxTarget *t, const Opts *o)
 {
@@ -348,23 +351,48 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 		return 2;
 	}
 	Equiv *q = equiv_new(t, tc, o->timeout_ms);
+	equiv_report(q, 1);
 	EquivResult r;
 	equiv_graphs(q, a, b, &r);
 	double ms = ax_now_ms() - t0;
-	const char *v = r.verdict == EQ_EQUIVALENT ? "equivalent" : "not-proved";
+	static const char *const names[] = { "internal-error", "error", "not-proved", "not-proved", "equivalent" };
+	const char *v = names[r.verdict + 3];
 	if (o->json) {
 		char reason[1100];
 		snprintf(reason, sizeof reason, "%s%.1024s", r.verdict == EQ_NOT_EQUIVALENT ? "not equivalent: " : "", r.reason);
 		printf("{\"verdict\": \"%s\", \"reason\": ", v);
 		json_str(reason);
+		printf(", \"assumptions\": [");
+		for (int i = 0; i < r.nassume; i++) {
+			printf("%s", i ? ", " : "");
+			json_str(r.assume[i]);
+		}
+		printf("], \"spot_check_runs\": %d", r.spot_runs);
+		if (o->explain) {
+			printf(", \"explain\": ");
+			json_str(r.explain ? r.explain : "");
+		}
 		printf(", \"ms\": %.3f}\n", ms);
-	} else if (r.verdict == EQ_EQUIVALENT)
-		printf("equivalent\n");
-	else
-		printf("%s: %s\n", r.verdict == EQ_NOT_EQUIVALENT ? "not equivalent" : "not proved", r.reason);
+	} else {
+		if (r.verdict == EQ_EQUIVALENT)
+			printf("equivalent\n");
+		else if (r.verdict == EQ_ERROR)
+			fprintf(stderr, "%s: error: %s and %s: %s\n", o->args[0], o->args[1], o->args[2], r.reason);
+		else if (r.verdict != EQ_INTERNAL)
+			printf("%s: %s\n", r.verdict == EQ_NOT_EQUIVALENT ? "not equivalent" : "not proved", r.reason);
+		if (r.verdict == EQ_EQUIVALENT || r.verdict == EQ_NOT_PROVED)
+			for (int i = 0; i < r.nassume; i++)
+				printf("%s%s\n", i ? "  and " : "assuming: ", r.assume[i]);
+		if (r.verdict == EQ_EQUIVALENT && r.spot_runs > 0)
+			printf("spot check: both sides agree when run at %d small sizes\n", r.spot_runs);
+		else if (r.verdict == EQ_EQUIVALENT)
+			printf("spot check: not run (no sizes small enough satisfy the assumptions)\n");
+		if (o->explain && r.explain)
+			fputs(r.explain, stdout);
+	}
 	equiv_free(q);
 	tc_free(tc);
-	return r.verdict == EQ_EQUIVALENT ? 0 : 1;
+	return r.verdict == EQ_EQUIVALENT ? 0 : r.verdict == EQ_ERROR ? 2 : r.verdict == EQ_INTERNAL ? 3 : 1;
 }
 
 int
@@ -387,6 +415,8 @@ main(int argc, char **argv)
 		}
 		if (strcmp(argv[i], "--json") == 0)
 			o.json = 1;
+		else if (strcmp(argv[i], "--explain") == 0)
+			o.explain = 1;
 		else if (strcmp(argv[i], "--no-algebraic") == 0)
 			o.no_algebraic = 1;
 		else if (strcmp(argv[i], "--no-fusion") == 0)

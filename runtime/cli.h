@@ -13,7 +13,7 @@ typedef struct Opts {
 	const char *measure;     /* compile: "model" (NULL) or a command with {kernel} and {config} */
 	int jobs, dtype;         /* compile: worker processes (0: every core); bytes per element for the model */
 	uint64_t seed;
-	int timeout_ms, json, variant_cap, no_algebraic, depth, tile_cap, no_fusion, budget, validate;
+	int timeout_ms, json, explain, variant_cap, no_algebraic, depth, tile_cap, no_fusion, budget, validate;
 } Opts;
 
 int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */

@@ -2,28 +2,41 @@
  * equiv.c — the equivalence checker: do two graphs compute the same outputs
  * for every size of their inputs?  (Paper section 4; DESIGN.md's checker.)
  *
- * Inputs are matched by position and are uninterpreted functions from
- * indices to reals; sizes are symbolic integers >= 1 under both programs'
- * assumptions.  Shape condition: the output ranks agree and every output dim
- * of one is provably the other's.  Computation condition: at a symbolic
- * index inside the shape, both outputs' element terms (each op's generated
- * encoder, composed by pull semantics) are brought to the normal form of
- * canon.c; equal normal forms are equal; otherwise the rest goes to Z3 with
- * each reduction an opaque value named by its normal form.  Any doubt is
- * "not proved": unknown, timeout, a coefficient overflow, an encoding the
- * translation does not know.  When a proof fails, random small sizes and
- * inputs run through the reference kernels look for a real counterexample.
- * Verdicts are cached by the pair's normal forms.
+ * The steps, in order:
+ *   1. the sides line up (equiv_sides.c: parameters by position, the right
+ *      side's size names renamed to the left's) and their assumptions have a
+ *      model; otherwise EQ_ERROR, never a vacuous proof;
+ *   2. shape condition: the output ranks agree and every output dim of one is
+ *      provably the other's;
+ *   3. computation condition: at a symbolic index inside the shape, both
+ *      outputs' element terms (each op's generated encoder, composed by pull
+ *      semantics) are brought to the normal form of canon.c; equal normal
+ *      forms are equal; otherwise the rest goes to Z3 with each reduction an
+ *      opaque value named by its normal form, each call of a spec'd fn with
+ *      the instances of the spec's axioms about it, and each reciprocal 1/d
+ *      with d * (1/d) = 1: a proof assumes non-zero denominators, and says so;
+ *   4. the spot check: a proof is confirmed by running both sides at small
+ *      sizes (equiv_spot.c); a disagreement is a bug of the checker
+ *      (EQ_INTERNAL, reported on stderr), never a verdict.
+ * Any doubt is "not proved": unknown, a time-out, the normal form's budget,
+ * an encoding the translation does not know.  When a proof fails, random
+ * small sizes and inputs look for a real counterexample.  Verdicts are cached
+ * by the pair's normal forms, the assumptions and the compared index range.
+ * --timeout-ms bounds the whole check: normal forms and every solver query.
  */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "equiv.h"
+
+typedef struct EncMemo {     /* a node's element at the index last asked for */
+	int n;
+	Term *idx[AX_MAXR], *val;
+} EncMemo;
 
 typedef struct Enc {
 	TermCtx *tc;
 	const AxGraph *g;
 	const char *const *pname;   /* tensor names by parameter position (shared by both sides) */
+	EncMemo *memo;              /* per node: a node read twice at one index is encoded once */
 } Enc;
 
 static Term *enc_node(Enc *e, int node, Term *const *idx, int n);
@@ -44,6 +57,9 @@ enc_node(Enc *e, int id, Term *const *idx, int n)
 	const AxNode *nd = &e->g->nodes[id];
 	if (nd->op < 0)
 		return t_tensor(e->tc, nd->input, e->pname[nd->input], n, idx);
+	EncMemo *m = &e->memo[id];
+	if (m->val && m->n == n && n <= AX_MAXR && memcmp(m->idx, idx, sizeof(Term *) * (size_t)n) == 0)
+		return m->val;
 	const AxOp *op = node_op(e->g, nd);
 	AxSym s = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
@@ -59,58 +75,120 @@ enc_node(Enc *e, int id, Term *const *idx, int n)
 	const void *env[2] = { e, nd };
 	s.access = access;
 	s.env = (void *)env;
-	return op->enc(e->tc, &s, idx);
+	Term *v = op->enc(e->tc, &s, idx);
+	if (n <= AX_MAXR) {
+		m->n = n;
+		memcpy(m->idx, idx, sizeof(Term *) * (size_t)n);
+		m->val = v;
+	}
+	return v;
 }
 
+/* ---- what Z3 is given of a normal form ---------------------------------------- */
+
 /* Reductions left in a normal form become opaque reals, one per distinct
- * normal form (the same term, the same value). */
+ * normal form (the same closed term, the same value); calls of spec'd fns and
+ * reciprocals are collected for their axioms. */
 typedef struct Abs {
+	TermCtx *tc;
 	int n;
 	Term *red[256];
+	int ncalls, nrecip;
+	Term *call[128], *recip[64];
+	int bad;
+	TMap memo;
 } Abs;
 
-static Term *
-abstract(TermCtx *tc, Abs *a, Term *t, int *bad)
+static void
+collect(Term **set, int *n, int cap, Term *t, int *bad)
 {
+	for (int i = 0; i < *n; i++)
+		if (set[i] == t)
+			return;
+	if (*n == cap)
+		*bad = 1;
+	else
+		set[(*n)++] = t;
+}
+
+static Term *
+abstract(Abs *a, Term *t)
+{
+	TermCtx *tc = a->tc;
 	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN || t->kind == TK_FOLD) {
-		for (int i = 0; i < a->n; i++)
-			if (a->red[i] == t)
-				goto found;
-		if (a->n == 256) {
-			*bad = 1;
-			return t;
+		int i;
+		for (i = 0; i < a->n && a->red[i] != t; i++)
+			;
+		if (i == a->n) {
+			if (a->n == 256) {
+				a->bad = 1;
+				return t;
+			}
+			a->red[a->n++] = t;
 		}
-		a->red[a->n++] = t;
-	found:;
 		char name[32];
-		for (int i = 0; i < a->n; i++)
-			if (a->red[i] == t)
-				snprintf(name, sizeof name, "%%reduction%d", i);
+		snprintf(name, sizeof name, "%%reduction%d", i);
 		return t_var(tc, name, TS_REAL);
 	}
 	if (t->n == 0)
 		return t;
+	int found;
+	void **slot = tmap_slot(&a->memo, t, &found);
+	if (found)
+		return *slot;
 	Term *x[16];
 	int same = 1;
 	for (int i = 0; i < t->n; i++) {
-		x[i] = abstract(tc, a, t->a[i], bad);
+		x[i] = abstract(a, t->a[i]);
 		same &= x[i] == t->a[i];
 	}
-	if (same)
-		return t;
-	switch ((TermKind)t->kind) {
-	case TK_TENSOR: return t_tensor(tc, t->id, t->name, t->n, x);
-	case TK_CALL: return t_call(tc, t->id, t->n, x);
-	case TK_NEG: return t_neg(tc, x[0]);
-	case TK_NOT: return t_not(tc, x[0]);
-	case TK_TOREAL: return t_toreal(tc, x[0]);
-	case TK_ITE: return t_ite(tc, x[0], x[1], x[2]);
-	default: return t_bin(tc, (TermKind)t->kind, x[0], x[1]);
-	}
+	Term *r = t;
+	if (!same)
+		switch ((TermKind)t->kind) {
+		case TK_TENSOR: r = t_tensor(tc, t->id, t->name, t->n, x); break;
+		case TK_CALL: r = t_call(tc, t->id, t->n, x); break;
+		case TK_NEG: r = t_neg(tc, x[0]); break;
+		case TK_NOT: r = t_not(tc, x[0]); break;
+		case TK_TOREAL: r = t_toreal(tc, x[0]); break;
+		case TK_ITE: r = t_ite(tc, x[0], x[1], x[2]); break;
+		default: r = t_bin(tc, (TermKind)t->kind, x[0], x[1]); break;
+		}
+	if (r->kind == TK_CALL)
+		collect(a->call, &a->ncalls, 128, r, &a->bad);
+	if (r->kind == TK_DIV && r->sort == TS_REAL)
+		collect(a->recip, &a->nrecip, 64, r, &a->bad);
+	*tmap_slot(&a->memo, t, &found) = r;
+	return r;
 }
 
+/* The spec's axioms about the fns called, instantiated at each call, and
+ * d * (1/d) = 1 for each reciprocal (its denominator is assumed non-zero). */
+static Term *
+axioms(const AxTarget *tg, TermCtx *tc, const Abs *a)
+{
+	Term *h = t_bool(tc, 1);
+	for (int i = 0; i < a->ncalls; i++) {
+		const Term *call = a->call[i];
+		for (int k = 0; k < tg->naxioms; k++) {
+			const AxAxiom *ax = &tg->axioms[k];
+			int mentions = 0;
+			for (const int *f = ax->fns; f && *f >= 0; f++)
+				mentions |= *f == call->id;
+			if (mentions && ax->nvars == 1 && call->n == 1)
+				h = t_bin(tc, TK_AND, h, ax->inst(tc, &call->a[0]));
+		}
+	}
+	for (int i = 0; i < a->nrecip; i++) {
+		Term *r = a->recip[i];
+		h = t_bin(tc, TK_AND, h, t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, r->a[1], r), t_num(tc, 1, 1, TS_REAL)));
+	}
+	return h;
+}
+
+/* ---- the checker ------------------------------------------------------------- */
+
 typedef struct CacheEnt {
-	Term *l, *r, *hyp;
+	Term *l, *r, *key;
 	int verdict;
 	char *reason;
 } CacheEnt;
@@ -119,8 +197,12 @@ struct Equiv {
 	const AxTarget *t;
 	TermCtx *tc;
 	Smt *smt;
+	int timeout_ms;
+	int report;
 	int ncache;
 	CacheEnt cache[1024];
+	int nspot;
+	uint64_t spot[1024];    /* pairs whose proof the spot check confirmed */
 	int hits, checks;
 };
 
@@ -131,6 +213,7 @@ equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms)
 	q->t = t;
 	q->tc = tc;
 	q->smt = smt_new(t);
+	q->timeout_ms = timeout_ms;
 	smt_set_timeout(q->smt, timeout_ms);
 	return q;
 }
@@ -140,6 +223,12 @@ equiv_free(Equiv *q)
 {
 	if (q)
 		smt_free(q->smt);
+}
+
+void
+equiv_report(Equiv *q, int on)
+{
+	q->report = on;
 }
 
 Smt *
@@ -152,6 +241,7 @@ void
 equiv_clear_cache(Equiv *q)
 {
 	q->ncache = 0;
+	q->nspot = 0;
 }
 
 void
@@ -161,125 +251,273 @@ equiv_stats(const Equiv *q, int *checks, int *hits)
 	*hits = q->hits;
 }
 
-static Term *
-hypothesis(Equiv *q, const AxGraph *a, const AxGraph *b, Term *extra)
+typedef struct Check {
+	Equiv *q;
+	TermCtx *tc;
+	Sides s;
+	double deadline;
+	EquivResult *r;
+	FILE *explain;           /* with report: the normal forms */
+	char *exbuf;
+	size_t exlen;
+	int ndens;
+	Term *dens[128];         /* denominators met on both sides, every output */
+	uint64_t key;            /* the pair, for the spot check's memory */
+} Check;
+
+/* The per-query time limit: what is left of the whole check's. */
+static int
+time_left(Check *k)
 {
-	Term *h = extra ? extra : t_bool(q->tc, 1);
-	const AxGraph *gs[2] = { a, b };
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; i < gs[k]->nsyms; i++)
-			h = t_bin(q->tc, TK_AND, h, t_bin(q->tc, TK_LE, t_int(q->tc, 1), t_var(q->tc, gs[k]->syms[i], TS_INT)));
-		for (int i = 0; i < gs[k]->nassume; i++)
-			h = t_bin(q->tc, TK_AND, h, gs[k]->assume[i]);
-	}
-	return h;
+	if (k->q->timeout_ms <= 0)
+		return 1;
+	double left = k->deadline - ax_now_ms();
+	if (left < 1)
+		return 0;
+	smt_set_timeout(k->q->smt, (int)left);
+	return 1;
 }
 
-/* Random small sizes and inputs: a concrete disagreement, or 0. */
 static int
-find_counterexample(const AxGraph *a, const AxGraph *b, char *msg, size_t n)
+out_of_time(Check *k)
 {
-	const char *names[80];
-	double vals[80];
-	uint64_t st = 0x5eed;
-	for (int trial = 0; trial < 24; trial++) {
-		int nv = 0;
-		const AxGraph *gs[2] = { a, b };
-		for (int k = 0; k < 2; k++)
-			for (int i = 0; i < gs[k]->nsyms && nv < 64; i++) {
-				int seen = 0;
-				for (int j = 0; j < nv; j++)
-					seen |= strcmp(names[j], gs[k]->syms[i]) == 0;
-				if (seen)
-					continue;
-				st = st * 6364136223846793005ull + 1442695040888963407ull;
-				names[nv] = gs[k]->syms[i];
-				vals[nv++] = (double)(1 + (st >> 33) % (trial < 8 ? 3 : 6));
-			}
-		for (int k = 0; k < 2; k++)
-			for (int p = 0; p < gs[k]->nparams && nv < 80; p++)
-				if (!gs[k]->params[p].tensor) {
-					names[nv] = gs[k]->params[p].name;
-					vals[nv++] = gs[k]->params[p].defval;
-				}
-		AxEnv env = { nv, names, vals };
-		int ok = 1;
-		for (int k = 0; k < 2 && ok; k++)
-			for (int i = 0; i < gs[k]->nassume && ok; i++) {
-				double v;
-				ok = t_eval(gs[k]->assume[i], &env, &v) == 0 && v != 0;
-			}
-		if (!ok)
-			continue;
-		float *in[64] = { 0 };
-		int np_ = 0, fail = 0;
-		for (int p = 0; p < a->nparams; p++) {
-			if (!a->params[p].tensor)
-				continue;
-			AxShape s;
-			if (graph_shape(a, a->params[p].node, &env, &s) != 0) {
-				fail = 1;
-				break;
-			}
-			int64_t numel = ax_numel(&s);
-			in[p] = malloc(sizeof(float) * (size_t)(numel ? numel : 1));
-			for (int64_t i = 0; i < numel; i++) {
-				st = st * 6364136223846793005ull + 1442695040888963407ull;
-				in[p][i] = (float)((double)(st >> 40) / 16777216.0 * 2.0 - 1.0);
-			}
-			np_ = p + 1;
+	snprintf(k->r->reason, sizeof k->r->reason, "resource limit: the time limit (--timeout-ms %d) ran out", k->q->timeout_ms);
+	return EQ_NOT_PROVED;
+}
+
+static int
+shape_condition(Check *k)
+{
+	const AxGraph *a = k->s.a, *b = k->s.b;
+	char why[1024];
+	for (int o = 0; o < a->noutputs; o++) {
+		const AxNode *x = &a->nodes[a->outputs[o]], *y = &b->nodes[b->outputs[o]];
+		if (x->rank != y->rank) {
+			snprintf(k->r->reason, sizeof k->r->reason, "shape condition: output %d has rank %d and %d", o, x->rank, y->rank);
+			return 0;
 		}
-		float *oa[16] = { 0 }, *ob[16] = { 0 };
-		AxShape sa[16], sb[16];
-		char err[256];
-		int found = 0;
-		if (!fail && graph_run(a, &env, (const float *const *)in, oa, sa, err, sizeof err) == 0 &&
-		    graph_run(b, &env, (const float *const *)in, ob, sb, err, sizeof err) == 0) {
-			for (int k = 0; k < a->noutputs && !found; k++) {
-				int64_t numel = ax_numel(&sa[k]);
-				int same_shape = sa[k].rank == sb[k].rank;
-				for (int d = 0; same_shape && d < sa[k].rank; d++)
-					same_shape = sa[k].d[d] == sb[k].d[d];
-				if (!same_shape) {
-					found = 1;
-					snprintf(msg, n, "output %d has different shapes", k);
-					break;
-				}
-				for (int64_t i = 0; i < numel; i++) {
-					double x = oa[k][i], y = ob[k][i];
-					if ((isnan(x) && isnan(y)) || fabs(x - y) <= 1e-3 * (1 + fabs(x) + fabs(y)))
-						continue;
-					found = 1;
-					snprintf(msg, n, "output %d element %lld is %g on one side and %g on the other", k, (long long)i, x,
-					         y);
-					break;
-				}
+		for (int d = 0; d < x->rank; d++) {
+			Term *yd = sides_rhs(&k->s, y->dim[d]);
+			if (!time_left(k))
+				return out_of_time(k), 0;
+			if (!smt_prove(k->q->smt, k->s.hyp, t_bin(k->tc, TK_EQ, x->dim[d], yd), why, sizeof why)) {
+				snprintf(k->r->reason, sizeof k->r->reason,
+				         "shape condition: output %d dim %d is %s on one side and %s on the other", o, d,
+				         t_infix(k->tc, x->dim[d]), t_infix(k->tc, yd));
+				return 0;
 			}
-		}
-		for (int k = 0; k < 16; k++) {
-			free(oa[k]);
-			free(ob[k]);
-		}
-		for (int p = 0; p < np_; p++)
-			free(in[p]);
-		if (found) {
-			char sizes[256] = "";
-			size_t len = 0;
-			for (int i = 0; i < nv; i++) {
-				int size = 0;
-				for (int k = 0; k < 2; k++)
-					for (int j = 0; j < gs[k]->nsyms; j++)
-						size |= strcmp(gs[k]->syms[j], names[i]) == 0;
-				if (size && len < sizeof sizes - 32)
-					len += (size_t)snprintf(sizes + len, sizeof sizes - len, "%s%s=%g", len ? " " : "", names[i], vals[i]);
-			}
-			char detail[256];
-			snprintf(detail, sizeof detail, "%.250s", msg);
-			snprintf(msg, n, "counterexample %.200s: %.250s", sizes, detail);
-			return 1;
 		}
 	}
-	return 0;
+	return 1;
+}
+
+/* The sum of monomials of a normal form, for --explain's "first difference". */
+static int
+summands(Term *t, Term **out, int cap)
+{
+	if (t->kind == TK_ADD) {
+		int n = summands(t->a[0], out, cap);
+		return n + summands(t->a[1], out + n, cap - n);
+	}
+	if (cap <= 0)
+		return 0;
+	out[0] = t;
+	return 1;
+}
+
+static void
+explain_output(Check *k, int o, Term *l, Term *rr)
+{
+	if (!k->explain)
+		return;
+	fprintf(k->explain, "output %d, normal forms at index (i0, ...):\n  lhs: %s\n  rhs: %s\n", o, sides_show(k->tc, l),
+	        sides_show(k->tc, rr));
+	if (l == rr) {
+		fprintf(k->explain, "  the same term\n");
+		return;
+	}
+	Term *ls[256], *rs[256];
+	int nl = summands(l, ls, 256), nr = summands(rr, rs, 256);
+	for (int side = 0; side < 2; side++) {
+		Term **x = side ? rs : ls, **y = side ? ls : rs;
+		int nx = side ? nr : nl, ny = side ? nl : nr;
+		for (int i = 0; i < nx; i++) {
+			int j;
+			for (j = 0; j < ny && y[j] != x[i]; j++)
+				;
+			if (j == ny) {
+				fprintf(k->explain, "  first summand on the %s only: %s\n", side ? "rhs" : "lhs", sides_show(k->tc, x[i]));
+				break;
+			}
+		}
+	}
+}
+
+/* The computation condition for output o; 1 proved. */
+static int
+computation(Check *k, int o)
+{
+	Equiv *q = k->q;
+	TermCtx *tc = k->tc;
+	const AxGraph *a = k->s.a, *b = k->s.b;
+	const AxNode *x = &a->nodes[a->outputs[o]];
+	Term *idx[AX_MAXR];
+	Term *inrange = t_bool(tc, 1);
+	Canon *c = canon_new(tc, q->t);
+	if (q->timeout_ms > 0)
+		canon_deadline(c, k->deadline);
+	for (int d = 0; d < x->rank; d++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "$i%d", d);
+		idx[d] = t_var(tc, nm, TS_INT);
+		inrange = t_bin(tc, TK_AND, inrange,
+		                t_bin(tc, TK_AND, t_bin(tc, TK_LE, t_int(tc, 0), idx[d]), t_bin(tc, TK_LT, idx[d], x->dim[d])));
+		canon_range(c, idx[d], canon_term(c, x->dim[d]));
+	}
+	const char *pname[64];
+	for (int p = 0; p < a->nparams && p < 64; p++)
+		pname[p] = a->params[p].name;
+	Arena *ar = tc_arena(tc);
+	Enc ea = { tc, a, pname, arena_alloc(ar, sizeof(EncMemo) * (size_t)(a->nnodes + 1)) };
+	Enc eb = { tc, b, pname, arena_alloc(ar, sizeof(EncMemo) * (size_t)(b->nnodes + 1)) };
+	Term *l = canon_term(c, enc_node(&ea, a->outputs[o], idx, x->rank));
+	Term *rr = canon_term(c, sides_rhs(&k->s, enc_node(&eb, b->outputs[o], idx, x->rank)));
+	Term *const *dens;
+	int nd = canon_denominators(c, &dens);
+	for (int i = 0; i < nd; i++) {
+		int j;
+		for (j = 0; j < k->ndens && k->dens[j] != dens[i]; j++)
+			;
+		if (j == k->ndens && k->ndens < 128)
+			k->dens[k->ndens++] = dens[i];
+	}
+	int overflowed = canon_overflowed(c);
+	const char *why_canon = canon_why(c);
+	canon_free(c);
+	if (overflowed) {
+		snprintf(k->r->reason, sizeof k->r->reason, "computation condition, output %d: %s; rejected", o, why_canon);
+		return 0;
+	}
+	explain_output(k, o, l, rr);
+	k->key = (k->key ^ (uint64_t)(uintptr_t)l) * 0x100000001b3ull;
+	k->key = (k->key ^ (uint64_t)(uintptr_t)rr) * 0x100000001b3ull;
+	if (l == rr)
+		return 1;
+	Term *key = t_bin(tc, TK_AND, k->s.hyp, inrange);
+	for (int i = 0; i < q->ncache; i++)
+		if (q->cache[i].l == l && q->cache[i].r == rr && q->cache[i].key == key) {
+			q->hits++;
+			if (q->cache[i].verdict == EQ_EQUIVALENT)
+				return 1;
+			snprintf(k->r->reason, sizeof k->r->reason, "%s", q->cache[i].reason);
+			return 0;
+		}
+	Abs ab = { .tc = tc };
+	Term *la = abstract(&ab, l), *ra = abstract(&ab, rr);
+	tmap_free(&ab.memo);
+	char why[1024];
+	int ok = 0;
+	if (ab.bad)
+		snprintf(why, sizeof why, "too many distinct reductions, calls or reciprocals");
+	else if (!time_left(k))
+		snprintf(why, sizeof why, "resource limit: the time limit (--timeout-ms %d) ran out", q->timeout_ms);
+	else {
+		Term *h = t_bin(tc, TK_AND, key, axioms(q->t, tc, &ab));
+		ok = smt_prove(q->smt, h, t_bin(tc, TK_EQ, la, ra), why, sizeof why);
+		if (!ok && strncmp(why, "counterexample", 14) == 0)
+			snprintf(why, sizeof why, "the solver found values at which the normal forms differ");
+	}
+	if (!ok)
+		snprintf(k->r->reason, sizeof k->r->reason, "computation condition, output %d: %.900s", o, why);
+	if (q->ncache < 1024 && strncmp(why, "resource limit", 14) != 0) {
+		CacheEnt *ce = &q->cache[q->ncache++];
+		*ce = (CacheEnt){ l, rr, key, ok ? EQ_EQUIVALENT : EQ_NOT_PROVED, arena_strdup(tc_arena(tc), k->r->reason) };
+	}
+	return ok;
+}
+
+/* What the proof assumed, for the user: the sides' parts, then the
+ * denominators that the sizes do not already make non-zero. */
+static void
+list_assumptions(Check *k)
+{
+	EquivResult *r = k->r;
+	TermCtx *tc = k->tc;
+	char buf[512], why[256];
+	for (int i = 0; i < k->s.nparts && r->nassume < 64; i++) {
+		const Part *p = &k->s.part[i];
+		if (strcmp(p->src, "size") == 0)
+			snprintf(buf, sizeof buf, "%s", sides_show(tc, p->t));
+		else
+			snprintf(buf, sizeof buf, "%.400s (%s)", sides_show(tc, p->t), p->src);
+		r->assume[r->nassume++] = arena_strdup(tc_arena(tc), buf);
+	}
+	for (int i = 0; i < k->ndens && r->nassume < 64; i++) {
+		Term *nz = t_bin(tc, TK_NE, k->dens[i], t_num(tc, 0, 1, TS_REAL));
+		if (time_left(k) && smt_prove(k->q->smt, k->s.hyp, nz, why, sizeof why))
+			continue;   /* a size, say: non-zero by the assumptions */
+		snprintf(buf, sizeof buf, "%.400s != 0", sides_show(tc, k->dens[i]));
+		r->assume[r->nassume++] = arena_strdup(tc_arena(tc), buf);
+	}
+}
+
+/* The spot check behind a proof: 1 if it holds (or cannot run), 0 refuted. */
+static int
+spot_check(Check *k)
+{
+	Equiv *q = k->q;
+	uint64_t key = (k->key ^ (uint64_t)(uintptr_t)k->s.hyp) | 1;
+	for (int i = 0; i < q->nspot; i++)
+		if (q->spot[i] == key) {
+			k->r->spot_runs = -1;   /* confirmed before */
+			return 1;
+		}
+	char msg[600];
+	int ran = 0;
+	if (sides_run(&k->s, 2, 12, 0x5b07c4ec, &ran, msg, sizeof msg)) {
+		snprintf(k->r->reason, sizeof k->r->reason,
+		         "internal error: the checker proved '%s' and '%s' equivalent, but running both gives a %.600s; "
+		         "this is a bug of axonc, please report it with the program",
+		         k->s.a->fn ? k->s.a->fn : "lhs", k->s.b->fn ? k->s.b->fn : "rhs", msg);
+		fprintf(stderr, "axonc: %s\n--- lhs\n", k->r->reason);
+		graph_print(stderr, k->s.a);
+		fprintf(stderr, "--- rhs\n");
+		graph_print(stderr, k->s.b);
+		return 0;
+	}
+	k->r->spot_runs = ran;
+	if (q->nspot < 1024)
+		q->spot[q->nspot++] = key;
+	return 1;
+}
+
+static int
+verdict(Check *k, int v)
+{
+	EquivResult *r = k->r;
+	r->verdict = v;
+	if (k->q->report && v != EQ_ERROR)
+		list_assumptions(k);
+	if (k->explain) {
+		fclose(k->explain);
+		r->explain = arena_strdup(tc_arena(k->tc), k->exbuf ? k->exbuf : "");
+		free(k->exbuf);
+		k->explain = NULL;
+	}
+	return v;
+}
+
+/* Not proved: look for a real counterexample. */
+static int
+not_proved(Check *k)
+{
+	char msg[600];
+	int ran = 0;
+	if (k->s.a->noutputs == k->s.b->noutputs && sides_run(&k->s, 24, 24, 0x5eed, &ran, msg, sizeof msg)) {
+		snprintf(k->r->reason, sizeof k->r->reason, "%s", msg);
+		return verdict(k, EQ_NOT_EQUIVALENT);
+	}
+	return verdict(k, EQ_NOT_PROVED);
 }
 
 int
@@ -287,121 +525,28 @@ equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r)
 {
 	TermCtx *tc = q->tc;
 	*r = (EquivResult){ 0 };
-	r->verdict = EQ_NOT_PROVED;
 	q->checks++;
-	/* inputs by position: same kinds and ranks; their dims are the same sizes */
-	const char *pname[64];
-	Term *match = t_bool(tc, 1);
-	if (a->nparams != b->nparams) {
-		snprintf(r->reason, sizeof r->reason, "the functions take %d and %d parameters", a->nparams, b->nparams);
-		return r->verdict;
-	}
-	for (int p = 0; p < a->nparams && p < 64; p++) {
-		const AxParam *x = &a->params[p], *y = &b->params[p];
-		pname[p] = x->name;
-		if (x->tensor != y->tensor) {
-			snprintf(r->reason, sizeof r->reason, "parameter %d is a tensor on one side only", p + 1);
-			return r->verdict;
-		}
-		if (!x->tensor) {
-			if (strcmp(x->name, y->name) != 0 || x->defval != y->defval) {
-				snprintf(r->reason, sizeof r->reason, "scalar parameter %d differs ('%s' and '%s')", p + 1, x->name,
-				         y->name);
-				return r->verdict;
-			}
-			continue;
-		}
-		const AxNode *nx = &a->nodes[x->node], *ny = &b->nodes[y->node];
-		if (nx->rank != ny->rank) {
-			snprintf(r->reason, sizeof r->reason, "parameter '%s' has rank %d and %d", x->name, nx->rank, ny->rank);
-			return r->verdict;
-		}
-		for (int d = 0; d < nx->rank; d++)
-			match = t_bin(tc, TK_AND, match, t_bin(tc, TK_EQ, nx->dim[d], ny->dim[d]));
-	}
-	Term *hyp = hypothesis(q, a, b, match);
-	char why[1024];
-	/* shape condition */
+	Check k = { .q = q, .tc = tc, .r = r, .key = 0xcbf29ce484222325ull };
+	k.deadline = ax_now_ms() + q->timeout_ms;
+	if (q->report)
+		k.explain = open_memstream(&k.exbuf, &k.exlen);
+	if (sides_match(tc, a, b, &k.s, r->reason, sizeof r->reason) != 0)
+		return verdict(&k, EQ_ERROR);
+	int c = time_left(&k) ? sides_contradict(q->smt, &k.s, r->reason, sizeof r->reason) : (out_of_time(&k), -1);
+	if (c != 0)
+		return verdict(&k, c > 0 ? EQ_ERROR : EQ_NOT_PROVED);
 	if (a->noutputs != b->noutputs) {
-		snprintf(r->reason, sizeof r->reason, "shape condition: %d outputs against %d", a->noutputs, b->noutputs);
-		goto cex;
+		snprintf(r->reason, sizeof r->reason, "the left side returns %d output%s and the right side %d", a->noutputs,
+		         a->noutputs == 1 ? "" : "s", b->noutputs);
+		return verdict(&k, EQ_NOT_PROVED);
 	}
-	for (int k = 0; k < a->noutputs; k++) {
-		const AxNode *x = &a->nodes[a->outputs[k]], *y = &b->nodes[b->outputs[k]];
-		if (x->rank != y->rank) {
-			snprintf(r->reason, sizeof r->reason, "shape condition: output %d has rank %d and %d", k, x->rank, y->rank);
-			goto cex;
-		}
-		for (int d = 0; d < x->rank; d++)
-			if (!smt_prove(q->smt, hyp, t_bin(tc, TK_EQ, x->dim[d], y->dim[d]), why, sizeof why)) {
-				snprintf(r->reason, sizeof r->reason, "shape condition: output %d dim %d is %s on one side and %s on the other",
-				         k, d, t_infix(tc, x->dim[d]), t_infix(tc, y->dim[d]));
-				goto cex;
-			}
-	}
-	/* computation condition, output by output */
-	for (int k = 0; k < a->noutputs; k++) {
-		const AxNode *x = &a->nodes[a->outputs[k]];
-		Term *idx[AX_MAXR];
-		Term *inrange = t_bool(tc, 1);
-		Canon *c = canon_new(tc, q->t);
-		for (int d = 0; d < x->rank; d++) {
-			char nm[16];
-			snprintf(nm, sizeof nm, "$i%d", d);
-			idx[d] = t_var(tc, nm, TS_INT);
-			inrange = t_bin(tc, TK_AND, inrange, t_bin(tc, TK_AND, t_bin(tc, TK_LE, t_int(tc, 0), idx[d]),
-			                                                    t_bin(tc, TK_LT, idx[d], x->dim[d])));
-			canon_range(c, idx[d], canon_term(c, x->dim[d]));
-		}
-		Enc ea = { tc, a, pname }, eb = { tc, b, pname };
-		Term *l = canon_term(c, enc_node(&ea, a->outputs[k], idx, x->rank));
-		Term *rr = canon_term(c, enc_node(&eb, b->outputs[k], idx, x->rank));
-		if (canon_overflowed(c)) {
-			snprintf(r->reason, sizeof r->reason, "computation condition: the normal form overflowed; rejected");
-			goto cex;
-		}
-		if (l == rr)
-			continue;
-		for (int i = 0; i < q->ncache; i++)
-			if (q->cache[i].l == l && q->cache[i].r == rr && q->cache[i].hyp == hyp) {
-				q->hits++;
-				if (q->cache[i].verdict == EQ_EQUIVALENT)
-					goto next;
-				snprintf(r->reason, sizeof r->reason, "%s", q->cache[i].reason);
-				goto cex;
-			}
-		Abs ab = { 0 };
-		int bad = 0;
-		Term *la = abstract(tc, &ab, l, &bad), *ra = abstract(tc, &ab, rr, &bad);
-		int ok = !bad && smt_prove(q->smt, t_bin(tc, TK_AND, hyp, inrange), t_bin(tc, TK_EQ, la, ra), why, sizeof why);
-		if (!ok) {
-			if (bad)
-				snprintf(why, sizeof why, "too many distinct reductions");
-			char *nl = strchr(why, '\n');
-			if (nl && strncmp(why, "counterexample", 14) == 0)
-				snprintf(why, sizeof why, "the solver found values at which the normal forms differ");
-			snprintf(r->reason, sizeof r->reason, "computation condition, output %d: %.900s", k, why);
-		}
-		if (q->ncache < 1024) {
-			CacheEnt *ce = &q->cache[q->ncache++];
-			ce->l = l;
-			ce->r = rr;
-			ce->hyp = hyp;
-			ce->verdict = ok ? EQ_EQUIVALENT : EQ_NOT_PROVED;
-			ce->reason = arena_strdup(tc_arena(tc), r->reason);
-		}
-		if (!ok)
-			goto cex;
-	next:;
-	}
-	r->verdict = EQ_EQUIVALENT;
+	if (!shape_condition(&k))
+		return not_proved(&k);
+	for (int o = 0; o < a->noutputs; o++)
+		if (!computation(&k, o))
+			return strncmp(r->reason, "resource limit", 14) == 0 ? verdict(&k, EQ_NOT_PROVED) : not_proved(&k);
+	if (!spot_check(&k))
+		return verdict(&k, EQ_INTERNAL);
 	snprintf(r->reason, sizeof r->reason, "equivalent");
-	return r->verdict;
-cex:;
-	char msg[512];
-	if (find_counterexample(a, b, msg, sizeof msg)) {
-		r->verdict = EQ_NOT_EQUIVALENT;
-		snprintf(r->reason, sizeof r->reason, "%s", msg);
-	}
-	return r->verdict;
+	return verdict(&k, EQ_EQUIVALENT);
 }

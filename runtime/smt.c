@@ -149,6 +149,18 @@ uf(Smt *s, const char *name, int n, Z3_sort dom, Z3_sort range)
 	return Z3_mk_func_decl(s->z, Z3_mk_string_symbol(s->z, name), (unsigned)n, d, range);
 }
 
+/* NumPy's floor division a // b for every sign of b.  Z3's div is Euclidean
+ * (the remainder is never negative), which is floor division for b > 0 only:
+ * for b < 0, floor(a / b) = floor(-a / -b) = div(-a, -b).  (b = 0 is left to
+ * Z3's unspecified division, as a // 0 is an error in the program.) */
+static Z3_ast
+floor_div(Z3_context z, Z3_ast a, Z3_ast b)
+{
+	Z3_ast zero = Z3_mk_int(z, 0, Z3_get_sort(z, b));
+	return Z3_mk_ite(z, Z3_mk_ge(z, b, zero), Z3_mk_div(z, a, b),
+	                 Z3_mk_div(z, Z3_mk_unary_minus(z, a), Z3_mk_unary_minus(z, b)));
+}
+
 static Z3_ast
 tr(Smt *s, const Term *t, const char **why)
 {
@@ -167,6 +179,8 @@ tr(Smt *s, const Term *t, const char **why)
 	}
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
+		if (t->name)   /* an exact constant past 64 bits, "num/den" */
+			return Z3_mk_numeral(z, t->name, s->rsort);
 		if (t->sort == TS_BOOL)
 			return t->num ? Z3_mk_true(z) : Z3_mk_false(z);
 		if (t->sort == TS_INT)
@@ -191,12 +205,17 @@ tr(Smt *s, const Term *t, const char **why)
 	case TK_MUL: return Z3_mk_mul(z, 2, a);
 	case TK_DIV:
 		if (t->sort == TS_INT)
-			return Z3_mk_div(z, a[0], a[1]);
+			return floor_div(z, a[0], a[1]);
 		{
 			Z3_ast m[2] = { a[0], Z3_mk_app(z, s->recip, 1, &a[1]) };
 			return Z3_mk_mul(z, 2, m);
 		}
-	case TK_MOD: return Z3_mk_mod(z, a[0], a[1]);
+	case TK_MOD:   /* NumPy's: a - b * (a // b), the sign of b */
+		{
+			Z3_ast m[2] = { a[1], floor_div(z, a[0], a[1]) };
+			Z3_ast sub[2] = { a[0], Z3_mk_mul(z, 2, m) };
+			return Z3_mk_sub(z, 2, sub);
+		}
 	case TK_NEG: return Z3_mk_unary_minus(z, a[0]);
 	case TK_MAX: return Z3_mk_ite(z, Z3_mk_ge(z, a[0], a[1]), a[0], a[1]);
 	case TK_MIN: return Z3_mk_ite(z, Z3_mk_le(z, a[0], a[1]), a[0], a[1]);
