@@ -666,6 +666,7 @@ norm_kind(Canon *c, Term *t)
 typedef struct Keyed {
 	const char *key;
 	Term *t;
+	int dep;                 /* m_body: the atom mentions a variable of the monomial's sums */
 } Keyed;
 
 static int
@@ -683,7 +684,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 {
 	int na = m->natoms, nv = m->nvars;
 	if (nv > 64) {
-		give_up(c, "a sum over more than 64 indices");
+		give_up(c, "more than 64 indices under one reduction");
 		return t_num(c->tc, 0, 1, s);
 	}
 	Term *from[64], *to[64];
@@ -743,13 +744,21 @@ m_body(Canon *c, const Mono *m, TermSort s)
 	for (int k = 0; k < no; k++)
 		vars[k] = m->vars[order[no - 1 - k]].v;
 	for (int i = 0; i < na; i++) {
+		for (int k = 0; k < no && !ks[i].dep; k++)
+			ks[i].dep = t_mentions(ks[i].t, vars[k]);
 		ks[i].t = no ? t_abstract(c->tc, ks[i].t, vars, no) : ks[i].t;
 		ks[i].key = t_str(c->tc, ks[i].t);
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
-	Term *body = NULL;
-	for (int i = 0; i < na; i++)
-		body = body ? t_bin(c->tc, TK_MUL, body, ks[i].t) : ks[i].t;
+	/* factors that mention no variable of the sums stand outside them
+	 * (c * SUM a = SUM (c * a)), so that Z3 sees them: (1/N) * SUM X = ... */
+	Term *body = NULL, *outside = NULL;
+	for (int i = 0; i < na; i++) {
+		if (no && !ks[i].dep)
+			outside = outside ? t_bin(c->tc, TK_MUL, outside, ks[i].t) : ks[i].t;
+		else
+			body = body ? t_bin(c->tc, TK_MUL, body, ks[i].t) : ks[i].t;
+	}
 	if (!body)
 		body = t_num(c->tc, 1, 1, s);
 	for (int j = no - 1; j >= 0; j--) {
@@ -762,7 +771,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		Term *hi = j ? t_abstract(c->tc, v->hi, outer, j) : v->hi;
 		body = t_red(c->tc, TK_SUM, t_binder(c->tc, TS_INT), lo, hi, t_toreal(c->tc, body));
 	}
-	return body;
+	return outside ? t_bin(c->tc, TK_MUL, outside, body) : body;
 }
 
 static Term *
@@ -795,7 +804,7 @@ p_term(Canon *c, Poly p, TermSort s)
 	/* sort by key, carrying coefficients (keys are distinct: bodies are) */
 	Keyed *sorted = arena_alloc(c->a, sizeof(Keyed) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
-		sorted[i] = (Keyed){ ks[i].key, (Term *)(intptr_t)i };
+		sorted[i] = (Keyed){ ks[i].key, (Term *)(intptr_t)i, 0 };
 	qsort(sorted, (size_t)n, sizeof *sorted, cmp_keyed);
 	Term *total = NULL;
 	for (int ii = 0; ii < n; ii++) {

@@ -16,8 +16,9 @@ typedef struct Part {          /* one conjunct of what a proof assumes */
 
 /* The two sides of a check.  Parameters line up by position: dimension d of
  * parameter p names the same size on both sides, so the right side's size
- * names are renamed to the left side's terms (from[i] -> to[i]); a size the
- * right side names outside its parameters gets a name of its own. */
+ * names are renamed to the left side's terms (from[i] -> to[i]).  A size
+ * that no parameter names alone (a variant's Hq // Hkv) keeps its name: the
+ * two sides are then graphs of one program. */
 typedef struct Sides {
 	TermCtx *tc;
 	const AxGraph *a, *b;

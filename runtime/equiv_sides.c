@@ -30,7 +30,7 @@ is_size(const Term *t)
 
 /* "dim 1 of 'X'" */
 static void
-where(char *buf, size_t n, const AxGraph *g, int p, int d)
+dim_name(char *buf, size_t n, const AxGraph *g, int p, int d)
 {
 	snprintf(buf, n, "dim %d of '%s'", d, g->params[p].name);
 }
@@ -64,7 +64,7 @@ add_part(Sides *s, Term *t, const char *src)
 int
 sides_match(TermCtx *tc, const AxGraph *a, const AxGraph *b, Sides *s, char *err, size_t n)
 {
-	memset(s, 0, sizeof *s);
+	*s = (Sides){ 0 };
 	s->tc = tc;
 	s->a = a;
 	s->b = b;
@@ -89,9 +89,9 @@ sides_match(TermCtx *tc, const AxGraph *a, const AxGraph *b, Sides *s, char *err
 			                  nx->rank, ny->rank);
 		for (int d = 0; d < nx->rank; d++) {
 			Term *l = nx->dim[d], *r = ny->dim[d];
-			where(w1, sizeof w1, a, p, d);
+			dim_name(w1, sizeof w1, a, p, d);
 			if (!is_size(l) || !is_size(r)) {
-				if (is_size(l) || is_size(r) || l != r)
+				if (is_size(l) || is_size(r) || (l->kind == TK_NUM && l != r))
 					return sides_fail(err, n,
 					                  "%s is %s on the left and %s on the right: the two functions must take the same "
 					                  "shapes, up to the names of sizes",
@@ -103,7 +103,7 @@ sides_match(TermCtx *tc, const AxGraph *a, const AxGraph *b, Sides *s, char *err
 				;
 			if (i < s->nren) {   /* the right side named this size before */
 				if (s->to[i] != l) {
-					where(w2, sizeof w2, a, bp[i], bd[i]);
+					dim_name(w2, sizeof w2, a, bp[i], bd[i]);
 					return sides_fail(err, n,
 					                  "the right side names %s and %s both '%s', the left side names them '%s' and '%s': "
 					                  "the two functions must take the same shapes, up to the names of sizes",
@@ -114,7 +114,7 @@ sides_match(TermCtx *tc, const AxGraph *a, const AxGraph *b, Sides *s, char *err
 			for (i = 0; i < s->nren && s->to[i] != l; i++)
 				;
 			if (i < s->nren) {   /* the left side's name stands for another right-side name */
-				where(w2, sizeof w2, a, ap[i], ad[i]);
+				dim_name(w2, sizeof w2, a, ap[i], ad[i]);
 				return sides_fail(err, n,
 				                  "the left side names %s and %s both '%s', the right side names them '%s' and '%s': "
 				                  "the two functions must take the same shapes, up to the names of sizes",
@@ -128,26 +128,26 @@ sides_match(TermCtx *tc, const AxGraph *a, const AxGraph *b, Sides *s, char *err
 			s->to[s->nren++] = l;
 		}
 	}
-	/* a right-side size outside its parameters is its own */
-	for (int i = 0; i < b->nsyms; i++) {
-		Term *v = t_var(tc, b->syms[i], TS_INT);
-		int k;
-		for (k = 0; k < s->nren && s->from[k] != v; k++)
-			;
-		if (k < s->nren || s->nren == SIDES_MAXREN)
+	/* dims written as expressions (a variant's intermediate tensors: Hq // Hkv)
+	 * must be the same expression once renamed */
+	for (int p = 0; p < a->nparams; p++) {
+		const AxParam *x = &a->params[p], *y = &b->params[p];
+		if (!x->tensor)
 			continue;
-		char nm[96];
-		snprintf(nm, sizeof nm, "rhs.%s", b->syms[i]);
-		s->from[s->nren] = v;
-		s->to[s->nren++] = t_var(tc, nm, TS_INT);
+		const AxNode *nx = &a->nodes[x->node], *ny = &b->nodes[y->node];
+		for (int d = 0; d < nx->rank; d++)
+			if (!is_size(nx->dim[d]) && nx->dim[d] != sides_rhs(s, ny->dim[d])) {
+				dim_name(w1, sizeof w1, a, p, d);
+				return sides_fail(err, n, "%s is %s on the left and %s on the right", w1, t_infix(tc, nx->dim[d]),
+				                  t_infix(tc, ny->dim[d]));
+			}
 	}
 	/* what is assumed: sizes >= 1, then each side's needs */
 	Term *one = t_int(tc, 1);
 	for (int i = 0; i < a->nsyms; i++)
 		add_part(s, t_bin(tc, TK_LE, one, t_var(tc, a->syms[i], TS_INT)), "size");
-	for (int i = 0; i < s->nren; i++)
-		if (s->to[i]->name && strncmp(s->to[i]->name, "rhs.", 4) == 0)
-			add_part(s, t_bin(tc, TK_LE, one, s->to[i]), "size");
+	for (int i = 0; i < b->nsyms; i++)   /* a size of the right side only (never in a program's functions) */
+		add_part(s, t_bin(tc, TK_LE, one, sides_rhs(s, t_var(tc, b->syms[i], TS_INT))), "size");
 	for (int i = 0; i < a->nassume; i++)
 		add_part(s, a->assume[i], "lhs");
 	for (int i = 0; i < b->nassume; i++)

@@ -82,11 +82,17 @@ sides_run(const Sides *s, int runs, int tries, uint64_t seed, int *ran, char *ms
 			names[nv] = a->syms[i];
 			vals[nv++] = (double)(1 + next(&st) % (trial < tries / 3 ? 3 : 6));
 		}
-		for (int i = 0; i < s->nren && nv < SPOT_MAXVAL; i++)   /* the right side's own sizes */
-			if (s->to[i]->name && strncmp(s->to[i]->name, "rhs.", 4) == 0) {
-				names[nv] = s->to[i]->name;
+		for (int i = 0; i < s->b->nsyms && nv < SPOT_MAXVAL; i++) {   /* sizes of the right side only */
+			int known = 0;
+			for (int j = 0; j < nv; j++)
+				known |= strcmp(names[j], s->b->syms[i]) == 0;
+			for (int j = 0; j < s->nren; j++)
+				known |= strcmp(s->from[j]->name, s->b->syms[i]) == 0;
+			if (!known) {
+				names[nv] = s->b->syms[i];
 				vals[nv++] = (double)(1 + next(&st) % 4);
 			}
+		}
 		for (int p = 0; p < a->nparams && nv < SPOT_MAXVAL; p++)
 			if (!a->params[p].tensor) {
 				names[nv] = a->params[p].name;

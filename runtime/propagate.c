@@ -434,7 +434,7 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	AxGraph *ng = rebuild(pr, g, p, q, slot, S, 1, clones, &op1n, &np_);
 	if (!ng)
 		return NULL;
-	if (!local_equiv(pr, g, p, q, slot, S, clones, &op1n) || !sizes_exist(pr))
+	if (!sizes_exist(pr) || !local_equiv(pr, g, p, q, slot, S, clones, &op1n))
 		return NULL;
 	*newpos = -1;
 	for (int i = 0; i < ng->nnodes; i++)

@@ -188,11 +188,12 @@ for f in tests/equiv/*.py; do
 	case "$want" in
 	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
 	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+	error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
 	*) bad "$f: no '# expect:' line" ;;
 	esac
 done
 expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --json
-expect_grep '^{"verdict": "equivalent", "reason": "equivalent", "ms": [0-9.]*}$' "$tmp/out" "equiv --json"
+expect_grep '^{"verdict": "equivalent", "reason": "equivalent", "assumptions": \["M >= 1", "K >= 1", "N >= 1", "P >= 1"\], "spot_check_runs": 2, "ms": [0-9.]*}$' "$tmp/out" "equiv --json"
 expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs
 expect_grep '^not equivalent: counterexample M=[0-9]* N=[0-9]*: output 0 element' "$tmp/out" "equiv counterexample"
 expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs --json
@@ -281,7 +282,7 @@ expect_grep 'size N is not given' "$tmp/err" "tile --dims: a missing size"
 
 # ---- lowering: every op of every variant tiled, synthesized once per semantics, data movement inserted ----
 expect_rc 0 "$AXONC" synth examples/rmsnorm_matmul.py --json
-expect_grep '"tiles": 7, "cache_hits": 7' "$tmp/out" "synth FILE.py synthesizes each distinct tile semantics once"
+expect_grep '"tiles": 8, "cache_hits": 20' "$tmp/out" "synth FILE.py synthesizes each distinct tile semantics once"
 expect_grep '"missing": 0' "$tmp/out" "every op of rmsnorm_matmul lowers"
 expect_grep '"insts": \["nc_transpose", "nc_matmul"\], .*"constraints": "t0_2 <= 128, t2_2 <= 128, t1_2 <= 512' "$tmp/out" "hardware limits attach to the node's tile parameters"
 expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf", "engines": \["vector", "scalar", "gpsimd"\]}, {"inst": "dma_copy", "of": "result", "from": "sbuf", "to": "hbm"' "$tmp/out" "a PSUM result is copied to SBUF, then stored"
