@@ -125,6 +125,11 @@ Term *t_bignum(TermCtx *c, const char *rational);        /* an exact real "num/d
 Term *t_binder(TermCtx *c, TermSort s);
 int t_is_dbvar(const Term *t);                            /* its index, or -1 */
 size_t t_dag_size(const Term *t);                         /* distinct subterms */
+int t_cmp(const Term *a, const Term *b);                  /* a total order by structure */
+/* A walk of one's own that visits a shared subterm once: w = t_walk(), then
+ * t_first_visit(t, w) is 1 the first time (no other walk may run meanwhile). */
+uint32_t t_walk(void);
+int t_first_visit(const Term *t, uint32_t walk);
 
 /* A map from terms to pointers for one walk (open addressing, malloc'd). */
 typedef struct TMap {

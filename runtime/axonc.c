@@ -6,6 +6,7 @@
  * their operators and instructions, and a demo that exercises the generated
  * tables end to end (preconditions, shapes, encoders, reference kernels).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -395,8 +396,8 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 	return r.verdict == EQ_EQUIVALENT ? 0 : r.verdict == EQ_ERROR ? 2 : r.verdict == EQ_INTERNAL ? 3 : 1;
 }
 
-int
-main(int argc, char **argv)
+static int
+axonc_main(int argc, char **argv)
 {
 	Opts o = { 0 };
 	o.timeout_ms = 10000;
@@ -557,4 +558,36 @@ main(int argc, char **argv)
 		return rc;
 	}
 	return fail("unknown command '%s'", o.cmd);
+}
+
+/* The commands run on a thread with a 1 GiB stack (reserved, committed as
+ * used): the checker's walks recurse along a program's depth, and a program
+ * thousands of operations deep must end with an answer, not a stack overflow
+ * (equiv.c bounds the depth it checks as well). */
+static struct {
+	int argc, rc;
+	char **argv;
+} run;
+
+static void *
+run_thread(void *arg)
+{
+	(void)arg;
+	run.rc = axonc_main(run.argc, run.argv);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	run.argc = argc;
+	run.argv = argv;
+	pthread_attr_t at;
+	pthread_t th;
+	if (pthread_attr_init(&at) != 0 || pthread_attr_setstacksize(&at, (size_t)1 << 30) != 0 ||
+	    pthread_create(&th, &at, run_thread, NULL) != 0)
+		return axonc_main(argc, argv);   /* no thread: the process's own stack */
+	pthread_join(th, NULL);
+	pthread_attr_destroy(&at);
+	return run.rc;
 }

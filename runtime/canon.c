@@ -393,6 +393,7 @@ p_mul(Canon *c, Poly a, Poly b)
 }
 
 static Term *p_term(Canon *c, Poly p, TermSort s);
+static Term *norm_int(Canon *c, Term *t);
 
 /* SUM over v in [lo, hi) of p: a multi-sum for monomials that mention v,
  * max(hi - lo, 0) times the others. */
@@ -400,6 +401,26 @@ static Poly
 p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 {
 	Poly out = { 0 };
+	if (t_bin(c->tc, TK_SUB, hi, lo) == t_int(c->tc, 1) || norm_int(c, t_bin(c->tc, TK_SUB, hi, lo)) == t_int(c->tc, 1)) {
+		/* one term: the sum is its body at v = lo */
+		for (int i = 0; i < p.n && !c->overflow; i++) {
+			Mono m = p.m[i];
+			Term *from[1] = { v }, *to[1] = { lo };
+			Term **atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
+			SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
+			for (int k = 0; k < m.natoms; k++)
+				atoms[k] = t_subst(c->tc, m.atoms[k], from, to, 1);
+			for (int k = 0; k < m.nvars; k++)
+				vars[k] = (SVar){ m.vars[k].v, t_subst(c->tc, m.vars[k].lo, from, to, 1),
+				                  t_subst(c->tc, m.vars[k].hi, from, to, 1) };
+			m.atoms = atoms;
+			m.vars = vars;
+			Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
+			one.m[0] = m;
+			out = p_add(c, out, one);
+		}
+		return out;
+	}
 	for (int i = 0; i < p.n && !c->overflow; i++) {
 		Mono m = p.m[i];
 		int dep = 0;
@@ -664,7 +685,7 @@ norm_kind(Canon *c, Term *t)
 /* ---- back to terms, in canonical order ----------------------------------------- */
 
 typedef struct Keyed {
-	const char *key;
+	Term *key;               /* ordered by t_cmp */
 	Term *t;
 	int dep;                 /* m_body: the atom mentions a variable of the monomial's sums */
 } Keyed;
@@ -672,7 +693,28 @@ typedef struct Keyed {
 static int
 cmp_keyed(const void *x, const void *y)
 {
-	return strcmp(((const Keyed *)x)->key, ((const Keyed *)y)->key);
+	return t_cmp(((const Keyed *)x)->key, ((const Keyed *)y)->key);
+}
+
+/* Appends to first[] the variables of m's sums in the order a left-to-right
+ * walk of t meets them (each once). */
+static void
+occurrences(const Term *t, const Mono *m, int *first, int *nf, uint32_t walk)
+{
+	if (!t_first_visit(t, walk))
+		return;
+	if (t->kind == TK_BVAR) {
+		for (int k = 0; k < m->nvars; k++)
+			if (m->vars[k].v == t) {
+				for (int j = 0; j < *nf; j++)
+					if (first[j] == k)
+						return;
+				first[(*nf)++] = k;
+			}
+		return;
+	}
+	for (int i = 0; i < t->n && *nf < m->nvars; i++)
+		occurrences(t->a[i], m, first, nf, walk);
 }
 
 /* The monomial's product of atoms under its sums, without the coefficient.
@@ -696,19 +738,14 @@ m_body(Canon *c, const Mono *m, TermSort s)
 	}
 	for (int i = 0; i < na; i++) {
 		ks[i].t = m->atoms[i];
-		ks[i].key = t_str(c->tc, nv ? t_subst(c->tc, m->atoms[i], from, to, nv) : m->atoms[i]);
+		ks[i].key = nv ? t_subst(c->tc, m->atoms[i], from, to, nv) : m->atoms[i];
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
-	/* variables by first occurrence */
+	/* variables by first occurrence, left to right in the sorted atoms */
 	int first[64], nf = 0, placed[64] = { 0 }, order[64], no = 0;
+	uint32_t walk = t_walk();
 	for (int i = 0; i < na; i++)
-		for (int k = 0; k < nv; k++) {
-			int seen = 0;
-			for (int j = 0; j < nf; j++)
-				seen |= first[j] == k;
-			if (!seen && t_mentions(ks[i].t, m->vars[k].v))
-				first[nf++] = k;
-		}
+		occurrences(ks[i].t, m, first, &nf, walk);
 	for (int k = 0; k < nv; k++) {
 		int seen = 0;
 		for (int j = 0; j < nf; j++)
@@ -747,7 +784,7 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		for (int k = 0; k < no && !ks[i].dep; k++)
 			ks[i].dep = t_mentions(ks[i].t, vars[k]);
 		ks[i].t = no ? t_abstract(c->tc, ks[i].t, vars, no) : ks[i].t;
-		ks[i].key = t_str(c->tc, ks[i].t);
+		ks[i].key = ks[i].t;
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
 	/* factors that mention no variable of the sums stand outside them
@@ -793,7 +830,7 @@ p_term(Canon *c, Poly p, TermSort s)
 		if (!found) {
 			*slot = (void *)(intptr_t)(n + 1);
 			ks[n].t = b;
-			ks[n].key = t_str(c->tc, b);
+			ks[n].key = b;
 			num[n] = 0;
 			den[n] = 1;
 			n++;
@@ -801,7 +838,7 @@ p_term(Canon *c, Poly p, TermSort s)
 		q_add(c, num[j], den[j], p.m[i].num, p.m[i].den, &num[j], &den[j]);
 	}
 	tmap_free(&at);
-	/* sort by key, carrying coefficients (keys are distinct: bodies are) */
+	/* sort by body, carrying coefficients (bodies are distinct) */
 	Keyed *sorted = arena_alloc(c->a, sizeof(Keyed) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
 		sorted[i] = (Keyed){ ks[i].key, (Term *)(intptr_t)i, 0 };

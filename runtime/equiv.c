@@ -369,7 +369,7 @@ computation(Check *k, int o)
 	for (int d = 0; d < x->rank; d++) {
 		char nm[16];
 		snprintf(nm, sizeof nm, "$i%d", d);
-		idx[d] = t_var(tc, nm, TS_INT);
+		idx[d] = x->dim[d] == t_int(tc, 1) ? t_int(tc, 0) : t_var(tc, nm, TS_INT);   /* a dim of 1 has index 0 */
 		inrange = t_bin(tc, TK_AND, inrange,
 		                t_bin(tc, TK_AND, t_bin(tc, TK_LE, t_int(tc, 0), idx[d]), t_bin(tc, TK_LT, idx[d], x->dim[d])));
 		canon_range(c, idx[d], canon_term(c, x->dim[d]));
@@ -520,6 +520,26 @@ not_proved(Check *k)
 	return verdict(k, EQ_NOT_PROVED);
 }
 
+enum { EQUIV_MAXDEPTH = 20000 };   /* operations on one path: the walks recurse along it */
+
+static int
+graph_depth(const AxGraph *g)
+{
+	int *d = calloc((size_t)g->nnodes + 1, sizeof *d), most = 0;
+	if (!d)
+		return INT32_MAX;
+	for (int id = 0; id < g->nnodes; id++) {   /* producers come first */
+		for (int o = 0; o < g->nodes[id].nin; o++) {
+			int src = g->nodes[id].in[o];
+			if (src >= 0 && src < id && d[src] + 1 > d[id])
+				d[id] = d[src] + 1;
+		}
+		most = d[id] > most ? d[id] : most;
+	}
+	free(d);
+	return most;
+}
+
 int
 equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r)
 {
@@ -532,6 +552,12 @@ equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r)
 		k.explain = open_memstream(&k.exbuf, &k.exlen);
 	if (sides_match(tc, a, b, &k.s, r->reason, sizeof r->reason) != 0)
 		return verdict(&k, EQ_ERROR);
+	int depth = graph_depth(a) > graph_depth(b) ? graph_depth(a) : graph_depth(b);
+	if (depth > EQUIV_MAXDEPTH) {
+		snprintf(r->reason, sizeof r->reason, "resource limit: a path of %d operations (the checker takes at most %d)",
+		         depth, EQUIV_MAXDEPTH);
+		return verdict(&k, EQ_NOT_PROVED);
+	}
 	int c = time_left(&k) ? sides_contradict(q->smt, &k.s, r->reason, sizeof r->reason) : (out_of_time(&k), -1);
 	if (c != 0)
 		return verdict(&k, c > 0 ? EQ_ERROR : EQ_NOT_PROVED);

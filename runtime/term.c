@@ -326,6 +326,22 @@ t_mentions(const Term *t, const Term *v)
 	return mentions(t, v);
 }
 
+uint32_t
+t_walk(void)
+{
+	return ++epoch;
+}
+
+int
+t_first_visit(const Term *t, uint32_t walk)
+{
+	Term *m = (Term *)t;
+	if (m->mark == walk)
+		return 0;
+	m->mark = walk;
+	return 1;
+}
+
 static size_t
 dag_size(const Term *t)
 {
@@ -440,6 +456,41 @@ t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n)
 	Term *r = subst(&s, t);
 	tmap_free(&s.memo);
 	return r;
+}
+
+/* A total order on terms that depends on their structure only (never on
+ * addresses): equal terms are the same pointer, so a walk stops at the first
+ * difference or at a shared subterm. */
+int
+t_cmp(const Term *a, const Term *b)
+{
+	if (a == b)
+		return 0;
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->sort != b->sort)
+		return a->sort < b->sort ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	if (a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	if (a->den != b->den)
+		return a->den < b->den ? -1 : 1;
+	if ((a->name != NULL) != (b->name != NULL))
+		return a->name ? 1 : -1;
+	if (a->name) {
+		int c = strcmp(a->name, b->name);
+		if (c)
+			return c;
+	}
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (int i = 0; i < a->n; i++) {
+		int c = t_cmp(a->a[i], b->a[i]);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 /* ---- De Bruijn indices for canonical reductions ---------------------------- */
