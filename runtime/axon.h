@@ -743,6 +743,8 @@ Canon *canon_new(TermCtx *tc, const AxTarget *t);
 void canon_free(Canon *c);
 void canon_range(Canon *c, Term *index, Term *hi);    /* index ranges over [0, hi) */
 void canon_deadline(Canon *c, double deadline_ms);    /* gives up past ax_now_ms() == deadline */
+/* facts about sizes it may ask (lo <= s <= hi to split a sum); 1 = proved */
+void canon_prover(Canon *c, int (*prove)(void *env, Term *goal), void *env);
 Term *canon_term(Canon *c, Term *t);
 int canon_overflowed(const Canon *c);                 /* then nothing it made may be trusted */
 const char *canon_why(const Canon *c);                /* why, when it overflowed */

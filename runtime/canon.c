@@ -77,6 +77,8 @@ struct Canon {
 	unsigned ticks;
 	int ndens;
 	Term *dens[64];               /* non-constant real denominators met */
+	int (*prove)(void *env, Term *goal);   /* facts of the sizes, for ranges; NULL: none */
+	void *prove_env;
 };
 
 enum { CANON_BUDGET = 1 << 21 };   /* monomials per Canon: ~100 MB of normal form */
@@ -97,6 +99,21 @@ canon_free(Canon *c)
 {
 	if (c)
 		tmap_free(&c->memo);
+}
+
+void
+canon_prover(Canon *c, int (*prove)(void *env, Term *goal), void *env)
+{
+	c->prove = prove;
+	c->prove_env = env;
+}
+
+static int
+proves(Canon *c, Term *goal)
+{
+	if (goal->kind == TK_NUM)
+		return goal->num != 0;
+	return c->prove && c->prove(c->prove_env, goal);
 }
 
 void
@@ -394,31 +411,100 @@ p_mul(Canon *c, Poly a, Poly b)
 
 static Term *p_term(Canon *c, Poly p, TermSort s);
 static Term *norm_int(Canon *c, Term *t);
+static Poly norm(Canon *c, Term *t);
+
+/* A monomial rebuilt as a term (coefficient, atoms, its sums as written with
+ * named variables), to be normalised again after a substitution. */
+static Term *
+m_term(Canon *c, const Mono *m, Term *v, Term *by)
+{
+	Term *from[1] = { v }, *to[1] = { by };
+	Term *t = q_term(c, m->num, m->den, TS_REAL);
+	for (int k = 0; k < m->natoms; k++)
+		t = t_bin(c->tc, TK_MUL, t, v ? t_subst(c->tc, m->atoms[k], from, to, 1) : m->atoms[k]);
+	for (int k = m->nvars - 1; k >= 0; k--) {
+		Term *lo = v ? t_subst(c->tc, m->vars[k].lo, from, to, 1) : m->vars[k].lo;
+		Term *hi = v ? t_subst(c->tc, m->vars[k].hi, from, to, 1) : m->vars[k].hi;
+		t = t_red(c->tc, TK_SUM, m->vars[k].v, lo, hi, t);
+	}
+	return t;
+}
+
+/* An atom ite(v < s, x, y) (or <=, or s on the left) of m: the split point s
+ * with the then-branch below it (*below) or above; NULL if m has none. */
+static Term *
+split_point(Canon *c, const Mono *m, Term *v, int *at, int *below)
+{
+	for (int k = 0; k < m->natoms; k++) {
+		Term *a = m->atoms[k];
+		if (a->kind != TK_ITE || (a->a[0]->kind != TK_LT && a->a[0]->kind != TK_LE))
+			continue;
+		Term *l = a->a[0]->a[0], *r = a->a[0]->a[1];
+		int strict = a->a[0]->kind == TK_LT;
+		*at = k;
+		if (l == v && !t_mentions(r, v)) {   /* v < r: then below r;  v <= r: then below r + 1 */
+			*below = 1;
+			return strict ? r : norm_int(c, t_bin(c->tc, TK_ADD, r, t_int(c->tc, 1)));
+		}
+		if (r == v && !t_mentions(l, v)) {   /* l < v: then from l + 1;  l <= v: then from l */
+			*below = 0;
+			return strict ? norm_int(c, t_bin(c->tc, TK_ADD, l, t_int(c->tc, 1))) : l;
+		}
+	}
+	return NULL;
+}
+
+static Poly p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p);
+
+/* SUM over v in [lo, hi) of one monomial that mentions v. */
+static Poly
+m_sum(Canon *c, Mono m, Term *v, Term *lo, Term *hi)
+{
+	int at, below;
+	Term *sp = split_point(c, &m, v, &at, &below);
+	if (sp && proves(c, t_bin(c->tc, TK_AND, t_bin(c->tc, TK_LE, lo, sp), t_bin(c->tc, TK_LE, sp, hi)))) {
+		/* sum over [lo, sp) + sum over [sp, hi), the ite decided in each */
+		Term *ite = m.atoms[at];
+		Poly part[2];
+		for (int side = 0; side < 2; side++) {
+			Mono n = m;
+			n.atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
+			memcpy(n.atoms, m.atoms, sizeof(Term *) * (size_t)m.natoms);
+			n.atoms[at] = (side == 0) == (below != 0) ? ite->a[1] : ite->a[2];
+			part[side] = p_sum(c, v, side ? sp : lo, side ? hi : sp, norm(c, m_term(c, &n, NULL, NULL)));
+		}
+		return p_add(c, part[0], part[1]);
+	}
+	if (lo != t_int(c->tc, 0)) {
+		/* from 0: SUM over v in [lo, hi) of f(v) = SUM over v in [0, hi - lo) of f(v + lo) */
+		Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+		Poly body = norm(c, m_term(c, &m, v, t_bin(c->tc, TK_ADD, v, lo)));
+		return p_sum(c, v, t_int(c->tc, 0), len, body);
+	}
+	Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
+	one.m[0] = m;
+	SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
+	if (m.nvars)
+		memcpy(vars, m.vars, sizeof(SVar) * (size_t)m.nvars);
+	vars[m.nvars] = (SVar){ v, lo, hi };
+	one.m->vars = vars;
+	one.m->nvars = m.nvars + 1;
+	return one;
+}
 
 /* SUM over v in [lo, hi) of p: a multi-sum for monomials that mention v,
- * max(hi - lo, 0) times the others. */
+ * max(hi - lo, 0) times the others.  A sum with one term is its term; a
+ * monomial with ite(v < s, x, y) splits at s when lo <= s <= hi (the sizes'
+ * facts prove it), so a sum over a concatenation is the sum of the sums; a
+ * sum is re-based to start at 0 (ranges compare as lengths). */
 static Poly
 p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 {
 	Poly out = { 0 };
-	if (t_bin(c->tc, TK_SUB, hi, lo) == t_int(c->tc, 1) || norm_int(c, t_bin(c->tc, TK_SUB, hi, lo)) == t_int(c->tc, 1)) {
+	if (norm_int(c, t_bin(c->tc, TK_SUB, hi, lo)) == t_int(c->tc, 1)) {
 		/* one term: the sum is its body at v = lo */
-		for (int i = 0; i < p.n && !c->overflow; i++) {
-			Mono m = p.m[i];
-			Term *from[1] = { v }, *to[1] = { lo };
-			Term **atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
-			SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
-			for (int k = 0; k < m.natoms; k++)
-				atoms[k] = t_subst(c->tc, m.atoms[k], from, to, 1);
-			for (int k = 0; k < m.nvars; k++)
-				vars[k] = (SVar){ m.vars[k].v, t_subst(c->tc, m.vars[k].lo, from, to, 1),
-				                  t_subst(c->tc, m.vars[k].hi, from, to, 1) };
-			m.atoms = atoms;
-			m.vars = vars;
-			Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
-			one.m[0] = m;
-			out = p_add(c, out, one);
-		}
+		for (int i = 0; i < p.n && !c->overflow; i++)
+			out = p_add(c, out, norm(c, m_term(c, &p.m[i], v, lo)));
 		return out;
 	}
 	for (int i = 0; i < p.n && !c->overflow; i++) {
@@ -428,19 +514,12 @@ p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 			dep = t_mentions(m.atoms[k], v);
 		for (int k = 0; k < m.nvars && !dep; k++)
 			dep = t_mentions(m.vars[k].lo, v) || t_mentions(m.vars[k].hi, v);
-		Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
-		one.m[0] = m;
 		if (dep) {
-			Mono *n = one.m;
-			SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
-			if (m.nvars)
-				memcpy(vars, m.vars, sizeof(SVar) * (size_t)m.nvars);
-			vars[m.nvars] = (SVar){ v, lo, hi };
-			n->vars = vars;
-			n->nvars = m.nvars + 1;
-			out = p_add(c, out, one);
+			out = p_add(c, out, m_sum(c, m, v, lo, hi));
 			continue;
 		}
+		Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
+		one.m[0] = m;
 		Term *count = t_bin(c->tc, TK_MAX, t_bin(c->tc, TK_SUB, hi, lo), t_int(c->tc, 0));
 		double k;
 		if (t_eval(count, NULL, &k) == 0)
@@ -811,11 +890,63 @@ m_body(Canon *c, const Mono *m, TermSort s)
 	return outside ? t_bin(c->tc, TK_MUL, outside, body) : body;
 }
 
+static Term *p_term(Canon *c, Poly p, TermSort s);
+
+/* Adjacent ranges joined: SUM over u < a of f(u) + SUM over w < b of
+ * f(w + a) = SUM over u < a + b of f(u), where a >= 0 and b >= 0 (the sizes'
+ * facts prove it).  So a sum split over a range and added again is the sum. */
+static Poly
+p_join(Canon *c, Poly p, TermSort s)
+{
+	if (p.n < 2 || p.n > 32 || !c->prove)
+		return p;
+	Poly q = { p.n, arena_alloc(c->a, sizeof(Mono) * (size_t)(p.n + 1)) };
+	memcpy(q.m, p.m, sizeof(Mono) * (size_t)p.n);
+	for (int again = 1; again && !c->overflow;) {
+		again = 0;
+		for (int i = 0; i < q.n && !again; i++)
+			for (int j = 0; j < q.n && !again; j++) {
+				const Mono *x = &q.m[i], *y = &q.m[j];
+				if (i == j || !x->nvars || x->nvars != y->nvars || x->num != y->num || x->den != y->den)
+					continue;
+				Poly py = { 1, (Mono *)y };
+				Term *want = NULL;
+				for (int u = 0; u < x->nvars && !again; u++)
+					for (int w = 0; w < y->nvars && !again; w++) {
+						if (x->vars[u].lo != t_int(c->tc, 0) || y->vars[w].lo != t_int(c->tc, 0))
+							continue;
+						Term *a = x->vars[u].hi, *b = y->vars[w].hi, *uv = x->vars[u].v;
+						Mono shifted = *x;   /* x over u < b, read at u + a */
+						shifted.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
+						memcpy(shifted.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
+						shifted.vars[u].hi = b;
+						Poly ps = norm(c, m_term(c, &shifted, uv, t_bin(c->tc, TK_ADD, uv, a)));
+						if (!want)
+							want = p_term(c, py, s);
+						if (ps.n != 1 || p_term(c, ps, s) != want)
+							continue;
+						if (!proves(c, t_bin(c->tc, TK_AND, t_bin(c->tc, TK_LE, t_int(c->tc, 0), a),
+						                     t_bin(c->tc, TK_LE, t_int(c->tc, 0), b))))
+							continue;
+						Mono joined = *x;
+						joined.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
+						memcpy(joined.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
+						joined.vars[u].hi = norm_int(c, t_bin(c->tc, TK_ADD, a, b));
+						q.m[i] = joined;
+						q.m[j] = q.m[--q.n];
+						again = 1;
+					}
+			}
+	}
+	return q;
+}
+
 static Term *
 p_term(Canon *c, Poly p, TermSort s)
 {
 	if (c->overflow)
 		return t_num(c->tc, 0, 1, s);
+	p = p_join(c, p, s);
 	/* combine like monomials */
 	Keyed *ks = arena_alloc(c->a, sizeof(Keyed) * (size_t)(p.n + 1));
 	Q *num = arena_alloc(c->a, sizeof(Q) * (size_t)(p.n + 1));

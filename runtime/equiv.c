@@ -353,6 +353,21 @@ explain_output(Check *k, int o, Term *l, Term *rr)
 	}
 }
 
+typedef struct Facts {
+	Check *k;
+	Term *hyp;
+} Facts;
+
+/* What canon.c may ask of the sizes: proved under the assumptions and the
+ * output index's range, within the check's time. */
+static int
+prove_fact(void *env, Term *goal)
+{
+	Facts *f = env;
+	char why[256];
+	return time_left(f->k) && smt_prove(f->k->q->smt, f->hyp, goal, why, sizeof why);
+}
+
 /* The computation condition for output o; 1 proved. */
 static int
 computation(Check *k, int o)
@@ -374,6 +389,8 @@ computation(Check *k, int o)
 		                t_bin(tc, TK_AND, t_bin(tc, TK_LE, t_int(tc, 0), idx[d]), t_bin(tc, TK_LT, idx[d], x->dim[d])));
 		canon_range(c, idx[d], canon_term(c, x->dim[d]));
 	}
+	Facts facts = { k, t_bin(tc, TK_AND, k->s.hyp, inrange) };
+	canon_prover(c, prove_fact, &facts);
 	const char *pname[64];
 	for (int p = 0; p < a->nparams && p < 64; p++)
 		pname[p] = a->params[p].name;
