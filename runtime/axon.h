@@ -120,6 +120,8 @@ Term *t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n);
  * capture (canon.c).  t_dbvar(k) is that index; t_binder() the placeholder a
  * canonical reduction has in its variable slots. */
 Term *t_abstract(TermCtx *c, Term *t, Term *const *vars, int n);
+/* t with each free index k renumbered: map[k] for k < n, k + shift above */
+Term *t_dbmap(TermCtx *c, Term *t, const int *map, int n, int shift);
 Term *t_dbvar(TermCtx *c, int k, TermSort s);
 Term *t_bignum(TermCtx *c, const char *rational);        /* an exact real "num/den" past 64 bits */
 Term *t_binder(TermCtx *c, TermSort s);

@@ -590,6 +590,26 @@ bounded_by(Canon *c, Term *v, Term *d)
 	return 0;
 }
 
+/* max over a of max over b of f(a, b) is max over b of max over a: of a
+ * directly nested pair of the same reduction whose inner range does not
+ * depend on the outer index, the order smaller by t_cmp (nested reductions
+ * in either order get one form). */
+static Term *
+swap_nested(Canon *c, Term *r)
+{
+	Term *in = r->a[3];
+	Term *zero = t_dbvar(c->tc, 0, TS_INT);
+	if (in->kind != r->kind || t_mentions(in->a[1], zero) || t_mentions(in->a[2], zero))
+		return r;
+	static const int down[1] = { 0 }, swap[2] = { 1, 0 };
+	Term *ilo = t_dbmap(c->tc, in->a[1], down, 1, -1), *ihi = t_dbmap(c->tc, in->a[2], down, 1, -1);
+	Term *olo = t_dbmap(c->tc, r->a[1], NULL, 0, 1), *ohi = t_dbmap(c->tc, r->a[2], NULL, 0, 1);
+	Term *body = t_dbmap(c->tc, in->a[3], swap, 2, 0);
+	Term *b = t_binder(c->tc, TS_INT);
+	Term *s = t_red(c->tc, (TermKind)r->kind, b, ilo, ihi, t_red(c->tc, (TermKind)r->kind, b, olo, ohi, body));
+	return t_cmp(s, r) < 0 ? s : r;
+}
+
 /* A max/min reduction or fold as an atom: body normalised, its variable (and
  * a fold's accumulator) bound by De Bruijn index. */
 static Term *
@@ -610,6 +630,7 @@ opaque_red(Canon *c, Term *t)
 		Term *body = p_term(c, norm(c, t->a[3]), TS_REAL);
 		c->nrange--;
 		r = t_red(c->tc, (TermKind)t->kind, t_binder(c->tc, TS_INT), lo, hi, t_abstract(c->tc, body, &v, 1));
+		r = swap_nested(c, r);
 	}
 	return r;
 }

@@ -558,6 +558,56 @@ abstr(Abstr *s, Term *t, int depth)
 	return r;
 }
 
+typedef struct DbMap {
+	TermCtx *c;
+	const int *map;
+	int n, shift;
+	TMap memo[8];
+} DbMap;
+
+static Term *
+dbmap(DbMap *s, Term *t, int depth)
+{
+	int k = t_is_dbvar(t);
+	if (k >= 0) {
+		if (k < depth)
+			return t;   /* bound inside t */
+		k -= depth;
+		return t_dbvar(s->c, depth + (k < s->n ? s->map[k] : k + s->shift), (TermSort)t->sort);
+	}
+	if (t->n == 0)
+		return t;
+	int found = 0;
+	void **slot = depth < 8 ? tmap_slot(&s->memo[depth], t, &found) : NULL;
+	if (found)
+		return *slot;
+	Term *a[16];
+	int same = 1;
+	for (int i = 0; i < t->n; i++) {
+		int inner = 0;
+		if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN)
+			inner = i == 3;
+		else if (t->kind == TK_FOLD)
+			inner = i == 5 ? 2 : 0;
+		a[i] = dbmap(s, t->a[i], depth + inner);
+		same &= a[i] == t->a[i];
+	}
+	Term *r = same ? t : rebuild(s->c, t, a);
+	if (depth < 8)
+		*tmap_slot(&s->memo[depth], t, &found) = r;
+	return r;
+}
+
+Term *
+t_dbmap(TermCtx *c, Term *t, const int *map, int n, int shift)
+{
+	DbMap s = { c, map, n, shift, { { 0 } } };
+	Term *r = dbmap(&s, t, 0);
+	for (int i = 0; i < 8; i++)
+		tmap_free(&s.memo[i]);
+	return r;
+}
+
 Term *
 t_abstract(TermCtx *c, Term *t, Term *const *vars, int n)
 {
