@@ -1,0 +1,169 @@
+/*
+ * test_equiv.c — pieces of the equivalence checker that the pairs of
+ * tests/equiv/ cannot reach from a program:
+ *
+ *   1. integer // and % are NumPy's (floored) for every sign, in the C
+ *      helpers and in what Z3 is told (Z3's own div/mod are Euclidean)
+ *   2. De Bruijn binding: an outer index abstracted over a term that holds
+ *      an inner reduction is never captured by it, and alpha-equivalent
+ *      reductions are one term
+ *   3. the verdict cache keys on the compared index range: a pair proved
+ *      over one range is checked again over another
+ *   4. the normal form's budget: a product of sums past it answers
+ *      "resource limit", and the time limit bounds the whole check
+ *
+ * The last line is "N passed, M failed".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "axon.h"
+
+#include "check.h"
+
+static const AxTarget *T;
+
+/* does hyp => goal hold? */
+static int
+proves(Smt *smt, Term *hyp, Term *goal)
+{
+	char why[512];
+	return smt_prove(smt, hyp, goal, why, sizeof why);
+}
+
+static void
+floored(TermCtx *tc, Smt *smt)
+{
+	static const int64_t cases[][4] = {   /* a, b, a // b, a % b as Python says */
+		{ 7, 2, 3, 1 }, { -7, 2, -4, 1 }, { 7, -2, -4, -1 }, { -7, -2, 3, -1 }, { 6, -3, -2, 0 }, { -1, 5, -1, 4 },
+	};
+	Term *a = t_var(tc, "a", TS_INT), *b = t_var(tc, "b", TS_INT);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const int64_t *c = cases[i];
+		CHECK_MSG(ax_idiv(c[0], c[1]) == c[2], "ax_idiv(%lld, %lld) = %lld", (long long)c[0], (long long)c[1],
+		          (long long)ax_idiv(c[0], c[1]));
+		CHECK_MSG(ax_imod(c[0], c[1]) == c[3], "ax_imod(%lld, %lld) = %lld", (long long)c[0], (long long)c[1],
+		          (long long)ax_imod(c[0], c[1]));
+		/* through Z3 with a and b unknown but pinned by the hypothesis (no constant folding) */
+		Term *hyp = t_bin(tc, TK_AND, t_bin(tc, TK_EQ, a, t_int(tc, c[0])), t_bin(tc, TK_EQ, b, t_int(tc, c[1])));
+		CHECK_MSG(proves(smt, hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_DIV, a, b), t_int(tc, c[2]))),
+		          "Z3: %lld // %lld is not %lld", (long long)c[0], (long long)c[1], (long long)c[2]);
+		CHECK_MSG(proves(smt, hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, a, b), t_int(tc, c[3]))),
+		          "Z3: %lld %% %lld is not %lld", (long long)c[0], (long long)c[1], (long long)c[3]);
+	}
+	/* and never both answers: 7 // -2 is not -3 (Euclidean would say so) */
+	Term *hyp = t_bin(tc, TK_AND, t_bin(tc, TK_EQ, a, t_int(tc, 7)), t_bin(tc, TK_EQ, b, t_int(tc, -2)));
+	CHECK(!proves(smt, hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_DIV, a, b), t_int(tc, -3))));
+	CHECK(!proves(smt, hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, a, b), t_int(tc, 1))));
+}
+
+static void
+binding(TermCtx *tc)
+{
+	/* inner = sum over k < N of X[j, k] (j free), bound by De Bruijn index */
+	Term *j = t_fresh(tc, TS_INT), *k = t_fresh(tc, TS_INT), *N = t_var(tc, "N", TS_INT);
+	Term *b = t_binder(tc, TS_INT);
+	Term *xjk = t_tensor(tc, 0, "X", 2, (Term *[]){ j, k });
+	Term *inner = t_red(tc, TK_SUM, b, t_int(tc, 0), N, t_abstract(tc, t_toreal(tc, xjk), &k, 1));
+	CHECK(inner->a[3] == t_tensor(tc, 0, "X", 2, (Term *[]){ j, t_dbvar(tc, 0, TS_INT) }));
+	/* binding j outside: j is index 1 inside the inner sum, never 0 (the inner k) */
+	Term *outer = t_abstract(tc, inner, &j, 1);
+	Term *want = t_tensor(tc, 0, "X", 2, (Term *[]){ t_dbvar(tc, 1, TS_INT), t_dbvar(tc, 0, TS_INT) });
+	CHECK(outer->a[3] == want);
+	/* the transpose X[k, j] binds differently: no confusion of the two */
+	Term *xkj = t_tensor(tc, 0, "X", 2, (Term *[]){ k, j });
+	Term *inner_t = t_red(tc, TK_SUM, b, t_int(tc, 0), N, t_abstract(tc, t_toreal(tc, xkj), &k, 1));
+	CHECK(t_abstract(tc, inner_t, &j, 1) != outer);
+	/* alpha-equivalence: another name for k gives the same term */
+	Term *k2 = t_fresh(tc, TS_INT);
+	Term *inner2 = t_red(tc, TK_SUM, b, t_int(tc, 0), N,
+	                     t_abstract(tc, t_toreal(tc, t_tensor(tc, 0, "X", 2, (Term *[]){ j, k2 })), &k2, 1));
+	CHECK(inner2 == inner);
+	/* renumbering free indices: a swap of 0 and 1 under one binder */
+	static const int swap[2] = { 1, 0 };
+	Term *body = t_toreal(tc, want);   /* X[@1, @0] */
+	CHECK(t_dbmap(tc, body, swap, 2, 0) ==
+	      t_toreal(tc, t_tensor(tc, 0, "X", 2, (Term *[]){ t_dbvar(tc, 0, TS_INT), t_dbvar(tc, 1, TS_INT) })));
+}
+
+/* a file of functions for the checks below */
+static const char *
+write_program(void)
+{
+	static char path[] = "/tmp/axon_test_equiv_XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w");
+	fputs("import numpy as np\n"
+	      "def cat4(X: \"f32[M,8]\", Y: \"f32[M,8]\"):\n"
+	      "    return np.concatenate([X[:, :4], Y], axis=1)[:, :4]\n"
+	      "def head4(X: \"f32[M,8]\", Y: \"f32[M,8]\"):\n"
+	      "    return X[:, :4]\n"
+	      "def cat5(X: \"f32[M,8]\", Y: \"f32[M,8]\"):\n"
+	      "    return np.concatenate([X[:, :4], Y], axis=1)[:, :5]\n"
+	      "def head5(X: \"f32[M,8]\", Y: \"f32[M,8]\"):\n"
+	      "    return X[:, :5]\n"
+	      "def blow(A: \"f32[M,N]\", B: \"f32[M,N]\", C: \"f32[M,N]\", D: \"f32[M,N]\"):\n"
+	      "    s = A + B + C + D\n"
+	      "    return s * s * s * s * s * s * s\n"
+	      "def blow2(A: \"f32[M,N]\", B: \"f32[M,N]\", C: \"f32[M,N]\", D: \"f32[M,N]\"):\n"
+	      "    s = A + B + C + D\n"
+	      "    return s * s * s * s * s * (s * s)\n",
+	      f);
+	fclose(f);
+	return path;
+}
+
+static void
+checks(void)
+{
+	const char *path = write_program();
+	CHECK(path != NULL);
+	if (!path)
+		return;
+	TermCtx *tc = tc_new(T);
+	AxGraph *cat4 = frontend_load(T, tc, path, "cat4"), *head4 = frontend_load(T, tc, path, "head4");
+	AxGraph *cat5 = frontend_load(T, tc, path, "cat5"), *head5 = frontend_load(T, tc, path, "head5");
+	AxGraph *blow = frontend_load(T, tc, path, "blow"), *blow2 = frontend_load(T, tc, path, "blow2");
+	CHECK(cat4 && head4 && cat5 && head5 && blow && blow2);
+	if (!(cat4 && head4 && cat5 && head5 && blow && blow2)) {
+		tc_free(tc);
+		remove(path);
+		return;
+	}
+	Equiv *q = equiv_new(T, tc, 10000);
+	EquivResult r;
+	/* 3: one pair of normal forms, two ranges: the first 4 columns of [X[:, :4], Y]
+	 * are X's, the first 5 are not (column 4 is Y's first) */
+	CHECK_INT(equiv_graphs(q, cat4, head4, &r), EQ_EQUIVALENT);
+	int v = equiv_graphs(q, cat5, head5, &r);
+	CHECK_MSG(v != EQ_EQUIVALENT, "cat5 and head5 proved: %s", r.reason);
+	/* 4: (A+B+C+D)^7 has 4^7 monomials, past the product's budget */
+	v = equiv_graphs(q, blow, blow2, &r);
+	CHECK_MSG(v == EQ_NOT_PROVED && strstr(r.reason, "resource limit"), "blow: %d %s", v, r.reason);
+	equiv_free(q);
+	/* a time limit of 1 ms bounds the whole check, normal forms included */
+	q = equiv_new(T, tc, 1);
+	double t0 = ax_now_ms();
+	v = equiv_graphs(q, blow, blow2, &r);
+	CHECK_MSG(v != EQ_EQUIVALENT && ax_now_ms() - t0 < 2000, "1 ms limit: %d after %.0f ms: %s", v, ax_now_ms() - t0,
+	          r.reason);
+	equiv_free(q);
+	tc_free(tc);
+	remove(path);
+}
+
+int
+main(void)
+{
+	T = ax_find_target(NULL);
+	TermCtx *tc = tc_new(T);
+	Smt *smt = smt_new(T);
+	floored(tc, smt);
+	binding(tc);
+	smt_free(smt);
+	tc_free(tc);
+	checks();
+	return check_done();
+}
