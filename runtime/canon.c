@@ -79,9 +79,44 @@ struct Canon {
 	Term *dens[64];               /* non-constant real denominators met */
 	int (*prove)(void *env, Term *goal);   /* facts of the sizes, for ranges; NULL: none */
 	void *prove_env;
+	unsigned char *hom;           /* per fn: 1 f(x + y) = f(x) * f(y) is an axiom; 2 and f(0) = 1 too */
 };
 
 enum { CANON_BUDGET = 1 << 21 };   /* monomials per Canon: ~100 MB of normal form */
+
+/* Which fns the spec's axioms make homomorphisms from + to *: an axiom of the
+ * shape f(x + y) == f(x) * f(y), and f(x - x) == 1 for f(0) = 1 (recognised
+ * by the shape of its instance, never by the fn's name). */
+static unsigned char *
+homomorphisms(TermCtx *tc, const AxTarget *t)
+{
+	if (!t || !t->nfns)
+		return NULL;
+	unsigned char *hom = arena_alloc(tc_arena(tc), (size_t)t->nfns);
+	Term *x = t_var(tc, "%axiom.x", TS_REAL), *y = t_var(tc, "%axiom.y", TS_REAL);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < t->naxioms; i++) {
+			const AxAxiom *ax = &t->axioms[i];
+			if (!ax->fns || ax->fns[0] < 0 || ax->fns[1] >= 0 || ax->fns[0] >= t->nfns)
+				continue;
+			int f = ax->fns[0];
+			if (pass == 0 && ax->nvars == 2) {
+				Term *xy[2] = { x, y };
+				Term *sum = t_call(tc, f, 1, (Term *[]){ t_bin(tc, TK_ADD, x, y) });
+				Term *prod = t_bin(tc, TK_MUL, t_call(tc, f, 1, &x), t_call(tc, f, 1, &y));
+				Term *inst = ax->inst(tc, xy);
+				if (inst == t_bin(tc, TK_EQ, sum, prod) || inst == t_bin(tc, TK_EQ, prod, sum))
+					hom[f] = 1;
+			}
+			if (pass == 1 && ax->nvars == 1 && hom[f]) {
+				Term *zero = t_call(tc, f, 1, (Term *[]){ t_bin(tc, TK_SUB, x, x) });
+				Term *inst = ax->inst(tc, &x), *one = t_num(tc, 1, 1, TS_REAL);
+				if (inst == t_bin(tc, TK_EQ, zero, one) || inst == t_bin(tc, TK_EQ, one, zero))
+					hom[f] = 2;
+			}
+		}
+	return hom;
+}
 
 Canon *
 canon_new(TermCtx *tc, const AxTarget *t)
@@ -91,6 +126,7 @@ canon_new(TermCtx *tc, const AxTarget *t)
 	c->a = tc_arena(tc);
 	c->t = t;
 	c->budget = CANON_BUDGET;
+	c->hom = homomorphisms(tc, t);
 	return c;
 }
 
@@ -357,6 +393,32 @@ p_scale(Canon *c, Poly a, Q num, Q den)
 	return p;
 }
 
+static Poly norm(Canon *c, Term *t);
+static Term *p_term(Canon *c, Poly p, TermSort s);
+
+/* f(a) * f(b) = f(a + b) = f(0) = 1 where a + b is 0, for f with hom 2. */
+static void
+cancel(Canon *c, Mono *m)
+{
+	if (!c->hom)
+		return;
+	for (int i = 0; i < m->natoms; i++) {
+		Term *a = m->atoms[i];
+		if (a->kind != TK_CALL || a->n != 1 || c->hom[a->id] != 2)
+			continue;
+		for (int j = i + 1; j < m->natoms; j++) {
+			Term *b = m->atoms[j];
+			if (b->kind != TK_CALL || b->id != a->id ||
+			    p_term(c, norm(c, t_bin(c->tc, TK_ADD, a->a[0], b->a[0])), TS_REAL) != t_num(c->tc, 0, 1, TS_REAL))
+				continue;
+			m->atoms[j] = m->atoms[--m->natoms];
+			m->atoms[i] = m->atoms[--m->natoms];
+			i--;
+			break;
+		}
+	}
+}
+
 static Mono
 m_mul(Canon *c, const Mono *x, const Mono *y)
 {
@@ -377,6 +439,7 @@ m_mul(Canon *c, const Mono *x, const Mono *y)
 		m.atoms[i] = x->atoms[i];
 	for (int i = 0; i < y->natoms; i++)
 		m.atoms[x->natoms + i] = nren ? t_subst(c->tc, y->atoms[i], from, to, nren) : y->atoms[i];
+	cancel(c, &m);
 	m.nvars = x->nvars + y->nvars;
 	m.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(m.nvars + 1));
 	for (int i = 0; i < x->nvars; i++)
@@ -692,6 +755,22 @@ norm_kind(Canon *c, Term *t)
 			Poly p = norm(c, f->unfold(c->tc, t->a));
 			c->unfold_depth--;
 			return p;
+		}
+		if (t->n == 1 && c->hom && c->hom[t->id]) {
+			/* f(a + b) = f(a) * f(b): one call per monomial of the argument, so a
+			 * factor like exp(-max) stands outside a sum; f(0) = 1 */
+			Poly arg = norm(c, t->a[0]);
+			if (arg.n == 0 && c->hom[t->id] == 2)
+				return p_const(c, 1, 1);
+			if (arg.n > 1 && arg.n <= 64) {
+				Poly out = p_const(c, 1, 1);
+				for (int i = 0; i < arg.n; i++) {
+					Poly one = { 1, &arg.m[i] };
+					Term *x = p_term(c, one, TS_REAL);
+					out = p_mul(c, out, p_atom(c, t_call(c->tc, t->id, 1, &x)));
+				}
+				return out;
+			}
 		}
 		for (int i = 0; i < t->n; i++)
 			a[i] = p_term(c, norm(c, t->a[i]), TS_REAL);

@@ -176,6 +176,15 @@ axioms(const AxTarget *tg, TermCtx *tc, const Abs *a)
 				mentions |= *f == call->id;
 			if (mentions && ax->nvars == 1 && call->n == 1)
 				h = t_bin(tc, TK_AND, h, ax->inst(tc, &call->a[0]));
+			/* a fact of two reals: at each pair of arguments of the calls it is about */
+			for (int j = 0; mentions && ax->nvars == 2 && call->n == 1 && j < a->ncalls && j < 16; j++) {
+				const Term *other = a->call[j];
+				int also = 0;
+				for (const int *f = ax->fns; f && *f >= 0; f++)
+					also |= *f == other->id;
+				if (also && other->n == 1 && i < 16)
+					h = t_bin(tc, TK_AND, h, ax->inst(tc, (Term *[]){ call->a[0], other->a[0] }));
+			}
 		}
 	}
 	for (int i = 0; i < a->nrecip; i++) {

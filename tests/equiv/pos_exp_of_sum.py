@@ -1,0 +1,9 @@
+# expect: equivalent
+# exp(x + y) = exp(x) * exp(y): the axiom of specs/scalar.ax, given to the checker
+import numpy as np
+
+def lhs(X: "f32[M,N]", Y: "f32[M,N]"):
+    return np.exp(X + Y)
+
+def rhs(X: "f32[M,N]", Y: "f32[M,N]"):
+    return np.exp(X) * np.exp(Y)
