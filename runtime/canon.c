@@ -102,10 +102,10 @@ homomorphisms(TermCtx *tc, const AxTarget *t)
 			int f = ax->fns[0];
 			if (pass == 0 && ax->nvars == 2) {
 				Term *xy[2] = { x, y };
-				Term *sum = t_call(tc, f, 1, (Term *[]){ t_bin(tc, TK_ADD, x, y) });
+				Term *of_plus = t_call(tc, f, 1, (Term *[]){ t_bin(tc, TK_ADD, x, y) });
 				Term *prod = t_bin(tc, TK_MUL, t_call(tc, f, 1, &x), t_call(tc, f, 1, &y));
 				Term *inst = ax->inst(tc, xy);
-				if (inst == t_bin(tc, TK_EQ, sum, prod) || inst == t_bin(tc, TK_EQ, prod, sum))
+				if (inst == t_bin(tc, TK_EQ, of_plus, prod) || inst == t_bin(tc, TK_EQ, prod, of_plus))
 					hom[f] = 1;
 			}
 			if (pass == 1 && ax->nvars == 1 && hom[f]) {
