@@ -875,6 +875,90 @@ cmp_keyed(const void *x, const void *y)
 	return t_cmp(((const Keyed *)x)->key, ((const Keyed *)y)->key);
 }
 
+/* How variable k of m is used: each atom that mentions it (and its bounds)
+ * with k written as one marker and every other variable as its colour. */
+typedef struct Usage {
+	int k, n;
+	Term **views;            /* sorted by t_cmp */
+} Usage;
+
+static int
+cmp_term(const void *x, const void *y)
+{
+	return t_cmp(*(Term *const *)x, *(Term *const *)y);
+}
+
+static int
+cmp_usage(const void *x, const void *y)
+{
+	const Usage *a = x, *b = y;
+	if (a->n != b->n)
+		return a->n < b->n ? -1 : 1;
+	for (int i = 0; i < a->n; i++) {
+		int c = t_cmp(a->views[i], b->views[i]);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* Colour refinement of m's variables: colours from how each is used, given
+ * the others' colours, until no class splits.  Structure only: the same
+ * monomial written with other names or its atoms in another order gets the
+ * same colours. */
+static void
+refine(Canon *c, const Mono *m, int *colour)
+{
+	int nv = m->nvars, na = m->natoms, ncol = 1;
+	for (int k = 0; k < nv; k++)
+		colour[k] = 0;
+	Usage *u = arena_alloc(c->a, sizeof(Usage) * (size_t)nv);
+	for (int round = 0; round < nv; round++) {
+		Term *from[64], *to[64];
+		for (int k = 0; k < nv; k++) {
+			u[k].k = k;
+			u[k].n = 0;
+			u[k].views = arena_alloc(c->a, sizeof(Term *) * (size_t)(na + 2));
+			for (int q = 0; q < nv; q++) {
+				char nm[32];
+				snprintf(nm, sizeof nm, q == k ? "%%self" : "%%colour%d", colour[q]);
+				from[q] = m->vars[q].v;
+				to[q] = t_var(c->tc, nm, TS_INT);
+			}
+			for (int i = 0; i < na; i++)
+				if (t_mentions(m->atoms[i], m->vars[k].v))
+					u[k].views[u[k].n++] = t_subst(c->tc, m->atoms[i], from, to, nv);
+			u[k].views[u[k].n++] = t_bin(c->tc, TK_LT, t_subst(c->tc, m->vars[k].lo, from, to, nv),
+			                             t_subst(c->tc, m->vars[k].hi, from, to, nv));
+			qsort(u[k].views, (size_t)u[k].n, sizeof(Term *), cmp_term);
+		}
+		/* new colour: (old colour, usage) ranked */
+		int idx[64];
+		for (int k = 0; k < nv; k++)
+			idx[k] = k;
+		for (int i = 1; i < nv; i++)
+			for (int j = i; j > 0; j--) {
+				const Usage *a = &u[idx[j - 1]], *b = &u[idx[j]];
+				int d = colour[a->k] != colour[b->k] ? (colour[a->k] > colour[b->k] ? 1 : -1) : cmp_usage(a, b);
+				if (d <= 0)
+					break;
+				int x = idx[j];
+				idx[j] = idx[j - 1];
+				idx[j - 1] = x;
+			}
+		int next[64], n = 0;
+		for (int i = 0; i < nv; i++) {
+			if (i > 0 && (colour[idx[i - 1]] != colour[idx[i]] || cmp_usage(&u[idx[i - 1]], &u[idx[i]]) != 0))
+				n++;
+			next[idx[i]] = n;
+		}
+		memcpy(colour, next, sizeof(int) * (size_t)nv);
+		if (n + 1 == ncol)
+			break;   /* no class split: stable */
+		ncol = n + 1;
+	}
+}
+
 /* Appends to first[] the variables of m's sums in the order a left-to-right
  * walk of t meets them (each once). */
 static void
@@ -920,7 +1004,9 @@ m_body(Canon *c, const Mono *m, TermSort s)
 		ks[i].key = nv ? t_subst(c->tc, m->atoms[i], from, to, nv) : m->atoms[i];
 	}
 	qsort(ks, (size_t)na, sizeof *ks, cmp_keyed);
-	/* variables by first occurrence, left to right in the sorted atoms */
+	/* variables by first occurrence, left to right in the sorted atoms, then
+	 * stably by the colour refinement gives them (ties among atoms that look
+	 * alike with the variables blinded are broken by how each variable is used) */
 	int first[64], nf = 0, placed[64] = { 0 }, order[64], no = 0;
 	uint32_t walk = t_walk();
 	for (int i = 0; i < na; i++)
@@ -931,6 +1017,16 @@ m_body(Canon *c, const Mono *m, TermSort s)
 			seen |= first[j] == k;
 		if (!seen)
 			first[nf++] = k;
+	}
+	if (nv > 1) {
+		int colour[64];
+		refine(c, m, colour);
+		for (int i = 1; i < nf; i++)   /* a stable insertion sort by colour */
+			for (int j = i; j > 0 && colour[first[j - 1]] > colour[first[j]]; j--) {
+				int x = first[j];
+				first[j] = first[j - 1];
+				first[j - 1] = x;
+			}
 	}
 	/* then each after the variables its bounds mention */
 	while (no < nv) {
