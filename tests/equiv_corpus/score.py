@@ -24,7 +24,8 @@ unified with the arrays' shapes (a failure to unify means the two do not take th
 inputs).  A draw where either side raises (a reshape of an odd size...) is redrawn.
 true: 3 size draws must agree (magnitude-scaled tolerance), and 6 draws with zeros in the
 inputs too; cond: 3 draws without zeros must agree and one of 12 with zeros must differ;
-false: one of 40 draws must differ.  Anything else is a CORPUS ERROR.
+false: one of 40 draws must differ (or one of 40 more with zeros, for a difference at a
+comparison's boundary).  Anything else is a CORPUS ERROR.
 
 Then `AXONC equiv FILE lhs rhs --json` runs on every pair and is classified: proved,
 not-proved (with the reason), counterexample (its sizes are run in NumPy: a counterexample
@@ -278,7 +279,10 @@ def validate(pair, seed):
     if not ts:
         return "no size draw ran both sides"
     if all(v == "agree" for v, _, _ in ts):
-        return "a false pair agrees at all %d size draws" % len(ts)
+        # a difference at an exact value (a comparison's boundary at 0) needs zeros
+        zs = trials(pair, rng, 40, 400, True, True)
+        if all(v == "agree" for v, _, _ in zs):
+            return "a false pair agrees at all %d size draws, with and without zeros" % (len(ts) + len(zs))
     return None
 
 
