@@ -1,0 +1,5 @@
+# one-line defs: subtracting a bias row, written twice
+# expect: true
+import numpy as np
+def lhs(X: "f32[P,Q]", c: "f32[1,Q]"): return X - c
+def rhs(X: "f32[P,Q]", c: "f32[1,Q]"): return -(c - X)

@@ -1,0 +1,11 @@
+# GeLU with 0.04475 instead of 0.044715
+# expect: false
+import numpy as np
+
+
+def lhs(x: "f32[M,N]"):
+    return 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)))
+
+
+def rhs(x: "f32[M,N]"):
+    return 0.5 * x * (1 + np.tanh(0.7978845608028654 * (x + 0.04475 * x * x * x)))

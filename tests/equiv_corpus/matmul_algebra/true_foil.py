@@ -1,0 +1,11 @@
+# (A + B) @ (C + D) expanded into four products
+# expect: true
+import numpy as np
+
+
+def lhs(A: "f32[M,K]", B: "f32[M,K]", C: "f32[K,N]", D: "f32[K,N]"):
+    return (A + B) @ (C + D)
+
+
+def rhs(A: "f32[M,K]", B: "f32[M,K]", C: "f32[K,N]", D: "f32[K,N]"):
+    return A @ C + A @ D + B @ C + B @ D

@@ -1,0 +1,11 @@
+# a negative scale does not commute with ReLU
+# expect: false
+import numpy as np
+
+
+def lhs(X: "f32[M,K]", W: "f32[K,N]"):
+    return np.maximum(X @ (W * -0.5), 0)
+
+
+def rhs(X: "f32[M,K]", W: "f32[K,N]"):
+    return np.maximum(X @ W, 0) * -0.5

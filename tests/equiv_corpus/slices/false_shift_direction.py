@@ -1,0 +1,11 @@
+# X[1:] vs X[:-1]
+# expect: false
+import numpy as np
+
+
+def lhs(X: "f32[M,N]"):
+    return X[1:]
+
+
+def rhs(X: "f32[M,N]"):
+    return X[:-1]

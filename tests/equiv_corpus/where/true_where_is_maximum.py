@@ -1,0 +1,11 @@
+# np.where(X > Y, X, Y) is np.maximum(X, Y)
+# expect: true
+import numpy as np
+
+
+def lhs(X: "f32[M,N]", Y: "f32[M,N]"):
+    return np.where(X > Y, X, Y)
+
+
+def rhs(X: "f32[M,N]", Y: "f32[M,N]"):
+    return np.maximum(X, Y)
