@@ -122,6 +122,9 @@ Term *t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n);
 Term *t_abstract(TermCtx *c, Term *t, Term *const *vars, int n);
 /* t with each free index k renumbered: map[k] for k < n, k + shift above */
 Term *t_dbmap(TermCtx *c, Term *t, const int *map, int n, int shift);
+/* the body of a canonical binder opened: free index 0 replaced by x (a term
+ * without indices), the others one lower */
+Term *t_open(TermCtx *c, Term *t, Term *x);
 Term *t_dbvar(TermCtx *c, int k, TermSort s);
 Term *t_bignum(TermCtx *c, const char *rational);        /* an exact real "num/den" past 64 bits */
 Term *t_binder(TermCtx *c, TermSort s);

@@ -524,6 +524,26 @@ static Poly
 m_sum(Canon *c, Mono m, Term *v, Term *lo, Term *hi)
 {
 	int at, below;
+	/* ite(c, x, y) with c free of v: the sum of each branch under the ite
+	 * (SUM f * ite(c, x, y) = ite(c, SUM f * x, SUM f * y)), so a sum over the
+	 * pieces of a concatenated operand meets the concatenation of sums */
+	for (int k = 0; k < m.natoms; k++) {
+		Term *a = m.atoms[k];
+		int bound = a->kind != TK_ITE || t_mentions(a->a[0], v);
+		for (int q = 0; q < m.nvars && !bound; q++)   /* nor of the monomial's other sums */
+			bound = t_mentions(a->a[0], m.vars[q].v);
+		if (bound)
+			continue;
+		Term *branch[2];
+		for (int side = 0; side < 2; side++) {
+			Mono n = m;
+			n.atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
+			memcpy(n.atoms, m.atoms, sizeof(Term *) * (size_t)m.natoms);
+			n.atoms[k] = a->a[1 + side];
+			branch[side] = p_term(c, p_sum(c, v, lo, hi, norm(c, m_term(c, &n, NULL, NULL))), TS_REAL);
+		}
+		return p_atom(c, t_ite(c->tc, a->a[0], branch[0], branch[1]));
+	}
 	Term *sp = split_point(c, &m, v, &at, &below);
 	if (sp && proves(c, t_bin(c->tc, TK_AND, t_bin(c->tc, TK_LE, lo, sp), t_bin(c->tc, TK_LE, sp, hi)))) {
 		/* sum over [lo, sp) + sum over [sp, hi), the ite decided in each */
@@ -564,7 +584,10 @@ static Poly
 p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 {
 	Poly out = { 0 };
-	if (norm_int(c, t_bin(c->tc, TK_SUB, hi, lo)) == t_int(c->tc, 1)) {
+	Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+	if (len->kind == TK_NUM && len->num <= 0)
+		return out;   /* an empty range */
+	if (len == t_int(c->tc, 1)) {
 		/* one term: the sum is its body at v = lo */
 		for (int i = 0; i < p.n && !c->overflow; i++)
 			out = p_add(c, out, norm(c, m_term(c, &p.m[i], v, lo)));
@@ -732,10 +755,33 @@ norm(Canon *c, Term *t)
 	return p;
 }
 
+/* A canonical reduction met again (a normal form normalised after a
+ * substitution) opened back to a named variable: its body refers to its
+ * variable by index, which the rules below, written for named variables,
+ * must never take for a constant. */
+static Term *
+reopen(Canon *c, Term *t)
+{
+	Term *binder = t_binder(c->tc, TS_INT);
+	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN) {
+		if (t->a[0] != binder)
+			return t;
+		Term *v = t_fresh(c->tc, TS_INT);
+		return t_red(c->tc, (TermKind)t->kind, v, t->a[1], t->a[2], t_open(c->tc, t->a[3], v));
+	}
+	if (t->kind == TK_FOLD && t->a[0] == binder) {
+		Term *v = t_fresh(c->tc, TS_INT), *acc = t_fresh(c->tc, TS_REAL);
+		Term *body = t_open(c->tc, t_open(c->tc, t->a[5], acc), v);   /* the accumulator is index 0 */
+		return t_fold(c->tc, v, t->a[1], t->a[2], acc, t->a[4], body);
+	}
+	return t;
+}
+
 static Poly
 norm_kind(Canon *c, Term *t)
 {
 	Term *a[16];
+	t = reopen(c, t);
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
 		if (t->name)

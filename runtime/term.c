@@ -562,6 +562,7 @@ typedef struct DbMap {
 	TermCtx *c;
 	const int *map;
 	int n, shift;
+	Term *x0;                /* t_open: index 0 becomes x0, the others shift down */
 	TMap memo[8];
 } DbMap;
 
@@ -573,6 +574,8 @@ dbmap(DbMap *s, Term *t, int depth)
 		if (k < depth)
 			return t;   /* bound inside t */
 		k -= depth;
+		if (s->x0)
+			return k == 0 ? s->x0 : t_dbvar(s->c, depth + k - 1, (TermSort)t->sort);
 		return t_dbvar(s->c, depth + (k < s->n ? s->map[k] : k + s->shift), (TermSort)t->sort);
 	}
 	if (t->n == 0)
@@ -599,9 +602,19 @@ dbmap(DbMap *s, Term *t, int depth)
 }
 
 Term *
+t_open(TermCtx *c, Term *t, Term *x)
+{
+	DbMap s = { c, NULL, 0, 0, x, { { 0 } } };
+	Term *r = dbmap(&s, t, 0);
+	for (int i = 0; i < 8; i++)
+		tmap_free(&s.memo[i]);
+	return r;
+}
+
+Term *
 t_dbmap(TermCtx *c, Term *t, const int *map, int n, int shift)
 {
-	DbMap s = { c, map, n, shift, { { 0 } } };
+	DbMap s = { c, map, n, shift, NULL, { { 0 } } };
 	Term *r = dbmap(&s, t, 0);
 	for (int i = 0; i < 8; i++)
 		tmap_free(&s.memo[i]);
