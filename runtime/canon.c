@@ -721,6 +721,68 @@ opaque_red(Canon *c, Term *t)
 	return r;
 }
 
+/* max (min) over v in [lo, hi) of a body, with the identities of a maximum
+ * over a range (each also holds for an empty range, whose max is -inf):
+ *   max(c + f(v)) = c + max f(v) for c free of v;
+ *   max(q * g(v)) = q * max g(v) for q > 0, = q * min g(v) for q < 0;
+ *   max over [lo, hi) of f(v) = max over [0, hi - lo) of f(v + lo);
+ *   max of ite(v < s, x, y) = max(max over [lo, s) of x, max over [s, hi) of y)
+ *     where lo < s < hi (both parts non-empty; the sizes' facts prove it).
+ * What is left is an opaque atom (opaque_red). */
+static Poly
+p_extreme(Canon *c, Term *t)
+{
+	TermKind k = (TermKind)t->kind, other = k == TK_RMAX ? TK_RMIN : TK_RMAX;
+	Term *v = t->a[0], *lo = norm_int(c, t->a[1]), *hi = norm_int(c, t->a[2]);
+	canon_range(c, v, hi);
+	Poly body = norm(c, t->a[3]);
+	c->nrange--;
+	if (c->overflow)
+		return body;
+	Poly fixed = { 0 }, moving = { 0 };
+	for (int i = 0; i < body.n; i++) {
+		Mono *m = &body.m[i];
+		int dep = 0;
+		for (int q = 0; q < m->natoms && !dep; q++)
+			dep = t_mentions(m->atoms[q], v);
+		for (int q = 0; q < m->nvars && !dep; q++)
+			dep = t_mentions(m->vars[q].lo, v) || t_mentions(m->vars[q].hi, v);
+		Poly one = { 1, m };
+		if (dep)
+			moving = p_add(c, moving, one);
+		else
+			fixed = p_add(c, fixed, one);
+	}
+	if (moving.n && fixed.n)
+		return p_add(c, fixed, norm(c, t_red(c->tc, k, v, lo, hi, p_term(c, moving, TS_REAL))));
+	if (moving.n == 1 && (moving.m[0].num != 1 || moving.m[0].den != 1)) {
+		Mono g = moving.m[0];
+		Q n = g.num, d = g.den;
+		g.num = 1;
+		g.den = 1;
+		Poly pg = { 1, &g };
+		Term *inner = t_red(c->tc, n > 0 ? k : other, v, lo, hi, p_term(c, pg, TS_REAL));
+		return p_scale(c, norm(c, inner), n, d);
+	}
+	if (lo != t_int(c->tc, 0)) {
+		Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+		Term *from[1] = { v }, *to[1] = { t_bin(c->tc, TK_ADD, v, lo) };
+		return norm(c, t_red(c->tc, k, v, t_int(c->tc, 0), len, t_subst(c->tc, p_term(c, body, TS_REAL), from, to, 1)));
+	}
+	if (body.n == 1 && body.m[0].natoms == 1 && body.m[0].nvars == 0 && body.m[0].num == 1 && body.m[0].den == 1) {
+		int at, below;
+		Term *sp = split_point(c, &body.m[0], v, &at, &below);
+		Term *ite = body.m[0].atoms[0];
+		if (sp && proves(c, t_bin(c->tc, TK_AND, t_bin(c->tc, TK_LT, lo, sp), t_bin(c->tc, TK_LT, sp, hi)))) {
+			Term *x = t_red(c->tc, k, v, lo, sp, below ? ite->a[1] : ite->a[2]);
+			Term *y = t_red(c->tc, k, v, sp, hi, below ? ite->a[2] : ite->a[1]);
+			Term *px = p_term(c, norm(c, x), TS_REAL), *py = p_term(c, norm(c, y), TS_REAL);
+			return p_atom(c, t_bin(c->tc, k == TK_RMAX ? TK_MAX : TK_MIN, px, py));
+		}
+	}
+	return p_atom(c, opaque_red(c, t));
+}
+
 /* A real denominator that is not a constant: recorded, once. */
 static void
 note_denominator(Canon *c, Term *d)
@@ -901,7 +963,7 @@ norm_kind(Canon *c, Term *t)
 	}
 	case TK_RMAX:
 	case TK_RMIN:
-		return p_atom(c, opaque_red(c, t));
+		return p_extreme(c, t);
 	default:
 		ax_die("canon: a %s term in place of a number", t->sort == TS_BOOL ? "boolean" : "strange");
 	}

@@ -377,6 +377,47 @@ prove_fact(void *env, Term *goal)
 	return time_left(f->k) && smt_prove(f->k->q->smt, f->hyp, goal, why, sizeof why);
 }
 
+/* The signs of the opaque reductions: a sum of terms >= 0 is >= 0, and > 0
+ * when they are > 0 over a range that is not empty; a max or min over a
+ * range that is not empty has the sign all its terms share.  Each body is
+ * opened at named indices inside its ranges and asked of Z3 with the
+ * assumptions and the axioms of its calls. */
+static Term *
+signs(Check *k, Abs *ab, Term *hyp)
+{
+	TermCtx *tc = k->tc;
+	Term *facts = t_bool(tc, 1), *zero = t_num(tc, 0, 1, TS_REAL);
+	char why[256];
+	for (int i = 0; i < ab->n && i < 32 && time_left(k); i++) {
+		Term *r = ab->red[i];
+		if (r->kind == TK_FOLD)
+			continue;
+		TermKind kind = (TermKind)r->kind;
+		Term *ranges = hyp, *body = r, *nonempty = t_bool(tc, 1);
+		for (int level = 0; body->kind == kind && (level == 0 || kind == TK_SUM) && level < 8; level++) {
+			char nm[32];
+			snprintf(nm, sizeof nm, "%%index%d.%d", i, level);
+			Term *v = t_var(tc, nm, TS_INT);
+			nonempty = t_bin(tc, TK_AND, nonempty, t_bin(tc, TK_LT, body->a[1], body->a[2]));
+			ranges = t_bin(tc, TK_AND, ranges, t_bin(tc, TK_AND, t_bin(tc, TK_LE, body->a[1], v), t_bin(tc, TK_LT, v, body->a[2])));
+			body = t_open(tc, body->a[3], v);
+		}
+		Term *ba = abstract(ab, body);
+		if (ab->bad)
+			break;
+		Term *h = t_bin(tc, TK_AND, ranges, axioms(k->q->t, tc, ab));
+		char name[32];
+		snprintf(name, sizeof name, "%%reduction%d", i);
+		Term *rv = t_var(tc, name, TS_REAL);
+		int full = smt_prove(k->q->smt, hyp, nonempty, why, sizeof why);
+		if (full && smt_prove(k->q->smt, h, t_bin(tc, TK_LT, zero, ba), why, sizeof why))
+			facts = t_bin(tc, TK_AND, facts, t_bin(tc, TK_LT, zero, rv));
+		else if ((full || kind == TK_SUM) && smt_prove(k->q->smt, h, t_bin(tc, TK_LE, zero, ba), why, sizeof why))
+			facts = t_bin(tc, TK_AND, facts, t_bin(tc, TK_LE, zero, rv));
+	}
+	return facts;
+}
+
 /* The computation condition for output o; 1 proved. */
 static int
 computation(Check *k, int o)
@@ -440,7 +481,6 @@ computation(Check *k, int o)
 		}
 	Abs ab = { .tc = tc };
 	Term *la = abstract(&ab, l), *ra = abstract(&ab, rr);
-	tmap_free(&ab.memo);
 	char why[1024];
 	int ok = 0;
 	if (ab.bad)
@@ -450,9 +490,18 @@ computation(Check *k, int o)
 	else {
 		Term *h = t_bin(tc, TK_AND, key, axioms(q->t, tc, &ab));
 		ok = smt_prove(q->smt, h, t_bin(tc, TK_EQ, la, ra), why, sizeof why);
+		if (!ok && strncmp(why, "counterexample", 14) == 0 && time_left(k)) {
+			/* once more, with the signs the reductions' bodies give them */
+			Term *f = signs(k, &ab, key);
+			if (f != t_bool(tc, 1) && time_left(k))
+				ok = smt_prove(q->smt, t_bin(tc, TK_AND, h, f), t_bin(tc, TK_EQ, la, ra), why, sizeof why);
+		}
+		tmap_free(&ab.memo);
 		if (!ok && strncmp(why, "counterexample", 14) == 0)
 			snprintf(why, sizeof why, "the solver found values at which the normal forms differ");
 	}
+	if (ab.memo.cap)
+		tmap_free(&ab.memo);
 	if (!ok)
 		snprintf(k->r->reason, sizeof k->r->reason, "computation condition, output %d: %.900s", o, why);
 	if (q->ncache < 1024 && strncmp(why, "resource limit", 14) != 0) {
