@@ -54,7 +54,7 @@ static PExpr *pvec(Arena *A, int kind, AxLoc loc, Vec *v);
 %token <s> CMP "comparison" AUGASSIGN "augmented assignment" BADCHAR "invalid character" BADSTRING "unterminated string"
 
 %type <e> expr cmp arith term factor power postfix atom arg sub expr_opt ret_opt
-%type <vec> args args_opt subs exprs stmts params params_opt
+%type <vec> args args_opt subs exprs stmts params params_opt body line smalls
 %type <st> stmt
 %type <fn> funcdef
 %type <par> param
@@ -75,16 +75,22 @@ import
 	;
 
 funcdef
-	: DEF NAME '(' params_opt ')' ret_opt ':' NEWLINE INDENT stmts DEDENT {
+	: DEF NAME '(' params_opt ')' ret_opt ':' body {
 		$$ = arena_alloc(A, sizeof *$$);
 		$$->name = $2; $$->loc = L(@2);
 		$$->nparams = $4.n;
 		$$->params = arena_alloc(A, sizeof *$$->params * (size_t)($4.n + 1));
 		for (int i = 0; i < $4.n; i++)
 			$$->params[i] = *(PParam *)$4.v[i];
-		$$->nstmts = $10.n; $$->stmts = (PStmt **)$10.v;
+		$$->nstmts = $8.n; $$->stmts = (PStmt **)$8.v;
 		(void)$6;
 	}
+	;
+/* an indented block, or simple statements on the line of the def
+ * (def f(x): return x + 1.0) */
+body
+	: NEWLINE INDENT stmts DEDENT   { $$ = $3; }
+	| line
 	;
 ret_opt: %empty { $$ = NULL; } | ARROW expr { $$ = $2; } ;
 params_opt: %empty { $$ = (Vec){0}; } | params { $$ = $1; } | params ',' { $$ = $1; } ;
@@ -100,22 +106,31 @@ param
 	;
 
 stmts
-	: stmt          { $$ = (Vec){0}; vpush(A, &$$, $1); }
-	| stmts stmt    { $$ = $1; vpush(A, &$$, $2); }
+	: line          { $$ = $1; }
+	| stmts line    { $$ = $1; for (int i = 0; i < $2.n; i++) vpush(A, &$$, $2.v[i]); }
+	;
+/* one logical line: simple statements separated by ';' (a = f(x); return a) */
+line
+	: smalls NEWLINE       { $$ = $1; }
+	| smalls ';' NEWLINE   { $$ = $1; }
+	;
+smalls
+	: stmt                 { $$ = (Vec){0}; vpush(A, &$$, $1); }
+	| smalls ';' stmt      { $$ = $1; vpush(A, &$$, $3); }
 	;
 stmt
-	: NAME '=' expr NEWLINE {
+	: NAME '=' expr {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_ASSIGN; $$->loc = L(@1); $$->target = $1; $$->value = $3;
 	}
-	| RETURN exprs NEWLINE {
+	| RETURN exprs {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_RETURN; $$->loc = L(@1);
 		$$->value = $2.n == 1 ? $2.v[0] : pvec(A, PX_TUPLE, L(@2), &$2);
 	}
-	| RETURN exprs ',' NEWLINE {
+	| RETURN exprs ',' {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_RETURN; $$->loc = L(@1);
 		$$->value = pvec(A, PX_TUPLE, L(@2), &$2);
 	}
-	| STRING NEWLINE { $$ = arena_alloc(A, sizeof *$$); $$->kind = PS_DOC; $$->loc = L(@1); }
+	| STRING { $$ = arena_alloc(A, sizeof *$$); $$->kind = PS_DOC; $$->loc = L(@1); }
 	;
 
 exprs

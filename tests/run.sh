@@ -600,6 +600,14 @@ if /usr/bin/python3 bench/sweep.py --render tests/bench/sample_results.json --pa
 	bad "bench/sweep.py --render tests/bench/sample_results.json: tables or plot"; head -10 "$tmp/out" | sed 's/^/    /'
 fi
 
+# ---- front end: the NumPy subset (tests/programs/pass), each function against real NumPy ----
+# (one-line defs, comparisons and masks, axis=None reductions, concatenations of several pieces,
+# slices on symbolic sizes, matrix-vector and outer products, large static sizes)
+if /usr/bin/python3 tests/numpy/check.py "$AXONC" --programs tests/programs/pass >"$tmp/np" 2>&1; then ok; else
+	bad "tests/programs/pass differ from NumPy"; grep -v '^ok' "$tmp/np" | head -20 | sed 's/^/    /'
+fi
+tail -1 "$tmp/np" | sed 's/^/programs: /'
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue
