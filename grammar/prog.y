@@ -141,7 +141,8 @@ exprs
 expr: cmp ;
 cmp
 	: arith
-	| cmp CMP arith     { $$ = pbin(A, 'c', $1, $3, L(@2)); $$->kind = PX_CMP; $$->s = $2; }
+	| cmp CMP arith     { $$ = pbin(A, $1->kind == PX_CMP && $1->op != '(' ? 'C' : 'c', $1, $3, L(@2));
+	                      $$->kind = PX_CMP; $$->s = $2; }
 	;
 arith
 	: term
@@ -181,7 +182,7 @@ atom
 	| TRUE          { $$ = px(A, PX_TRUE, L(@1)); }
 	| FALSE         { $$ = px(A, PX_FALSE, L(@1)); }
 	| ELLIPSIS      { $$ = px(A, PX_ELLIPSIS, L(@1)); }
-	| '(' expr ')'  { $$ = $2; }
+	| '(' expr ')'  { $$ = $2; if ($$->kind == PX_CMP) $$->op = '('; }   /* (a < b) < c is no chain */
 	| '(' expr ',' ')'          { Vec v = { 0 }; vpush(A, &v, $2); $$ = pvec(A, PX_TUPLE, L(@1), &v); }
 	| '(' expr ',' exprs ')'    { Vec v = { 0 }; vpush(A, &v, $2); for (int i = 0; i < $4.n; i++) vpush(A, &v, $4.v[i]);
 	                              $$ = pvec(A, PX_TUPLE, L(@1), &v); }

@@ -394,7 +394,18 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 	case PX_POS:
 		return eval(fe, s, e->a);
 	case PX_CMP:
-		fe_error(fe, e->loc, "comparison '%s' is not supported by the NumPy subset", e->s);
+		if (e->op == 'C')
+			fe_error(fe, e->loc, "a chained comparison (a < b < c) is 'a < b and b < c' in Python, which NumPy "
+			         "refuses on arrays: write (a < b) * (b < c)");
+		a = eval(fe, s, e->a);
+		b = eval(fe, s, e->b);
+		if (a.k != V_TENSOR && b.k != V_TENSOR)
+			fe_error(fe, e->loc, "comparison '%s' of %s and %s: only comparisons with a tensor are supported", e->s,
+			         vkind_name(a.k), vkind_name(b.k));
+		{
+			int in[2] = { fe_tensor(fe, a, e->loc), fe_tensor(fe, b, e->loc) };
+			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, e->s, e->loc), in, 2, NULL, 0, NULL, e->loc) };
+		}
 	case PX_CALL:
 		return eval_call(fe, s, e);
 	case PX_KW:
@@ -470,8 +481,11 @@ lift(Fe *fe, int x, int result, int first_new)
 		b.outputs[0] = b.nnodes++;
 		EquivResult r;
 		if (equiv_graphs(fe->eq, &a, &b, &r) == EQ_EQUIVALENT) {
+			int mask = fe_is_mask(fe, result);
 			g->nnodes = first_new;   /* the helper's nodes go; nothing else refers to them */
-			return graph_add(g, &n);
+			int id = graph_add(g, &n);
+			fe_set_mask(fe, id, mask);
+			return id;
 		}
 	}
 	return result;

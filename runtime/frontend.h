@@ -1,8 +1,8 @@
 /*
- * frontend.h — shared by the two halves of the NumPy front end:
- * frontend.c (values, statements, calls) and frontend_ops.c (turning a call
- * or a piece of Python syntax into a node: axes, keepdims, slicing,
- * reshape, and the shape checks that go with them).
+ * frontend.h — shared by the parts of the NumPy front end: frontend.c
+ * (values, statements, calls), frontend_ops.c (turning a call or a piece of
+ * Python syntax into a node: axes, keepdims, slicing, reshape, and the shape
+ * checks that go with them) and frontend_mask.c (NumPy's bool arrays).
  */
 #ifndef AXON_FRONTEND_H
 #define AXON_FRONTEND_H
@@ -54,6 +54,8 @@ typedef struct Fe {
 	int edepth;              /* expression nesting */
 	PFunc *top;              /* the function being compiled */
 	AxLoc ret_loc;           /* the last returned expression */
+	unsigned char *mask;     /* per node: 1 when it holds a NumPy bool array (a comparison's 1.0/0.0) */
+	int maskcap;
 } Fe;
 
 _Noreturn void fe_error(Fe *fe, AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -72,5 +74,14 @@ int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
 int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
 int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);
 int fe_int_const(Fe *fe, Val v, int64_t *out);            /* 1 if v is an integer constant */
+/* the result positions where the node's op writes a literal 1 (a reduction's kept axis) */
+int fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at);
+
+/* frontend_mask.c: whether node holds a NumPy bool array (a comparison's
+ * 1.0/0.0); fe_mark_mask decides it for a node fe_apply made, and refuses
+ * the op where NumPy's bool arithmetic would give other values */
+int fe_is_mask(Fe *fe, int node);
+void fe_set_mask(Fe *fe, int node, int v);
+void fe_mark_mask(Fe *fe, int node, AxLoc loc);
 Term *fe_size_hyp(Fe *fe);                                /* sizes >= 1 and the assumptions so far */
 #endif

@@ -308,7 +308,9 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	require(fe, op->pre(fe->tc, &s), what, shapes, loc);
 	for (int d = 0; d < n.rank; d++)   /* after require: its assumptions help */
 		n.dim[d] = simplest(fe, simplify(fe, out[d]), in, nin);
-	return graph_add(g, &n);
+	int id = graph_add(g, &n);
+	fe_mark_mask(fe, id, loc);
+	return id;
 }
 
 static int64_t
@@ -322,8 +324,8 @@ norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
 /* The result positions where op writes a literal 1 whatever its operands'
  * sizes (sum's [...L, 1, ...R]): where keepdims applies.  Found by asking the
  * op's shape function about operands of fresh sizes. */
-static int
-kept_axes(Fe *fe, const AxNode *n, int64_t *at)
+int
+fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at)
 {
 	const AxOp *op = &fe->t->ops[n->op];
 	AxSym s = { 0 };
@@ -426,7 +428,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	}
 	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
 	int64_t kept[AX_MAXR];
-	int nkept = op->nopnd && !op->layout_only ? kept_axes(fe, &fe->g->nodes[node], kept) : 0;
+	int nkept = op->nopnd && !op->layout_only ? fe_kept_axes(fe, &fe->g->nodes[node], kept) : 0;
 	int reduces = nkept > 0;
 	if (keep >= 0 && !reduces)
 		fe_error(fe, loc, "%s does not reduce: keepdims= does not apply", op->name);

@@ -607,6 +607,15 @@ if /usr/bin/python3 tests/numpy/check.py "$AXONC" --programs tests/programs/pass
 	bad "tests/programs/pass differ from NumPy"; grep -v '^ok' "$tmp/np" | head -20 | sed 's/^/    /'
 fi
 tail -1 "$tmp/np" | sed 's/^/programs: /'
+# comparisons are ops no instruction implements: tiled and run tile by tile, then said, never a crash
+expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn threshold --dims M=5,N=7
+expect_grep 'agree with the whole ops' "$tmp/out" "a comparison tiles"
+expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn threshold --json
+expect_grep '"missing": 1' "$tmp/out" "synth counts the comparison it cannot lower"
+expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn threshold --dims M=64,N=64 -o "$tmp/k.py"
+expect_grep 'greater_equal: no instruction sequence found' "$tmp/err" "compile names the op without a sequence"
+expect_rc 0 "$AXONC" variants tests/programs/pass/compare.py --fn masks
+expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison as a float32 mask"
 
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do

@@ -12,12 +12,14 @@ Usage: check.py AXONC [EXAMPLE.py ...]; prints one line per case and
 With --programs DIR it checks the NumPy-subset programs of DIR instead
 (tests/programs/pass/): every function of a file whose parameters carry
 annotations, at each size set of the file's `# sizes: M=5,N=7 M=3,N=2`
-line, through `axonc run --fn NAME`; each output must have NumPy's shape (a
+line, through `axonc run --fn NAME`, and each variant `axonc variants --fn
+NAME` prints for the functions of a `# variants: NAME ...` line (run by
+NumPy); each output must have NumPy's shape (a
 0-d result stays 0-d) and its values (a comparison's bool array is read as
 float32 1.0 and 0.0, which is what axonc computes).  A third of each input's
 elements are rounded to quarters, so comparisons meet exact ties.
 """
-import importlib.util, os, re, subprocess, sys, tempfile
+import importlib.util, json, os, re, subprocess, sys, tempfile
 
 try:
     import numpy as np
@@ -122,6 +124,35 @@ def programs(axonc, folder):
                         passed += 1
                     else:
                         failed += 1
+            m = re.search(r"^# variants:(.*)$", text, re.M)
+            for fn in (m.group(1).split() if m else []):
+                r = subprocess.run([axonc, "variants", path, "--fn", fn, "--json"], capture_output=True, text=True)
+                case = "%s %s variants" % (path, fn)
+                if r.returncode != 0:
+                    failed += 1
+                    print("FAIL %s: %s" % (case, r.stderr.strip()))
+                    continue
+                ok = True
+                for v in json.loads(r.stdout)["variants"]:
+                    ns = {"np": np}
+                    exec(v["numpy"], ns)
+                    for sset in size_sets:
+                        sizes = {s: int(sset[s]) for s in shape_symbols(path, fn)}
+                        ins = [rng.uniform(-1, 1, shp).astype(np.float32) for _, shp in shapes(path, sizes, fn)]
+                        for x in ins:
+                            x.flat[::3] = np.round(x.flat[::3] * 4) / 4
+                        want, got = getattr(mod, fn)(*ins), ns[fn](*ins)
+                        want = want if isinstance(want, tuple) else (want,)
+                        got = got if isinstance(got, tuple) else (got,)
+                        for w, g in zip(want, got):
+                            if np.shape(w) != np.shape(g) or not np.allclose(np.asarray(w, np.float32), g, rtol=1e-4, atol=1e-4):
+                                ok = False
+                                print("FAIL %s: variant %d differs at %s:\n%s" % (case, v["id"], sizes, v["numpy"]))
+                if ok:
+                    passed += 1
+                    print("ok   %s (%d)" % (case, len(json.loads(r.stdout)["variants"])))
+                else:
+                    failed += 1
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
