@@ -210,8 +210,7 @@ granks(Fe *fe, const AxOp *op, const int *rank, const int64_t *axes, int naxes, 
 		return;
 	}
 	if (naxes != runs)
-		fe_error(fe, loc, "%s needs %d ax%s (axis=...), got %d%s", op->name, runs, runs == 1 ? "is" : "es", naxes,
-		         naxes == 0 ? " (axis=None, reducing every axis, is not supported)" : "");
+		fe_error(fe, loc, "%s needs %d ax%s (axis=...), got %d", op->name, runs, runs == 1 ? "is" : "es", naxes);
 	int pos = 0, run = 0, pending = -1;
 	for (int k = 0; k < npat; k++) {
 		if (pat[k] >= 0) {
@@ -350,6 +349,32 @@ fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at)
 	return k;
 }
 
+/* np.sum(x) with axis=None: the op along every axis in turn, the last first
+ * (keeping each as size 1), then, without keepdims=True, every axis dropped: NumPy's 0-d
+ * result.  Only for an op that reduces (its result keeps the axis as 1). */
+static int
+reduce_all(Fe *fe, int opi, int x, int keep, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int r = fe->g->nodes[x].rank, node = x;
+	if (r == 0)
+		fe_error(fe, loc, "%s of a rank-0 tensor is not supported", op->name);
+	for (int64_t ax = r - 1; ax >= 0; ax--) {   /* the last axis first, as NumPy walks memory */
+		node = fe_apply(fe, opi, &node, 1, &ax, 1, NULL, loc);
+		int64_t kept[AX_MAXR];
+		if (fe_kept_axes(fe, &fe->g->nodes[node], kept) == 0) {
+			if (r == 1 && keep < 0)   /* a scan of a vector: flattening changes nothing */
+				return node;
+			fe_error(fe, loc, "%s without an axis works on the flattened tensor in NumPy, which is not supported: "
+			         "give axis=", op->name);
+		}
+	}
+	if (keep != 1)
+		for (int64_t ax = r - 1; ax >= 0; ax--)
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &ax, 1, NULL, loc);
+	return node;
+}
+
 int
 fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
@@ -370,8 +395,14 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			in[nin++] = fe_tensor(fe, args[i], loc);
 	}
 	int r0 = nin ? fe->g->nodes[in[0]].rank : 0;
+	int all_axes = 0;   /* axis=None */
+	AxLoc none_loc = loc;
 	for (; i < nargs; i++) {
 		int64_t a;
+		if (args[i].k == V_NONE && i + 1 == nargs && !naxes) {   /* np.sum(x, None) */
+			all_axes = 1;
+			continue;
+		}
 		if (args[i].k == V_TENSOR || args[i].k == V_REAL)
 			fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 			         nargs);
@@ -386,12 +417,15 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			int64_t a;
 			if (kw[k].v.k == V_TUPLE)
 				fe_error(fe, kw[k].loc, "a tuple of axes is not supported: reduce one axis at a time");
-			if (kw[k].v.k == V_NONE)
-				fe_error(fe, kw[k].loc, "axis=None (reducing every axis) is not supported");
+			if (naxes || all_axes)
+				fe_error(fe, kw[k].loc, "the axis is given twice");
+			if (kw[k].v.k == V_NONE) {
+				all_axes = 1;
+				none_loc = kw[k].loc;
+				continue;
+			}
 			if (!fe_int_const(fe, kw[k].v, &a))
 				fe_error(fe, kw[k].loc, "axis= must be an integer constant");
-			if (naxes)
-				fe_error(fe, kw[k].loc, "the axis is given twice");
 			axes[naxes++] = a;
 		} else if (strcmp(kw[k].name, "keepdims") == 0) {
 			if (kw[k].v.k != V_BOOL)
@@ -399,6 +433,20 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			keep = kw[k].v.b;
 		} else
 			fe_error(fe, kw[k].loc, "%s: unsupported keyword argument '%s'", op->name, kw[k].name);
+	}
+	/* no axis where the op needs one: NumPy's default, axis=None for a
+	 * function of one tensor (every axis), axis=0 for one of a list */
+	int runs0 = 0;
+	for (int k = 0; op->nopnd && k < op->layout->opnd[0].ndims; k++)
+		runs0 += op->layout->opnd[0].pat[k] < 0 && (k == 0 || op->layout->opnd[0].pat[k - 1] >= 0);
+	if (!naxes && !all_axes && runs0 == 1 && !op->broadcast && nargs > 0 && args[0].k == V_TUPLE)
+		axes[naxes++] = 0;
+	else if (!naxes && runs0 == 1 && !op->broadcast && nin == 1 && !op->layout_only)
+		all_axes = 1;
+	if (all_axes) {
+		if (nin != 1 || op->layout_only || op->broadcast || runs0 != 1)
+			fe_error(fe, none_loc, "%s: axis=None is not supported here (it is for reductions of one tensor)", op->name);
+		return reduce_all(fe, opi, in[0], keep, loc);
 	}
 	/* axes count from the first operand, or from the result for an op whose
 	 * named dims exist only in its result */

@@ -614,6 +614,10 @@ expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn threshold --json
 expect_grep '"missing": 1' "$tmp/out" "synth counts the comparison it cannot lower"
 expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn threshold --dims M=64,N=64 -o "$tmp/k.py"
 expect_grep 'greater_equal: no instruction sequence found' "$tmp/err" "compile names the op without a sequence"
+# a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
+expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the kernel of np.sum(X) differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 expect_rc 0 "$AXONC" variants tests/programs/pass/compare.py --fn masks
 expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison as a float32 mask"
 
