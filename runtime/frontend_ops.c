@@ -382,12 +382,20 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	int in[AX_MAXOPND], nin = 0;
 	int64_t axes[AX_MAXR] = { 0 };
 	int naxes = 0, keep = -1, i = 0;
-	/* tensors: a list spreads into operands (np.concatenate([a, b])) */
-	if (nargs > 0 && args[0].k == V_TUPLE) {
+	/* tensors: a list spreads into operands (np.concatenate([a, b])); pieces
+	 * past the op's operands are folded in one at a time (see below) */
+	int more[256], nmore = 0, list = nargs > 0 && args[0].k == V_TUPLE;
+	if (list) {
+		if (args[0].n == 0)
+			fe_error(fe, loc, "%s of an empty list: NumPy needs at least one tensor", op->name);
 		for (int k = 0; k < args[0].n; k++) {
-			if (nin == AX_MAXOPND)
-				fe_error(fe, loc, "too many tensors");
-			in[nin++] = fe_tensor(fe, args[0].v[k], loc);
+			int t = fe_tensor(fe, args[0].v[k], loc);
+			if (nin < op->nopnd)
+				in[nin++] = t;
+			else if (nmore < 256)
+				more[nmore++] = t;
+			else
+				fe_error(fe, loc, "too many tensors (at most %d)", 256 + op->nopnd);
 		}
 		i = 1;
 	} else {
@@ -474,7 +482,20 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		if (same)
 			return in[0];
 	}
+	/* a list op of two operands whose result has their rank (concatenate)
+	 * is a fold over the list: [a, b, c] is op(op(a, b), c), [a] is a */
+	int folds = list && op->nopnd == 2 && !op->broadcast && op->layout->nout == op->opnd[0].ndims &&
+	            op->opnd[1].ndims == op->opnd[0].ndims;
+	if (list && (nmore || nin < op->nopnd) && !folds)
+		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
+		         nin + nmore);
+	if (nin == 1 && folds)
+		return in[0];
 	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
+	for (int k = 0; k < nmore; k++) {
+		int pair[2] = { node, more[k] };
+		node = fe_apply(fe, opi, pair, 2, axes, naxes, NULL, loc);
+	}
 	int64_t kept[AX_MAXR];
 	int nkept = op->nopnd && !op->layout_only ? fe_kept_axes(fe, &fe->g->nodes[node], kept) : 0;
 	int reduces = nkept > 0;
