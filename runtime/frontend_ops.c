@@ -54,6 +54,26 @@ proves(Fe *fe, Term *goal)
 	return smt_prove(fe->smt, fe_size_hyp(fe), goal, why, sizeof why);
 }
 
+int
+fe_proves(Fe *fe, Term *goal)
+{
+	return proves(fe, goal);
+}
+
+int
+fe_need(Fe *fe, Term *cond, AxLoc loc)
+{
+	char why[512];
+	if (proves(fe, cond))
+		return 1;
+	if (!smt_satisfiable(fe->smt, t_bin(fe->tc, TK_AND, fe_size_hyp(fe), cond), why, sizeof why))
+		return 0;
+	if (fe->g->nassume == 64)
+		fe_error(fe, loc, "too many assumptions on sizes");
+	fe->g->assume[fe->g->nassume++] = cond;
+	return 1;
+}
+
 static Term *
 simplify(Fe *fe, Term *t)
 {
@@ -65,6 +85,9 @@ simplify(Fe *fe, Term *t)
 static Term *
 simplest(Fe *fe, Term *t, const int *in, int nin)
 {
+	Term *l = fe_lin_norm(fe, t);   /* M - (M - 3) is 3 */
+	if (t_size(l) < t_size(t))
+		t = l;
 	if (t->kind == TK_VAR || t->kind == TK_NUM)
 		return t;
 	for (int i = 0; i < fe->g->nsyms; i++) {
@@ -312,8 +335,8 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	return id;
 }
 
-static int64_t
-norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
+int64_t
+fe_norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
 {
 	if (a < -rank || a >= rank)
 		fe_error(fe, loc, "axis %lld is out of range for a tensor of rank %d", (long long)a, rank);
@@ -468,7 +491,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			extra = 1;
 	}
 	for (int k = 0; k < naxes; k++)
-		axes[k] = norm_axis(fe, axes[k], r0 + extra, loc);
+		axes[k] = fe_norm_axis(fe, axes[k], r0 + extra, loc);
 	for (int k = 1; k < naxes; k++)   /* swapaxes(x, 2, 1) is swapaxes(x, 1, 2) */
 		for (int j = k; j > 0 && axes[j - 1] > axes[j]; j--) {
 			int64_t tmp = axes[j];
@@ -506,200 +529,5 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			int64_t at = kept[k];
 			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
 		}
-	return node;
-}
-
-/* The size attributes of a role's op in declaration order, filled from vals. */
-static void
-role_attrs(Fe *fe, int opi, Term *const *vals, int nvals, Term **sattr, AxLoc loc)
-{
-	const AxOp *op = &fe->t->ops[opi];
-	int k = 0;
-	for (int a = 0; a < op->nattr; a++) {
-		sattr[a] = NULL;
-		if (op->attr[a].kind == AX_ATTR_SIZE)
-			sattr[a] = k < nvals ? vals[k++] : NULL;
-	}
-	if (k != nvals)
-		fe_error(fe, loc, "the op '%s' must take %d size attributes for this syntax", op->name, nvals);
-}
-
-static Term *
-bound_term(Fe *fe, Val v, Term *dim, int64_t dflt, int is_stop, AxLoc loc)
-{
-	if (v.k == V_NONE)
-		return dflt >= 0 ? t_int(fe->tc, dflt) : dim;
-	if (v.k != V_SIZE)
-		fe_error(fe, loc, "range bounds must be integers or sizes, got a %s", v.k == V_REAL ? "number" : "value");
-	int64_t c;
-	if (fe_int_const(fe, v, &c) && c < 0)
-		return t_bin(fe->tc, TK_ADD, dim, v.t);
-	(void)is_stop;
-	return v.t;
-}
-
-int
-fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
-{
-	int n = index->n, consuming = 0, ellipses = 0;
-	for (int i = 0; i < n; i++) {
-		Val v = subs[4 * i];
-		if (v.k == V_NONE && v.b == -2)
-			ellipses++;
-		else if (!(v.k == V_NONE && v.b == 0))
-			consuming++;
-		if (v.k == V_TENSOR)
-			fe_error(fe, index->v[i]->loc, "indexing with a tensor is not supported");
-		if (v.k != V_NONE && v.k != V_SIZE)
-			fe_error(fe, index->v[i]->loc, "an index must be an integer, a range a:b, None or '...'");
-	}
-	if (ellipses > 1)
-		fe_error(fe, loc, "an index can only have a single '...'");
-	int rank = fe->g->nodes[node].rank;
-	if (consuming > rank)
-		fe_error(fe, loc, "too many indices for a tensor of rank %d", rank);
-	int ax = 0;
-	for (int i = 0; i < n; i++) {
-		Val v = subs[4 * i];
-		AxLoc il = index->v[i]->loc;
-		AxNode *cur = &fe->g->nodes[node];
-		if (v.k == V_NONE && v.b == -2) {   /* ... */
-			ax += rank - consuming;
-			continue;
-		}
-		if (v.k == V_NONE && v.b == 0) {    /* None */
-			int64_t at = ax;
-			node = fe_apply(fe, fe_role(fe, "x[None]", il), &node, 1, &at, 1, NULL, il);
-			ax++;
-			continue;
-		}
-		int64_t at = ax;
-		Term *dim = cur->dim[ax];
-		double dv, iv;
-		int dconst = t_eval(dim, NULL, &dv) == 0;
-		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
-			if (dconst && t_eval(v.t, NULL, &iv) == 0 && (iv >= dv || iv < -dv))
-				fe_error(fe, il, "index %g is out of range for axis %d of size %g", iv, ax, dv);
-			Term *start = bound_term(fe, v, dim, -1, 0, il);
-			Term *b[2] = { start, t_bin(fe->tc, TK_ADD, start, t_int(fe->tc, 1)) };
-			Term *sattr[AX_MAXATTR];
-			int op = fe_role(fe, "x[a:b]", il);
-			role_attrs(fe, op, b, 2, sattr, il);
-			node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
-			node = fe_apply(fe, fe_role(fe, "keepdims=False", il), &node, 1, &at, 1, NULL, il);
-			continue;
-		}
-		/* a slice */
-		Term *start = bound_term(fe, subs[4 * i + 1], dim, 0, 0, il);
-		Term *stop = bound_term(fe, subs[4 * i + 2], dim, -1, 1, il);
-		double a0, b0;
-		if (dconst && t_eval(stop, NULL, &b0) == 0 && b0 > dv)   /* NumPy clips a range at the end */
-			stop = dim;
-		if (t_eval(start, NULL, &a0) == 0 && t_eval(stop, NULL, &b0) == 0 && b0 <= a0)
-			fe_error(fe, il, "the range %g:%g is empty (empty tensors are not supported)", a0, b0);
-		Val step = subs[4 * i + 3];
-		int64_t st = 1;
-		if (step.k != V_NONE && (!fe_int_const(fe, step, &st) || st < 1))
-			fe_error(fe, il, "a range step must be a positive integer constant");
-		ax++;
-		char why[64];
-		(void)why;
-		int whole = st == 1 && proves(fe, t_bin(fe->tc, TK_EQ, start, t_int(fe->tc, 0))) &&
-		            proves(fe, t_bin(fe->tc, TK_EQ, stop, dim));
-		if (whole)
-			continue;
-		Term *b[3] = { start, stop, t_int(fe->tc, st) };
-		Term *sattr[AX_MAXATTR];
-		int op = fe_role(fe, st == 1 ? "x[a:b]" : "x[a:b:s]", il);
-		role_attrs(fe, op, b, st == 1 ? 2 : 3, sattr, il);
-		node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
-	}
-	return node;
-}
-
-int
-fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
-{
-	AxNode *x = &fe->g->nodes[node];
-	int r = x->rank;
-	Term *nw[AX_MAXR];
-	int infer = -1;
-	if (nd > AX_MAXR)
-		fe_error(fe, loc, "reshape to more than %d dimensions", AX_MAXR);
-	for (int i = 0; i < nd; i++) {
-		int64_t c;
-		if (dims[i].k != V_SIZE)
-			fe_error(fe, loc, "reshape dimensions must be integers or sizes");
-		if (fe_int_const(fe, dims[i], &c) && c == -1) {
-			if (infer >= 0)
-				fe_error(fe, loc, "reshape can infer one dimension only");
-			infer = i;
-			nw[i] = NULL;
-			continue;
-		}
-		nw[i] = dims[i].t;
-	}
-	/* the common prefix and suffix; what lies between is the change */
-	int p = 0, q = 0;
-	while (p < r && p < nd && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], nw[p])))
-		p++;
-	while (q < r - p && q < nd - p && nw[nd - 1 - q] &&
-	       proves(fe, t_bin(fe->tc, TK_EQ, x->dim[r - 1 - q], nw[nd - 1 - q])))
-		q++;
-	int mo = r - p - q, mn = nd - p - q;
-	int64_t at = p;
-	if (mo == 0 && mn == 0)
-		return node;
-	if (mo == 1 && mn == 2) {   /* split one axis into (outer, inner) */
-		Term *outer = nw[p], *inner = nw[p + 1];
-		if (!inner && !outer)
-			fe_error(fe, loc, "reshape cannot infer two dimensions");
-		if (!outer)
-			outer = t_bin(fe->tc, TK_DIV, x->dim[p], inner);
-		if (!inner)
-			inner = t_bin(fe->tc, TK_DIV, x->dim[p], outer);
-		Term *sizes[2] = { outer, inner }, *sattr[AX_MAXATTR];
-		int op = fe_role(fe, "reshape-split", loc);
-		role_attrs(fe, op, sizes, 2, sattr, loc);
-		return fe_apply(fe, op, &node, 1, &at, 1, sattr, loc);
-	}
-	if (mo == 2 && mn == 1) {   /* merge two axes */
-		int res = fe_apply(fe, fe_role(fe, "reshape-merge", loc), &node, 1, &at, 1, NULL, loc);
-		if (nw[p] && !proves(fe, t_bin(fe->tc, TK_EQ, nw[p], fe->g->nodes[res].dim[p])))
-			fe_error(fe, loc, "reshape: %s x %s does not merge into %s", t_infix(fe->tc, x->dim[p]),
-			         t_infix(fe->tc, x->dim[p + 1]), t_infix(fe->tc, nw[p]));
-		return res;
-	}
-	if (mo == 0 && mn == 1 && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, nw[p], t_int(fe->tc, 1))))
-		return fe_apply(fe, fe_role(fe, "x[None]", loc), &node, 1, &at, 1, NULL, loc);
-	if (mo == 1 && mn == 0 && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], t_int(fe->tc, 1))))
-		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
-	fe_error(fe, loc, "reshape must split one axis in two, merge two adjacent axes, or insert or drop a size-1 axis");
-}
-
-int
-fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
-{
-	int64_t cur[AX_MAXR], want[AX_MAXR];
-	int seen[AX_MAXR] = { 0 };
-	for (int i = 0; i < n; i++) {
-		want[i] = norm_axis(fe, perm[i], n, loc);
-		if (seen[want[i]]++)
-			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
-		cur[i] = i;
-	}
-	/* selection by swaps: position i receives axis want[i] */
-	for (int i = 0; i < n; i++) {
-		int j = i;
-		while (cur[j] != want[i])
-			j++;
-		if (j == i)
-			continue;
-		int64_t ax[2] = { i, j };
-		node = fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
-		int64_t t = cur[i];
-		cur[i] = cur[j];
-		cur[j] = t;
-	}
 	return node;
 }

@@ -607,6 +607,21 @@ if /usr/bin/python3 tests/numpy/check.py "$AXONC" --programs tests/programs/pass
 	bad "tests/programs/pass differ from NumPy"; grep -v '^ok' "$tmp/np" | head -20 | sed 's/^/    /'
 fi
 tail -1 "$tmp/np" | sed 's/^/programs: /'
+# slices: what the sizes leave open is an assumption of the graph, stated and checked by run
+slice_assumes() {   # slice_assumes FN ASSUMPTION
+	"$AXONC" graph tests/programs/pass/slices.py --fn "$1" >"$tmp/out" 2>&1
+	if grep -qx "  assumes $2" "$tmp/out"; then ok; else bad "graph --fn $1: no 'assumes $2'"; sed 's/^/    /' "$tmp/out" | tail -3; fi
+}
+slice_assumes drop_first '2 <= M'
+slice_assumes drop_last '2 <= M'
+slice_assumes last_three '3 <= M'
+slice_assumes first_columns '3 <= N'
+slice_assumes column_from_end '2 <= N'
+slice_assumes size_bounds 'K <= M'
+expect_rc 0 "$AXONC" graph tests/programs/pass/slices.py --fn clipped
+if grep -q assumes "$tmp/out"; then bad "slices past a constant dim clip without an assumption"; else ok; fi
+expect_rc 1 "$AXONC" run tests/programs/pass/slices.py --fn drop_first --dims M=1,N=2 -o "$tmp/s.npy"
+expect_grep 'drop_first needs 2 <= M, which these sizes break' "$tmp/err" "run checks a slice's assumption"
 # comparisons are ops no instruction implements: tiled and run tile by tile, then said, never a crash
 expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn threshold --dims M=5,N=7
 expect_grep 'agree with the whole ops' "$tmp/out" "a comparison tiles"
