@@ -147,6 +147,8 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 			fe_error(fe, loc, "'%s' on tensors is not supported", op == 'f' ? "//" : "%");
 		if (op == '@' && (a.k != V_TENSOR || b.k != V_TENSOR))
 			fe_error(fe, loc, "'@' needs two tensors, got %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
+		if (op == '@')
+			return (Val){ .k = V_TENSOR, .node = fe_matmul(fe, fe_role(fe, "@", loc), a.node, b.node, loc) };
 		int in[2] = { fe_tensor(fe, a, loc), fe_tensor(fe, b, loc) };
 		return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, role[op], loc), in, 2, NULL, 0, NULL, loc) };
 	}
@@ -215,6 +217,13 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		fe_error(fe, kw[0].loc, "%s takes no keyword arguments here", name);
 	if (strcmp(name, "transpose") == 0)
 		return call_transpose(fe, args, nargs, loc);
+	if (strcmp(name, "outer") == 0) {
+		if (nkw)
+			fe_error(fe, kw[0].loc, "outer takes no keyword arguments here");
+		if (nargs != 2 || args[0].k != V_TENSOR || args[1].k != V_TENSOR)
+			fe_error(fe, loc, "np.outer needs two tensors");
+		return (Val){ .k = V_TENSOR, .node = fe_outer(fe, args[0].node, args[1].node, loc) };
+	}
 	if (strcmp(name, "reshape") == 0) {
 		if (nargs < 2 || args[0].k != V_TENSOR)
 			fe_error(fe, loc, "reshape needs a tensor and a shape");

@@ -372,6 +372,53 @@ fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at)
 	return k;
 }
 
+/* a @ b with NumPy's rules for vectors: a rank-1 operand becomes a matrix
+ * with a size-1 axis (before its axis on the left, after it on the right),
+ * and that axis is dropped from the result: X @ v is [M], v @ X is [N],
+ * v @ w is 0-d, and batches broadcast as usual. */
+int
+fe_matmul(Fe *fe, int opi, int a, int b, AxLoc loc)
+{
+	int ra = fe->g->nodes[a].rank, rb = fe->g->nodes[b].rank;
+	if (ra == 0 || rb == 0)
+		fe_error(fe, loc, "%s of a rank-0 tensor: NumPy refuses scalars here (use * to scale)",
+		         fe->t->ops[opi].name);
+	int64_t at;
+	if (ra == 1) {
+		at = 0;
+		a = fe_apply(fe, fe_role(fe, "x[None]", loc), &a, 1, &at, 1, NULL, loc);
+	}
+	if (rb == 1) {
+		at = 1;
+		b = fe_apply(fe, fe_role(fe, "x[None]", loc), &b, 1, &at, 1, NULL, loc);
+	}
+	int in[2] = { a, b };
+	int node = fe_apply(fe, opi, in, 2, NULL, 0, NULL, loc);
+	int r = fe->g->nodes[node].rank;
+	if (rb == 1) {
+		at = --r;
+		node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	}
+	if (ra == 1) {
+		at = r - 1 - (rb != 1);
+		node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	}
+	return node;
+}
+
+/* np.outer(a, b) of two vectors: a[:, None] * b[None, :] */
+int
+fe_outer(Fe *fe, int a, int b, AxLoc loc)
+{
+	if (fe->g->nodes[a].rank != 1 || fe->g->nodes[b].rank != 1)
+		fe_error(fe, loc, "np.outer of a rank-%d and a rank-%d tensor: NumPy flattens them first, which is not "
+		         "supported (vectors are)", fe->g->nodes[a].rank, fe->g->nodes[b].rank);
+	int64_t one = 1, zero = 0;
+	int in[2] = { fe_apply(fe, fe_role(fe, "x[None]", loc), &a, 1, &one, 1, NULL, loc),
+		          fe_apply(fe, fe_role(fe, "x[None]", loc), &b, 1, &zero, 1, NULL, loc) };
+	return fe_apply(fe, fe_role(fe, "*", loc), in, 2, NULL, 0, NULL, loc);
+}
+
 /* np.sum(x) with axis=None: the op along every axis in turn, the last first
  * (keeping each as size 1), then, without keepdims=True, every axis dropped: NumPy's 0-d
  * result.  Only for an op that reduces (its result keeps the axis as 1). */
@@ -402,6 +449,8 @@ int
 fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
 	const AxOp *op = &fe->t->ops[opi];
+	if (ax_has_role(op, "@") && nargs == 2 && nkw == 0 && args[0].k == V_TENSOR && args[1].k == V_TENSOR)
+		return fe_matmul(fe, opi, args[0].node, args[1].node, loc);   /* np.matmul(X, v) as X @ v */
 	int in[AX_MAXOPND], nin = 0;
 	int64_t axes[AX_MAXR] = { 0 };
 	int naxes = 0, keep = -1, i = 0;

@@ -622,6 +622,10 @@ expect_rc 0 "$AXONC" graph tests/programs/pass/slices.py --fn clipped
 if grep -q assumes "$tmp/out"; then bad "slices past a constant dim clip without an assumption"; else ok; fi
 expect_rc 1 "$AXONC" run tests/programs/pass/slices.py --fn drop_first --dims M=1,N=2 -o "$tmp/s.npy"
 expect_grep 'drop_first needs 2 <= M, which these sizes break' "$tmp/err" "run checks a slice's assumption"
+# a matrix-vector product (expand_dims, matmul, squeeze) through the whole pipeline
+expect_rc 0 "$AXONC" compile tests/programs/pass/vectors.py --fn matvec --dims M=256,K=512 -o "$tmp/k.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/vectors.py --fn matvec --dims M=256,K=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the kernel of X @ v differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # comparisons are ops no instruction implements: tiled and run tile by tile, then said, never a crash
 expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn threshold --dims M=5,N=7
 expect_grep 'agree with the whole ops' "$tmp/out" "a comparison tiles"
