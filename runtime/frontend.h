@@ -10,6 +10,14 @@
 #include <setjmp.h>
 #include "axon.h"
 
+/* Integers of the program stay within 64 bits through the shape arithmetic
+ * the specs do on them: a literal or a size computed from literals is at
+ * most 2^62, a fixed dim of an annotation at most 2^48 (sums of thousands
+ * of them fit), the fixed dims of one tensor at most 2^62 elements (a
+ * product of them fits). */
+#define FE_MAX_INT ((int64_t)1 << 62)
+#define FE_MAX_DIM ((int64_t)1 << 48)
+
 typedef enum {
 	V_NONE,
 	V_TENSOR,   /* node */
