@@ -49,11 +49,13 @@ static int
 lin_add(Lin *l, const Term *t, int64_t scale)
 {
 	switch ((TermKind)t->kind) {
-	case TK_NUM:
-		if (t->den != 1 || t->sort != TS_INT)
+	case TK_NUM: {
+		int64_t v;
+		if (t->den != 1 || t->sort != TS_INT || __builtin_mul_overflow(scale, t->num, &v) ||
+		    __builtin_add_overflow(l->k, v, &l->k))
 			return 0;
-		l->k += scale * t->num;
 		return 1;
+	}
 	case TK_ADD:
 		return lin_add(l, t->a[0], scale) && lin_add(l, t->a[1], scale);
 	case TK_SUB:
@@ -61,10 +63,11 @@ lin_add(Lin *l, const Term *t, int64_t scale)
 	case TK_NEG:
 		return lin_add(l, t->a[0], -scale);
 	case TK_MUL:
-		if (t->a[0]->kind == TK_NUM && t->a[0]->den == 1)
-			return lin_add(l, t->a[1], scale * t->a[0]->num);
-		if (t->a[1]->kind == TK_NUM && t->a[1]->den == 1)
-			return lin_add(l, t->a[0], scale * t->a[1]->num);
+		for (int k = 0; k < 2; k++) {
+			int64_t v;
+			if (t->a[k]->kind == TK_NUM && t->a[k]->den == 1)
+				return !__builtin_mul_overflow(scale, t->a[k]->num, &v) && lin_add(l, t->a[1 - k], v);
+		}
 		break;
 	default:
 		break;
@@ -74,10 +77,8 @@ lin_add(Lin *l, const Term *t, int64_t scale)
 	if ((t->kind == TK_DIV || t->kind == TK_MOD || t->kind == TK_MAX || t->kind == TK_MIN) && l->tc)
 		t = t_bin(l->tc, t->kind, lin_norm(l->fe, t->a[0]), lin_norm(l->fe, t->a[1]));   /* (N - 1 + 1) / 2 */
 	for (int i = 0; i < l->n; i++)   /* terms are hash-consed: equal terms are one pointer */
-		if (l->atom[i] == t) {
-			l->coef[i] += scale;
-			return 1;
-		}
+		if (l->atom[i] == t)
+			return !__builtin_add_overflow(l->coef[i], scale, &l->coef[i]);
 	if (l->n == 16)
 		return 0;
 	l->atom[l->n] = (Term *)t;
