@@ -31,7 +31,7 @@ SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
 RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
-            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c
+            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c runtime/frontend_index.c runtime/frontend_mask.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
@@ -43,7 +43,7 @@ deps:
 	@sh tools/deps.sh
 
 # ---- axgen ----------------------------------------------------------------
-$(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h: grammar/spec.y
+$(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h &: grammar/spec.y
 	@mkdir -p $(BUILD)/gen
 	bison -Wall -Werror -o $(BUILD)/gen/spec.tab.c --header=$(BUILD)/gen/spec.tab.h $<
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
@@ -87,7 +87,7 @@ $(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/axon.h
 gen: $(foreach n,$(TARGET_NAMES),$(BUILD)/gen/$(n)/target.c)
 
 # ---- axonc -------------------------------------------------------------------
-$(BUILD)/gen/prog.tab.c $(BUILD)/gen/prog.tab.h: grammar/prog.y
+$(BUILD)/gen/prog.tab.c $(BUILD)/gen/prog.tab.h &: grammar/prog.y
 	@mkdir -p $(BUILD)/gen
 	bison -Wall -Werror -o $(BUILD)/gen/prog.tab.c --header=$(BUILD)/gen/prog.tab.h $<
 $(BUILD)/gen/prog.lex.c: grammar/prog.l

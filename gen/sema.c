@@ -43,7 +43,8 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
  * front end knows these roles, the specs say which op plays each. */
 static const char *python_roles[] = {
 	"+", "-", "*", "/", "@", "-x", "**2", "**0.5", "**-1", "**-0.5", ".T", "keepdims=False",
-	"x[None]", "x[a:b]", "x[a:b:s]", "reshape-split", "reshape-merge", "scalar", "np", 0,
+	"x[None]", "x[a:b]", "x[a:b:s]", "reshape-split", "reshape-merge", "scalar", "np",
+	"<", "<=", ">", ">=", "==", "!=", 0,
 };
 
 static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", 0 };

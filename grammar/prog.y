@@ -54,7 +54,7 @@ static PExpr *pvec(Arena *A, int kind, AxLoc loc, Vec *v);
 %token <s> CMP "comparison" AUGASSIGN "augmented assignment" BADCHAR "invalid character" BADSTRING "unterminated string"
 
 %type <e> expr cmp arith term factor power postfix atom arg sub expr_opt ret_opt
-%type <vec> args args_opt subs exprs stmts params params_opt
+%type <vec> args args_opt subs exprs stmts params params_opt body line smalls
 %type <st> stmt
 %type <fn> funcdef
 %type <par> param
@@ -75,16 +75,22 @@ import
 	;
 
 funcdef
-	: DEF NAME '(' params_opt ')' ret_opt ':' NEWLINE INDENT stmts DEDENT {
+	: DEF NAME '(' params_opt ')' ret_opt ':' body {
 		$$ = arena_alloc(A, sizeof *$$);
 		$$->name = $2; $$->loc = L(@2);
 		$$->nparams = $4.n;
 		$$->params = arena_alloc(A, sizeof *$$->params * (size_t)($4.n + 1));
 		for (int i = 0; i < $4.n; i++)
 			$$->params[i] = *(PParam *)$4.v[i];
-		$$->nstmts = $10.n; $$->stmts = (PStmt **)$10.v;
+		$$->nstmts = $8.n; $$->stmts = (PStmt **)$8.v;
 		(void)$6;
 	}
+	;
+/* an indented block, or simple statements on the line of the def
+ * (def f(x): return x + 1.0) */
+body
+	: NEWLINE INDENT stmts DEDENT   { $$ = $3; }
+	| line
 	;
 ret_opt: %empty { $$ = NULL; } | ARROW expr { $$ = $2; } ;
 params_opt: %empty { $$ = (Vec){0}; } | params { $$ = $1; } | params ',' { $$ = $1; } ;
@@ -100,22 +106,31 @@ param
 	;
 
 stmts
-	: stmt          { $$ = (Vec){0}; vpush(A, &$$, $1); }
-	| stmts stmt    { $$ = $1; vpush(A, &$$, $2); }
+	: line          { $$ = $1; }
+	| stmts line    { $$ = $1; for (int i = 0; i < $2.n; i++) vpush(A, &$$, $2.v[i]); }
+	;
+/* one logical line: simple statements separated by ';' (a = f(x); return a) */
+line
+	: smalls NEWLINE       { $$ = $1; }
+	| smalls ';' NEWLINE   { $$ = $1; }
+	;
+smalls
+	: stmt                 { $$ = (Vec){0}; vpush(A, &$$, $1); }
+	| smalls ';' stmt      { $$ = $1; vpush(A, &$$, $3); }
 	;
 stmt
-	: NAME '=' expr NEWLINE {
+	: NAME '=' expr {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_ASSIGN; $$->loc = L(@1); $$->target = $1; $$->value = $3;
 	}
-	| RETURN exprs NEWLINE {
+	| RETURN exprs {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_RETURN; $$->loc = L(@1);
 		$$->value = $2.n == 1 ? $2.v[0] : pvec(A, PX_TUPLE, L(@2), &$2);
 	}
-	| RETURN exprs ',' NEWLINE {
+	| RETURN exprs ',' {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_RETURN; $$->loc = L(@1);
 		$$->value = pvec(A, PX_TUPLE, L(@2), &$2);
 	}
-	| STRING NEWLINE { $$ = arena_alloc(A, sizeof *$$); $$->kind = PS_DOC; $$->loc = L(@1); }
+	| STRING { $$ = arena_alloc(A, sizeof *$$); $$->kind = PS_DOC; $$->loc = L(@1); }
 	;
 
 exprs
@@ -126,7 +141,8 @@ exprs
 expr: cmp ;
 cmp
 	: arith
-	| cmp CMP arith     { $$ = pbin(A, 'c', $1, $3, L(@2)); $$->kind = PX_CMP; $$->s = $2; }
+	| cmp CMP arith     { $$ = pbin(A, $1->kind == PX_CMP && $1->op != '(' ? 'C' : 'c', $1, $3, L(@2));
+	                      $$->kind = PX_CMP; $$->s = $2; }
 	;
 arith
 	: term
@@ -166,7 +182,7 @@ atom
 	| TRUE          { $$ = px(A, PX_TRUE, L(@1)); }
 	| FALSE         { $$ = px(A, PX_FALSE, L(@1)); }
 	| ELLIPSIS      { $$ = px(A, PX_ELLIPSIS, L(@1)); }
-	| '(' expr ')'  { $$ = $2; }
+	| '(' expr ')'  { $$ = $2; if ($$->kind == PX_CMP) $$->op = '('; }   /* (a < b) < c is no chain */
 	| '(' expr ',' ')'          { Vec v = { 0 }; vpush(A, &v, $2); $$ = pvec(A, PX_TUPLE, L(@1), &v); }
 	| '(' expr ',' exprs ')'    { Vec v = { 0 }; vpush(A, &v, $2); for (int i = 0; i < $4.n; i++) vpush(A, &v, $4.v[i]);
 	                              $$ = pvec(A, PX_TUPLE, L(@1), &v); }

@@ -168,7 +168,7 @@ typedef enum {
 	PX_NONE, PX_TRUE, PX_FALSE, PX_ELLIPSIS,
 	PX_BIN,      /* op: '+' '-' '*' '/' '%' '@' 'p' (**) 'f' (//) */
 	PX_NEG, PX_POS,
-	PX_CMP,      /* comparisons: parsed only to be refused by name */
+	PX_CMP,      /* a comparison: s is the operator; op 'C' when it chains (a < b < c) */
 	PX_CALL,     /* a(v...) */
 	PX_KW,       /* s=a inside a call */
 	PX_ATTR,     /* a.s */

@@ -409,10 +409,10 @@ signs(Check *k, Abs *ab, Term *hyp)
 		char name[32];
 		snprintf(name, sizeof name, "%%reduction%d", i);
 		Term *rv = t_var(tc, name, TS_REAL);
-		int full = smt_prove(k->q->smt, hyp, nonempty, why, sizeof why);
-		if (full && smt_prove(k->q->smt, h, t_bin(tc, TK_LT, zero, ba), why, sizeof why))
+		int occupied = smt_prove(k->q->smt, hyp, nonempty, why, sizeof why);
+		if (occupied && smt_prove(k->q->smt, h, t_bin(tc, TK_LT, zero, ba), why, sizeof why))
 			facts = t_bin(tc, TK_AND, facts, t_bin(tc, TK_LT, zero, rv));
-		else if ((full || kind == TK_SUM) && smt_prove(k->q->smt, h, t_bin(tc, TK_LE, zero, ba), why, sizeof why))
+		else if ((occupied || kind == TK_SUM) && smt_prove(k->q->smt, h, t_bin(tc, TK_LE, zero, ba), why, sizeof why))
 			facts = t_bin(tc, TK_AND, facts, t_bin(tc, TK_LE, zero, rv));
 	}
 	return facts;

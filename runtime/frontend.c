@@ -110,6 +110,20 @@ real_literal(Fe *fe, const char *text, AxLoc loc)
 	return t_num(fe->tc, num, den, TS_REAL);
 }
 
+/* Decimal digits as an integer of at most limit; 0 when there are more. */
+static int
+int_literal(const char *s, int64_t limit, int64_t *out)
+{
+	int64_t v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (limit - (*s - '0')) / 10)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return 1;
+}
+
 /* The kind of a value with its article, for messages: "a tensor", "an integer". */
 static const char *
 vkind_name(VKind k)
@@ -147,12 +161,23 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 			fe_error(fe, loc, "'%s' on tensors is not supported", op == 'f' ? "//" : "%");
 		if (op == '@' && (a.k != V_TENSOR || b.k != V_TENSOR))
 			fe_error(fe, loc, "'@' needs two tensors, got %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
+		if (op == '@')
+			return (Val){ .k = V_TENSOR, .node = fe_matmul(fe, fe_role(fe, "@", loc), a.node, b.node, loc) };
 		int in[2] = { fe_tensor(fe, a, loc), fe_tensor(fe, b, loc) };
 		return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, role[op], loc), in, 2, NULL, 0, NULL, loc) };
 	}
 	if ((a.k != V_SIZE && a.k != V_REAL) || (b.k != V_SIZE && b.k != V_REAL))
 		fe_error(fe, loc, "arithmetic on %s and %s", vkind_name(a.k), vkind_name(b.k));
 	int ints = a.k == V_SIZE && b.k == V_SIZE;
+	double x, y;
+	if (ints && t_eval(a.t, NULL, &x) == 0 && t_eval(b.t, NULL, &y) == 0) {   /* constants fold: in 64 bits */
+		int64_t r, p = (int64_t)x, q = (int64_t)y;
+		int over = op == '+' ? __builtin_add_overflow(p, q, &r) : op == '-' ? __builtin_sub_overflow(p, q, &r)
+		         : op == '*' || op == 'p' ? __builtin_mul_overflow(p, op == 'p' ? p : q, &r) : 0;
+		if (over || (!over && (op == '+' || op == '-' || op == '*' || op == 'p') && (r > FE_MAX_INT || r < -FE_MAX_INT)))
+			fe_error(fe, loc, "integer arithmetic past 2^62 (%lld %s %lld)", (long long)p,
+			         op == 'p' ? "**" : op == '+' ? "+" : op == '-' ? "-" : "*", (long long)q);
+	}
 	switch (op) {
 	case '+': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_ADD, a.t, b.t) };
 	case '-': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_SUB, a.t, b.t) };
@@ -215,6 +240,13 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		fe_error(fe, kw[0].loc, "%s takes no keyword arguments here", name);
 	if (strcmp(name, "transpose") == 0)
 		return call_transpose(fe, args, nargs, loc);
+	if (strcmp(name, "outer") == 0) {
+		if (nkw)
+			fe_error(fe, kw[0].loc, "outer takes no keyword arguments here");
+		if (nargs != 2 || args[0].k != V_TENSOR || args[1].k != V_TENSOR)
+			fe_error(fe, loc, "np.outer needs two tensors");
+		return (Val){ .k = V_TENSOR, .node = fe_outer(fe, args[0].node, args[1].node, loc) };
+	}
 	if (strcmp(name, "reshape") == 0) {
 		if (nargs < 2 || args[0].k != V_TENSOR)
 			fe_error(fe, loc, "reshape needs a tensor and a shape");
@@ -362,9 +394,10 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 	switch ((PExprKind)e->kind) {
 	case PX_NUM:
 		if (e->is_int) {
-			if (strlen(e->s) > 15)
-				fe_error(fe, e->loc, "integer literal %s is too large", e->s);
-			return (Val){ .k = V_SIZE, .t = t_int(fe->tc, (int64_t)e->num) };
+			int64_t v;
+			if (!int_literal(e->s, FE_MAX_INT, &v))
+				fe_error(fe, e->loc, "integer literal %s is too large (integers are at most 2^62 here)", e->s);
+			return (Val){ .k = V_SIZE, .t = t_int(fe->tc, v) };
 		}
 		return (Val){ .k = V_REAL, .t = real_literal(fe, e->s, e->loc) };
 	case PX_NAME:
@@ -394,7 +427,18 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 	case PX_POS:
 		return eval(fe, s, e->a);
 	case PX_CMP:
-		fe_error(fe, e->loc, "comparison '%s' is not supported by the NumPy subset", e->s);
+		if (e->op == 'C')
+			fe_error(fe, e->loc, "a chained comparison (a < b < c) is 'a < b and b < c' in Python, which NumPy "
+			         "refuses on arrays: write (a < b) * (b < c)");
+		a = eval(fe, s, e->a);
+		b = eval(fe, s, e->b);
+		if (a.k != V_TENSOR && b.k != V_TENSOR)
+			fe_error(fe, e->loc, "comparison '%s' of %s and %s: only comparisons with a tensor are supported", e->s,
+			         vkind_name(a.k), vkind_name(b.k));
+		{
+			int in[2] = { fe_tensor(fe, a, e->loc), fe_tensor(fe, b, e->loc) };
+			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, e->s, e->loc), in, 2, NULL, 0, NULL, e->loc) };
+		}
 	case PX_CALL:
 		return eval_call(fe, s, e);
 	case PX_KW:
@@ -470,8 +514,11 @@ lift(Fe *fe, int x, int result, int first_new)
 		b.outputs[0] = b.nnodes++;
 		EquivResult r;
 		if (equiv_graphs(fe->eq, &a, &b, &r) == EQ_EQUIVALENT) {
+			int mask = fe_is_mask(fe, result);
 			g->nnodes = first_new;   /* the helper's nodes go; nothing else refers to them */
-			return graph_add(g, &n);
+			int id = graph_add(g, &n);
+			fe_set_mask(fe, id, mask);
+			return id;
 		}
 	}
 	return result;
@@ -545,6 +592,7 @@ parse_annotation(Fe *fe, PParam *p, AxNode *n, const char **dtype)
 	if (len < 2 || p0[0] != '[' || p0[len - 1] != ']')
 		fe_error(fe, loc, "bad annotation \"%s\": expected a shape like f32[M,K]", s);
 	n->rank = 0;
+	int64_t numel = 1;   /* of the fixed dims: element counts and offsets stay in 64 bits */
 	const char *c = p0 + 1;
 	while (*c != ']') {
 		while (*c == ' ')
@@ -556,10 +604,17 @@ parse_annotation(Fe *fe, PParam *p, AxNode *n, const char **dtype)
 			fe_error(fe, loc, "bad annotation \"%s\": more than %d dimensions", s, AX_MAXR);
 		char *tok = arena_alloc(fe->a, w + 1);
 		memcpy(tok, c, w);
+		AxLoc dloc = { loc.file, loc.line, loc.col + 1 + (int)(c - s) };   /* the dim inside the string */
 		if (strspn(tok, "0123456789") == w) {
-			long long v = atoll(tok);
-			if (v < 1 || w > 12)
-				fe_error(fe, loc, "bad annotation \"%s\": dimension %s must be at least 1", s, tok);
+			int64_t v;
+			if (!int_literal(tok, FE_MAX_DIM, &v))
+				fe_error(fe, dloc, "bad annotation \"%s\": dimension %s is too large (at most 2^48 = %lld)", s, tok,
+				         (long long)FE_MAX_DIM);
+			if (v < 1)
+				fe_error(fe, dloc, "bad annotation \"%s\": dimension %s must be at least 1", s, tok);
+			if (v > FE_MAX_INT / numel)
+				fe_error(fe, dloc, "bad annotation \"%s\": the fixed dimensions hold more than 2^62 elements", s);
+			numel *= v;
 			n->dim[n->rank++] = t_int(fe->tc, v);
 		} else {
 			if (!((tok[0] >= 'A' && tok[0] <= 'Z') || (tok[0] >= 'a' && tok[0] <= 'z') || tok[0] == '_') ||

@@ -1,13 +1,22 @@
 /*
- * frontend.h — shared by the two halves of the NumPy front end:
- * frontend.c (values, statements, calls) and frontend_ops.c (turning a call
- * or a piece of Python syntax into a node: axes, keepdims, slicing,
- * reshape, and the shape checks that go with them).
+ * frontend.h — shared by the parts of the NumPy front end: frontend.c
+ * (values, statements, calls), frontend_ops.c (turning a call or a piece of
+ * Python syntax into a node: axes, keepdims, slicing, reshape, and the shape
+ * checks that go with them), frontend_index.c (indexing, reshape,
+ * transpose) and frontend_mask.c (NumPy's bool arrays).
  */
 #ifndef AXON_FRONTEND_H
 #define AXON_FRONTEND_H
 #include <setjmp.h>
 #include "axon.h"
+
+/* Integers of the program stay within 64 bits through the shape arithmetic
+ * the specs do on them: a literal or a size computed from literals is at
+ * most 2^62, a fixed dim of an annotation at most 2^48 (sums of thousands
+ * of them fit), the fixed dims of one tensor at most 2^62 elements (a
+ * product of them fits). */
+#define FE_MAX_INT ((int64_t)1 << 62)
+#define FE_MAX_DIM ((int64_t)1 << 48)
 
 typedef enum {
 	V_NONE,
@@ -54,6 +63,8 @@ typedef struct Fe {
 	int edepth;              /* expression nesting */
 	PFunc *top;              /* the function being compiled */
 	AxLoc ret_loc;           /* the last returned expression */
+	unsigned char *mask;     /* per node: 1 when it holds a NumPy bool array (a comparison's 1.0/0.0) */
+	int maskcap;
 } Fe;
 
 _Noreturn void fe_error(Fe *fe, AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -66,11 +77,30 @@ int fe_tensor(Fe *fe, Val v, AxLoc loc);                  /* v as a node (scalar
  * rank) choose where the op's fixed dims sit; sattr sets size attributes */
 int fe_apply(Fe *fe, int op, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc);
 int fe_call_op(Fe *fe, int op, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
-/* x[...]: per index four values: the index (V_NONE with b = -1: a slice,
- * b = -2: `...`) and a slice's start, stop, step (V_NONE when left out) */
+int fe_matmul(Fe *fe, int op, int a, int b, AxLoc loc);    /* a @ b, vectors as NumPy treats them */
+int fe_outer(Fe *fe, int a, int b, AxLoc loc);             /* np.outer of two vectors */
+int fe_int_const(Fe *fe, Val v, int64_t *out);            /* 1 if v is an integer constant */
+Term *fe_size_hyp(Fe *fe);                                /* sizes >= 1 and the assumptions so far */
+int fe_proves(Fe *fe, Term *goal);                        /* goal holds for every size admitted */
+/* cond holds (1), or is satisfiable and becomes an assumption of the graph
+ * (1), or holds for no size admitted (0) */
+int fe_need(Fe *fe, Term *cond, AxLoc loc);
+int64_t fe_norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc);   /* a negative axis counts from the end */
+/* the result positions where the node's op writes a literal 1 (a reduction's kept axis) */
+int fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at);
+
+/* frontend_mask.c: whether node holds a NumPy bool array (a comparison's
+ * 1.0/0.0); fe_mark_mask decides it for a node fe_apply made, and refuses
+ * the op where NumPy's bool arithmetic would give other values */
+int fe_is_mask(Fe *fe, int node);
+void fe_set_mask(Fe *fe, int node, int v);
+void fe_mark_mask(Fe *fe, int node, AxLoc loc);
+
+/* frontend_index.c: x[...] (per index four values: the index (V_NONE with
+ * b = -1: a slice, b = -2: `...`) and a slice's start, stop, step (V_NONE
+ * when left out)), reshape, transpose */
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
 int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
 int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);
-int fe_int_const(Fe *fe, Val v, int64_t *out);            /* 1 if v is an integer constant */
-Term *fe_size_hyp(Fe *fe);                                /* sizes >= 1 and the assumptions so far */
+Term *fe_lin_norm(Fe *fe, Term *t);                       /* a linear size term tidied: M - 1 */
 #endif

@@ -54,6 +54,26 @@ proves(Fe *fe, Term *goal)
 	return smt_prove(fe->smt, fe_size_hyp(fe), goal, why, sizeof why);
 }
 
+int
+fe_proves(Fe *fe, Term *goal)
+{
+	return proves(fe, goal);
+}
+
+int
+fe_need(Fe *fe, Term *cond, AxLoc loc)
+{
+	char why[512];
+	if (proves(fe, cond))
+		return 1;
+	if (!smt_satisfiable(fe->smt, t_bin(fe->tc, TK_AND, fe_size_hyp(fe), cond), why, sizeof why))
+		return 0;
+	if (fe->g->nassume == 64)
+		fe_error(fe, loc, "too many assumptions on sizes");
+	fe->g->assume[fe->g->nassume++] = cond;
+	return 1;
+}
+
 static Term *
 simplify(Fe *fe, Term *t)
 {
@@ -65,6 +85,9 @@ simplify(Fe *fe, Term *t)
 static Term *
 simplest(Fe *fe, Term *t, const int *in, int nin)
 {
+	Term *l = fe_lin_norm(fe, t);   /* M - (M - 3) is 3 */
+	if (t_size(l) < t_size(t))
+		t = l;
 	if (t->kind == TK_VAR || t->kind == TK_NUM)
 		return t;
 	for (int i = 0; i < fe->g->nsyms; i++) {
@@ -210,8 +233,7 @@ granks(Fe *fe, const AxOp *op, const int *rank, const int64_t *axes, int naxes, 
 		return;
 	}
 	if (naxes != runs)
-		fe_error(fe, loc, "%s needs %d ax%s (axis=...), got %d%s", op->name, runs, runs == 1 ? "is" : "es", naxes,
-		         naxes == 0 ? " (axis=None, reducing every axis, is not supported)" : "");
+		fe_error(fe, loc, "%s needs %d ax%s (axis=...), got %d", op->name, runs, runs == 1 ? "is" : "es", naxes);
 	int pos = 0, run = 0, pending = -1;
 	for (int k = 0; k < npat; k++) {
 		if (pat[k] >= 0) {
@@ -308,11 +330,13 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	require(fe, op->pre(fe->tc, &s), what, shapes, loc);
 	for (int d = 0; d < n.rank; d++)   /* after require: its assumptions help */
 		n.dim[d] = simplest(fe, simplify(fe, out[d]), in, nin);
-	return graph_add(g, &n);
+	int id = graph_add(g, &n);
+	fe_mark_mask(fe, id, loc);
+	return id;
 }
 
-static int64_t
-norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
+int64_t
+fe_norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
 {
 	if (a < -rank || a >= rank)
 		fe_error(fe, loc, "axis %lld is out of range for a tensor of rank %d", (long long)a, rank);
@@ -322,8 +346,8 @@ norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
 /* The result positions where op writes a literal 1 whatever its operands'
  * sizes (sum's [...L, 1, ...R]): where keepdims applies.  Found by asking the
  * op's shape function about operands of fresh sizes. */
-static int
-kept_axes(Fe *fe, const AxNode *n, int64_t *at)
+int
+fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at)
 {
 	const AxOp *op = &fe->t->ops[n->op];
 	AxSym s = { 0 };
@@ -348,19 +372,102 @@ kept_axes(Fe *fe, const AxNode *n, int64_t *at)
 	return k;
 }
 
+/* a @ b with NumPy's rules for vectors: a rank-1 operand becomes a matrix
+ * with a size-1 axis (before its axis on the left, after it on the right),
+ * and that axis is dropped from the result: X @ v is [M], v @ X is [N],
+ * v @ w is 0-d, and batches broadcast as usual. */
+int
+fe_matmul(Fe *fe, int opi, int a, int b, AxLoc loc)
+{
+	int ra = fe->g->nodes[a].rank, rb = fe->g->nodes[b].rank;
+	if (ra == 0 || rb == 0)
+		fe_error(fe, loc, "%s of a rank-0 tensor: NumPy refuses scalars here (use * to scale)",
+		         fe->t->ops[opi].name);
+	int64_t at;
+	if (ra == 1) {
+		at = 0;
+		a = fe_apply(fe, fe_role(fe, "x[None]", loc), &a, 1, &at, 1, NULL, loc);
+	}
+	if (rb == 1) {
+		at = 1;
+		b = fe_apply(fe, fe_role(fe, "x[None]", loc), &b, 1, &at, 1, NULL, loc);
+	}
+	int in[2] = { a, b };
+	int node = fe_apply(fe, opi, in, 2, NULL, 0, NULL, loc);
+	int r = fe->g->nodes[node].rank;
+	if (rb == 1) {
+		at = --r;
+		node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	}
+	if (ra == 1) {
+		at = r - 1 - (rb != 1);
+		node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	}
+	return node;
+}
+
+/* np.outer(a, b) of two vectors: a[:, None] * b[None, :] */
+int
+fe_outer(Fe *fe, int a, int b, AxLoc loc)
+{
+	if (fe->g->nodes[a].rank != 1 || fe->g->nodes[b].rank != 1)
+		fe_error(fe, loc, "np.outer of a rank-%d and a rank-%d tensor: NumPy flattens them first, which is not "
+		         "supported (vectors are)", fe->g->nodes[a].rank, fe->g->nodes[b].rank);
+	int64_t one = 1, zero = 0;
+	int in[2] = { fe_apply(fe, fe_role(fe, "x[None]", loc), &a, 1, &one, 1, NULL, loc),
+		          fe_apply(fe, fe_role(fe, "x[None]", loc), &b, 1, &zero, 1, NULL, loc) };
+	return fe_apply(fe, fe_role(fe, "*", loc), in, 2, NULL, 0, NULL, loc);
+}
+
+/* np.sum(x) with axis=None: the op along every axis in turn, the last first
+ * (keeping each as size 1), then, without keepdims=True, every axis dropped: NumPy's 0-d
+ * result.  Only for an op that reduces (its result keeps the axis as 1). */
+static int
+reduce_all(Fe *fe, int opi, int x, int keep, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int r = fe->g->nodes[x].rank, node = x;
+	if (r == 0)
+		fe_error(fe, loc, "%s of a rank-0 tensor is not supported", op->name);
+	for (int64_t ax = r - 1; ax >= 0; ax--) {   /* the last axis first, as NumPy walks memory */
+		node = fe_apply(fe, opi, &node, 1, &ax, 1, NULL, loc);
+		int64_t kept[AX_MAXR];
+		if (fe_kept_axes(fe, &fe->g->nodes[node], kept) == 0) {
+			if (r == 1 && keep < 0)   /* a scan of a vector: flattening changes nothing */
+				return node;
+			fe_error(fe, loc, "%s without an axis works on the flattened tensor in NumPy, which is not supported: "
+			         "give axis=", op->name);
+		}
+	}
+	if (keep != 1)
+		for (int64_t ax = r - 1; ax >= 0; ax--)
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &ax, 1, NULL, loc);
+	return node;
+}
+
 int
 fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
 	const AxOp *op = &fe->t->ops[opi];
+	if (ax_has_role(op, "@") && nargs == 2 && nkw == 0 && args[0].k == V_TENSOR && args[1].k == V_TENSOR)
+		return fe_matmul(fe, opi, args[0].node, args[1].node, loc);   /* np.matmul(X, v) as X @ v */
 	int in[AX_MAXOPND], nin = 0;
 	int64_t axes[AX_MAXR] = { 0 };
 	int naxes = 0, keep = -1, i = 0;
-	/* tensors: a list spreads into operands (np.concatenate([a, b])) */
-	if (nargs > 0 && args[0].k == V_TUPLE) {
+	/* tensors: a list spreads into operands (np.concatenate([a, b])); pieces
+	 * past the op's operands are folded in one at a time (see below) */
+	int more[256], nmore = 0, list = nargs > 0 && args[0].k == V_TUPLE;
+	if (list) {
+		if (args[0].n == 0)
+			fe_error(fe, loc, "%s of an empty list: NumPy needs at least one tensor", op->name);
 		for (int k = 0; k < args[0].n; k++) {
-			if (nin == AX_MAXOPND)
-				fe_error(fe, loc, "too many tensors");
-			in[nin++] = fe_tensor(fe, args[0].v[k], loc);
+			int t = fe_tensor(fe, args[0].v[k], loc);
+			if (nin < op->nopnd)
+				in[nin++] = t;
+			else if (nmore < 256)
+				more[nmore++] = t;
+			else
+				fe_error(fe, loc, "too many tensors (at most %d)", 256 + op->nopnd);
 		}
 		i = 1;
 	} else {
@@ -368,8 +475,14 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			in[nin++] = fe_tensor(fe, args[i], loc);
 	}
 	int r0 = nin ? fe->g->nodes[in[0]].rank : 0;
+	int all_axes = 0;   /* axis=None */
+	AxLoc none_loc = loc;
 	for (; i < nargs; i++) {
 		int64_t a;
+		if (args[i].k == V_NONE && i + 1 == nargs && !naxes) {   /* np.sum(x, None) */
+			all_axes = 1;
+			continue;
+		}
 		if (args[i].k == V_TENSOR || args[i].k == V_REAL)
 			fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 			         nargs);
@@ -384,12 +497,15 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			int64_t a;
 			if (kw[k].v.k == V_TUPLE)
 				fe_error(fe, kw[k].loc, "a tuple of axes is not supported: reduce one axis at a time");
-			if (kw[k].v.k == V_NONE)
-				fe_error(fe, kw[k].loc, "axis=None (reducing every axis) is not supported");
+			if (naxes || all_axes)
+				fe_error(fe, kw[k].loc, "the axis is given twice");
+			if (kw[k].v.k == V_NONE) {
+				all_axes = 1;
+				none_loc = kw[k].loc;
+				continue;
+			}
 			if (!fe_int_const(fe, kw[k].v, &a))
 				fe_error(fe, kw[k].loc, "axis= must be an integer constant");
-			if (naxes)
-				fe_error(fe, kw[k].loc, "the axis is given twice");
 			axes[naxes++] = a;
 		} else if (strcmp(kw[k].name, "keepdims") == 0) {
 			if (kw[k].v.k != V_BOOL)
@@ -397,6 +513,20 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			keep = kw[k].v.b;
 		} else
 			fe_error(fe, kw[k].loc, "%s: unsupported keyword argument '%s'", op->name, kw[k].name);
+	}
+	/* no axis where the op needs one: NumPy's default, axis=None for a
+	 * function of one tensor (every axis), axis=0 for one of a list */
+	int runs0 = 0;
+	for (int k = 0; op->nopnd && k < op->layout->opnd[0].ndims; k++)
+		runs0 += op->layout->opnd[0].pat[k] < 0 && (k == 0 || op->layout->opnd[0].pat[k - 1] >= 0);
+	if (!naxes && !all_axes && runs0 == 1 && !op->broadcast && nargs > 0 && args[0].k == V_TUPLE)
+		axes[naxes++] = 0;
+	else if (!naxes && runs0 == 1 && !op->broadcast && nin == 1 && !op->layout_only)
+		all_axes = 1;
+	if (all_axes) {
+		if (nin != 1 || op->layout_only || op->broadcast || runs0 != 1)
+			fe_error(fe, none_loc, "%s: axis=None is not supported here (it is for reductions of one tensor)", op->name);
+		return reduce_all(fe, opi, in[0], keep, loc);
 	}
 	/* axes count from the first operand, or from the result for an op whose
 	 * named dims exist only in its result */
@@ -410,7 +540,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			extra = 1;
 	}
 	for (int k = 0; k < naxes; k++)
-		axes[k] = norm_axis(fe, axes[k], r0 + extra, loc);
+		axes[k] = fe_norm_axis(fe, axes[k], r0 + extra, loc);
 	for (int k = 1; k < naxes; k++)   /* swapaxes(x, 2, 1) is swapaxes(x, 1, 2) */
 		for (int j = k; j > 0 && axes[j - 1] > axes[j]; j--) {
 			int64_t tmp = axes[j];
@@ -424,9 +554,22 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		if (same)
 			return in[0];
 	}
+	/* a list op of two operands whose result has their rank (concatenate)
+	 * is a fold over the list: [a, b, c] is op(op(a, b), c), [a] is a */
+	int folds = list && op->nopnd == 2 && !op->broadcast && op->layout->nout == op->opnd[0].ndims &&
+	            op->opnd[1].ndims == op->opnd[0].ndims;
+	if (list && (nmore || nin < op->nopnd) && !folds)
+		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
+		         nin + nmore);
+	if (nin == 1 && folds)
+		return in[0];
 	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
+	for (int k = 0; k < nmore; k++) {
+		int pair[2] = { node, more[k] };
+		node = fe_apply(fe, opi, pair, 2, axes, naxes, NULL, loc);
+	}
 	int64_t kept[AX_MAXR];
-	int nkept = op->nopnd && !op->layout_only ? kept_axes(fe, &fe->g->nodes[node], kept) : 0;
+	int nkept = op->nopnd && !op->layout_only ? fe_kept_axes(fe, &fe->g->nodes[node], kept) : 0;
 	int reduces = nkept > 0;
 	if (keep >= 0 && !reduces)
 		fe_error(fe, loc, "%s does not reduce: keepdims= does not apply", op->name);
@@ -435,200 +578,5 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			int64_t at = kept[k];
 			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
 		}
-	return node;
-}
-
-/* The size attributes of a role's op in declaration order, filled from vals. */
-static void
-role_attrs(Fe *fe, int opi, Term *const *vals, int nvals, Term **sattr, AxLoc loc)
-{
-	const AxOp *op = &fe->t->ops[opi];
-	int k = 0;
-	for (int a = 0; a < op->nattr; a++) {
-		sattr[a] = NULL;
-		if (op->attr[a].kind == AX_ATTR_SIZE)
-			sattr[a] = k < nvals ? vals[k++] : NULL;
-	}
-	if (k != nvals)
-		fe_error(fe, loc, "the op '%s' must take %d size attributes for this syntax", op->name, nvals);
-}
-
-static Term *
-bound_term(Fe *fe, Val v, Term *dim, int64_t dflt, int is_stop, AxLoc loc)
-{
-	if (v.k == V_NONE)
-		return dflt >= 0 ? t_int(fe->tc, dflt) : dim;
-	if (v.k != V_SIZE)
-		fe_error(fe, loc, "range bounds must be integers or sizes, got a %s", v.k == V_REAL ? "number" : "value");
-	int64_t c;
-	if (fe_int_const(fe, v, &c) && c < 0)
-		return t_bin(fe->tc, TK_ADD, dim, v.t);
-	(void)is_stop;
-	return v.t;
-}
-
-int
-fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
-{
-	int n = index->n, consuming = 0, ellipses = 0;
-	for (int i = 0; i < n; i++) {
-		Val v = subs[4 * i];
-		if (v.k == V_NONE && v.b == -2)
-			ellipses++;
-		else if (!(v.k == V_NONE && v.b == 0))
-			consuming++;
-		if (v.k == V_TENSOR)
-			fe_error(fe, index->v[i]->loc, "indexing with a tensor is not supported");
-		if (v.k != V_NONE && v.k != V_SIZE)
-			fe_error(fe, index->v[i]->loc, "an index must be an integer, a range a:b, None or '...'");
-	}
-	if (ellipses > 1)
-		fe_error(fe, loc, "an index can only have a single '...'");
-	int rank = fe->g->nodes[node].rank;
-	if (consuming > rank)
-		fe_error(fe, loc, "too many indices for a tensor of rank %d", rank);
-	int ax = 0;
-	for (int i = 0; i < n; i++) {
-		Val v = subs[4 * i];
-		AxLoc il = index->v[i]->loc;
-		AxNode *cur = &fe->g->nodes[node];
-		if (v.k == V_NONE && v.b == -2) {   /* ... */
-			ax += rank - consuming;
-			continue;
-		}
-		if (v.k == V_NONE && v.b == 0) {    /* None */
-			int64_t at = ax;
-			node = fe_apply(fe, fe_role(fe, "x[None]", il), &node, 1, &at, 1, NULL, il);
-			ax++;
-			continue;
-		}
-		int64_t at = ax;
-		Term *dim = cur->dim[ax];
-		double dv, iv;
-		int dconst = t_eval(dim, NULL, &dv) == 0;
-		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
-			if (dconst && t_eval(v.t, NULL, &iv) == 0 && (iv >= dv || iv < -dv))
-				fe_error(fe, il, "index %g is out of range for axis %d of size %g", iv, ax, dv);
-			Term *start = bound_term(fe, v, dim, -1, 0, il);
-			Term *b[2] = { start, t_bin(fe->tc, TK_ADD, start, t_int(fe->tc, 1)) };
-			Term *sattr[AX_MAXATTR];
-			int op = fe_role(fe, "x[a:b]", il);
-			role_attrs(fe, op, b, 2, sattr, il);
-			node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
-			node = fe_apply(fe, fe_role(fe, "keepdims=False", il), &node, 1, &at, 1, NULL, il);
-			continue;
-		}
-		/* a slice */
-		Term *start = bound_term(fe, subs[4 * i + 1], dim, 0, 0, il);
-		Term *stop = bound_term(fe, subs[4 * i + 2], dim, -1, 1, il);
-		double a0, b0;
-		if (dconst && t_eval(stop, NULL, &b0) == 0 && b0 > dv)   /* NumPy clips a range at the end */
-			stop = dim;
-		if (t_eval(start, NULL, &a0) == 0 && t_eval(stop, NULL, &b0) == 0 && b0 <= a0)
-			fe_error(fe, il, "the range %g:%g is empty (empty tensors are not supported)", a0, b0);
-		Val step = subs[4 * i + 3];
-		int64_t st = 1;
-		if (step.k != V_NONE && (!fe_int_const(fe, step, &st) || st < 1))
-			fe_error(fe, il, "a range step must be a positive integer constant");
-		ax++;
-		char why[64];
-		(void)why;
-		int whole = st == 1 && proves(fe, t_bin(fe->tc, TK_EQ, start, t_int(fe->tc, 0))) &&
-		            proves(fe, t_bin(fe->tc, TK_EQ, stop, dim));
-		if (whole)
-			continue;
-		Term *b[3] = { start, stop, t_int(fe->tc, st) };
-		Term *sattr[AX_MAXATTR];
-		int op = fe_role(fe, st == 1 ? "x[a:b]" : "x[a:b:s]", il);
-		role_attrs(fe, op, b, st == 1 ? 2 : 3, sattr, il);
-		node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
-	}
-	return node;
-}
-
-int
-fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
-{
-	AxNode *x = &fe->g->nodes[node];
-	int r = x->rank;
-	Term *nw[AX_MAXR];
-	int infer = -1;
-	if (nd > AX_MAXR)
-		fe_error(fe, loc, "reshape to more than %d dimensions", AX_MAXR);
-	for (int i = 0; i < nd; i++) {
-		int64_t c;
-		if (dims[i].k != V_SIZE)
-			fe_error(fe, loc, "reshape dimensions must be integers or sizes");
-		if (fe_int_const(fe, dims[i], &c) && c == -1) {
-			if (infer >= 0)
-				fe_error(fe, loc, "reshape can infer one dimension only");
-			infer = i;
-			nw[i] = NULL;
-			continue;
-		}
-		nw[i] = dims[i].t;
-	}
-	/* the common prefix and suffix; what lies between is the change */
-	int p = 0, q = 0;
-	while (p < r && p < nd && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], nw[p])))
-		p++;
-	while (q < r - p && q < nd - p && nw[nd - 1 - q] &&
-	       proves(fe, t_bin(fe->tc, TK_EQ, x->dim[r - 1 - q], nw[nd - 1 - q])))
-		q++;
-	int mo = r - p - q, mn = nd - p - q;
-	int64_t at = p;
-	if (mo == 0 && mn == 0)
-		return node;
-	if (mo == 1 && mn == 2) {   /* split one axis into (outer, inner) */
-		Term *outer = nw[p], *inner = nw[p + 1];
-		if (!inner && !outer)
-			fe_error(fe, loc, "reshape cannot infer two dimensions");
-		if (!outer)
-			outer = t_bin(fe->tc, TK_DIV, x->dim[p], inner);
-		if (!inner)
-			inner = t_bin(fe->tc, TK_DIV, x->dim[p], outer);
-		Term *sizes[2] = { outer, inner }, *sattr[AX_MAXATTR];
-		int op = fe_role(fe, "reshape-split", loc);
-		role_attrs(fe, op, sizes, 2, sattr, loc);
-		return fe_apply(fe, op, &node, 1, &at, 1, sattr, loc);
-	}
-	if (mo == 2 && mn == 1) {   /* merge two axes */
-		int res = fe_apply(fe, fe_role(fe, "reshape-merge", loc), &node, 1, &at, 1, NULL, loc);
-		if (nw[p] && !proves(fe, t_bin(fe->tc, TK_EQ, nw[p], fe->g->nodes[res].dim[p])))
-			fe_error(fe, loc, "reshape: %s x %s does not merge into %s", t_infix(fe->tc, x->dim[p]),
-			         t_infix(fe->tc, x->dim[p + 1]), t_infix(fe->tc, nw[p]));
-		return res;
-	}
-	if (mo == 0 && mn == 1 && nw[p] && proves(fe, t_bin(fe->tc, TK_EQ, nw[p], t_int(fe->tc, 1))))
-		return fe_apply(fe, fe_role(fe, "x[None]", loc), &node, 1, &at, 1, NULL, loc);
-	if (mo == 1 && mn == 0 && proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], t_int(fe->tc, 1))))
-		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
-	fe_error(fe, loc, "reshape must split one axis in two, merge two adjacent axes, or insert or drop a size-1 axis");
-}
-
-int
-fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
-{
-	int64_t cur[AX_MAXR], want[AX_MAXR];
-	int seen[AX_MAXR] = { 0 };
-	for (int i = 0; i < n; i++) {
-		want[i] = norm_axis(fe, perm[i], n, loc);
-		if (seen[want[i]]++)
-			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
-		cur[i] = i;
-	}
-	/* selection by swaps: position i receives axis want[i] */
-	for (int i = 0; i < n; i++) {
-		int j = i;
-		while (cur[j] != want[i])
-			j++;
-		if (j == i)
-			continue;
-		int64_t ax[2] = { i, j };
-		node = fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
-		int64_t t = cur[i];
-		cur[i] = cur[j];
-		cur[j] = t;
-	}
 	return node;
 }

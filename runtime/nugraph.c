@@ -206,7 +206,7 @@ ng_check(const NuGraph *ng, char *err, size_t n)
 				return ax_fail(err, n, "variant %d output %d is out of range", v, k);
 		for (int w = 0; w < v; w++)
 			if (strcmp(ng->canon[v], ng->canon[w]) == 0)
-				return ax_fail(err, n, "variants %d and %d are equal", w, v);
+				return ax_fail(err, n, "variants %d and %d are the same", w, v);
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@ role_of(const AxOp *op)
 {
 	static const char *known[] = { "+", "-", "*", "/", "@", "-x", "**2", "**0.5", "**-1", "**-0.5", ".T",
 		                           "keepdims=False", "x[None]", "x[a:b]", "x[a:b:s]", "reshape-split",
-		                           "reshape-merge", "scalar", NULL };
+		                           "reshape-merge", "scalar", "<", "<=", ">", ">=", "==", "!=", NULL };
 	for (int k = 0; op->python[k]; k++)
 		for (int i = 0; known[i]; i++)
 			if (strcmp(op->python[k], known[i]) == 0)
@@ -237,7 +237,9 @@ node_numpy(FILE *f, const AxGraph *g, int id, char a[][16], char *why, size_t wn
 	const char *role = role_of(op);
 	int l = op->ngroups ? n->grank[0] : 0;   /* the first named dim's axis */
 	int ok = 1;
-	if (role && strlen(role) == 1)
+	if (role && strchr("<>=!", role[0]))   /* a comparison: NumPy's bools as the graph's 1.0/0.0 */
+		fprintf(f, "(%s %s %s).astype(np.float32)", a[0], role, a[1]);
+	else if (role && strlen(role) == 1)
 		fprintf(f, "%s %s %s", a[0], role, a[1]);
 	else if (role && strcmp(role, "-x") == 0)
 		fprintf(f, "-%s", a[0]);

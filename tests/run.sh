@@ -601,6 +601,54 @@ if /usr/bin/python3 bench/sweep.py --render tests/bench/sample_results.json --pa
 	bad "bench/sweep.py --render tests/bench/sample_results.json: tables or plot"; head -10 "$tmp/out" | sed 's/^/    /'
 fi
 
+# ---- front end: the NumPy subset (tests/programs/pass), each function against real NumPy ----
+# (one-line defs, comparisons and masks, axis=None reductions, concatenations of several pieces,
+# slices on symbolic sizes, matrix-vector and outer products, large static sizes)
+if /usr/bin/python3 tests/numpy/check.py "$AXONC" --programs tests/programs/pass >"$tmp/np" 2>&1; then ok; else
+	bad "tests/programs/pass differ from NumPy"; grep -v '^ok' "$tmp/np" | head -20 | sed 's/^/    /'
+fi
+tail -1 "$tmp/np" | sed 's/^/programs: /'
+# slices: what the sizes leave open is an assumption of the graph, stated and checked by run
+slice_assumes() {   # slice_assumes FN ASSUMPTION
+	"$AXONC" graph tests/programs/pass/slices.py --fn "$1" >"$tmp/out" 2>&1
+	if grep -qx "  assumes $2" "$tmp/out"; then ok; else bad "graph --fn $1: no 'assumes $2'"; sed 's/^/    /' "$tmp/out" | tail -3; fi
+}
+slice_assumes drop_first '2 <= M'
+slice_assumes drop_last '2 <= M'
+slice_assumes last_three '3 <= M'
+slice_assumes first_columns '3 <= N'
+slice_assumes column_from_end '2 <= N'
+slice_assumes size_bounds 'K <= M'
+expect_rc 0 "$AXONC" graph tests/programs/pass/slices.py --fn clipped
+if grep -q assumes "$tmp/out"; then bad "slices past a constant dim clip without an assumption"; else ok; fi
+expect_rc 1 "$AXONC" run tests/programs/pass/slices.py --fn drop_first --dims M=1,N=2 -o "$tmp/s.npy"
+expect_grep 'drop_first needs 2 <= M, which these sizes break' "$tmp/err" "run checks a slice's assumption"
+# a matrix-vector product (expand_dims, matmul, squeeze) through the whole pipeline
+expect_rc 0 "$AXONC" compile tests/programs/pass/vectors.py --fn matvec --dims M=256,K=512 -o "$tmp/k.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/vectors.py --fn matvec --dims M=256,K=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the kernel of X @ v differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# static sizes past 2^31: accepted and printed as written (the program is too large to run here)
+expect_rc 0 "$AXONC" graph tests/programs/big_sizes.py
+expect_grep '^  %0 = input X : \[99999, 99999\]$' "$tmp/out" "a 99999 x 99999 input"
+expect_grep '^  %1 = input Y : \[8, 2147483647\]$' "$tmp/out" "a dim of 2^31 - 1"
+expect_grep '^  %4 = merge_axes(%0) : \[9999800001\]$' "$tmp/out" "a merge of two large dims in 64 bits"
+expect_grep '^  %10 = slice(%3; start=1; stop=2147483648) : \[2147483647, 2147483648\]$' "$tmp/out" "slices of a 2^31 dim"
+expect_rc 0 "$AXONC" variants tests/programs/big_sizes.py
+expect_grep 'Y: "f32\[8,2147483647\]", W: "f32\[2147483647,4\]"' "$tmp/out" "variants print large sizes"
+# comparisons are ops no instruction implements: tiled and run tile by tile, then said, never a crash
+expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn threshold --dims M=5,N=7
+expect_grep 'agree with the whole ops' "$tmp/out" "a comparison tiles"
+expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn threshold --json
+expect_grep '"missing": 1' "$tmp/out" "synth counts the comparison it cannot lower"
+expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn threshold --dims M=64,N=64 -o "$tmp/k.py"
+expect_grep 'greater_equal: no instruction sequence found' "$tmp/err" "compile names the op without a sequence"
+# a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
+expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the kernel of np.sum(X) differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+expect_rc 0 "$AXONC" variants tests/programs/pass/compare.py --fn masks
+expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison as a float32 mask"
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue

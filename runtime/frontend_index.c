@@ -1,0 +1,356 @@
+/*
+ * frontend_index.c — x[...] (integers, ranges, None, '...'), reshape and
+ * transpose: the syntax that becomes layout ops.
+ *
+ * Indexing follows NumPy's rules on symbolic sizes.  A bound of a range is
+ * read as NumPy reads it: a negative one counts from the end, and one past
+ * either end is clipped to it.  Where the sizes decide which case applies
+ * (a constant dim, or a bound provably past it), the case NumPy takes is
+ * the one represented; where they do not (X[1:] on an axis of size M, with
+ * M = 1 empty), the case that gives a non-empty result with the bound read
+ * as written becomes an assumption of the graph (M >= 2), stated by `axonc
+ * graph`, checked by `axonc run`; a requirement no size satisfies is an
+ * error at the index.  Empty results and negative steps have no
+ * representation: they are errors.
+ */
+#include <string.h>
+#include "frontend.h"
+
+/* The size attributes of a role's op in declaration order, filled from vals. */
+static void
+role_attrs(Fe *fe, int opi, Term *const *vals, int nvals, Term **sattr, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int k = 0;
+	for (int a = 0; a < op->nattr; a++) {
+		sattr[a] = NULL;
+		if (op->attr[a].kind == AX_ATTR_SIZE)
+			sattr[a] = k < nvals ? vals[k++] : NULL;
+	}
+	if (k != nvals)
+		fe_error(fe, loc, "the op '%s' must take %d size attributes for this syntax", op->name, nvals);
+}
+
+/* ---- linear size terms, for bounds and assumptions a person reads ---- */
+
+typedef struct Lin {
+	Fe *fe;                  /* to tidy the atoms' operands too (NULL: leave them) */
+	TermCtx *tc;
+	int n;
+	Term *atom[16];          /* variables, or non-linear subterms kept whole */
+	int64_t coef[16];
+	int64_t k;               /* the constant */
+} Lin;
+
+static Term *lin_norm(Fe *fe, Term *t);
+
+/* adds scale * t to l; 0 when t is not linear in few enough atoms */
+static int
+lin_add(Lin *l, const Term *t, int64_t scale)
+{
+	switch ((TermKind)t->kind) {
+	case TK_NUM: {
+		int64_t v;
+		if (t->den != 1 || t->sort != TS_INT || __builtin_mul_overflow(scale, t->num, &v) ||
+		    __builtin_add_overflow(l->k, v, &l->k))
+			return 0;
+		return 1;
+	}
+	case TK_ADD:
+		return lin_add(l, t->a[0], scale) && lin_add(l, t->a[1], scale);
+	case TK_SUB:
+		return lin_add(l, t->a[0], scale) && lin_add(l, t->a[1], -scale);
+	case TK_NEG:
+		return lin_add(l, t->a[0], -scale);
+	case TK_MUL:
+		for (int k = 0; k < 2; k++) {
+			int64_t v;
+			if (t->a[k]->kind == TK_NUM && t->a[k]->den == 1)
+				return !__builtin_mul_overflow(scale, t->a[k]->num, &v) && lin_add(l, t->a[1 - k], v);
+		}
+		break;
+	default:
+		break;
+	}
+	if (t->sort != TS_INT)
+		return 0;
+	if ((t->kind == TK_DIV || t->kind == TK_MOD || t->kind == TK_MAX || t->kind == TK_MIN) && l->tc)
+		t = t_bin(l->tc, t->kind, lin_norm(l->fe, t->a[0]), lin_norm(l->fe, t->a[1]));   /* (N - 1 + 1) / 2 */
+	for (int i = 0; i < l->n; i++)   /* terms are hash-consed: equal terms are one pointer */
+		if (l->atom[i] == t)
+			return !__builtin_add_overflow(l->coef[i], scale, &l->coef[i]);
+	if (l->n == 16)
+		return 0;
+	l->atom[l->n] = (Term *)t;
+	l->coef[l->n++] = scale;
+	return 1;
+}
+
+/* the atoms of l with a coefficient of sign sgn, as a sum of positive terms (NULL: none) */
+static Term *
+lin_part(Fe *fe, const Lin *l, int sgn)
+{
+	Term *r = NULL;
+	for (int i = 0; i < l->n; i++) {
+		int64_t c = l->coef[i] * sgn;
+		if (c <= 0)
+			continue;
+		Term *x = c == 1 ? l->atom[i] : t_bin(fe->tc, TK_MUL, t_int(fe->tc, c), l->atom[i]);
+		r = r ? t_bin(fe->tc, TK_ADD, r, x) : x;
+	}
+	return r;
+}
+
+/* t as P - Q + k (M - 1, N - K + 2), or t itself when it is not linear */
+static Term *
+lin_norm(Fe *fe, Term *t)
+{
+	Lin l = { .fe = fe, .tc = fe->tc };
+	if (t->sort != TS_INT || !lin_add(&l, t, 1))
+		return t;
+	Term *p = lin_part(fe, &l, 1), *q = lin_part(fe, &l, -1);
+	Term *r = p ? p : q ? t_neg(fe->tc, q) : t_int(fe->tc, l.k);
+	if (p && q)
+		r = t_bin(fe->tc, TK_SUB, r, q);
+	if ((p || q) && l.k)
+		r = t_bin(fe->tc, l.k > 0 ? TK_ADD : TK_SUB, r, t_int(fe->tc, l.k > 0 ? l.k : -l.k));
+	return r;
+}
+
+/* a <= b (strict: a < b) as the integer condition Q + c <= P, read as "2 <= M" */
+static Term *
+lin_le(Fe *fe, Term *a, Term *b, int strict)
+{
+	Lin l = { .fe = fe, .tc = fe->tc };
+	if (!lin_add(&l, b, 1) || !lin_add(&l, a, -1))
+		return t_bin(fe->tc, strict ? TK_LT : TK_LE, a, b);
+	l.k -= strict;   /* P - Q + k >= 0, that is Q - k <= P */
+	Term *p = lin_part(fe, &l, 1), *q = lin_part(fe, &l, -1);
+	Term *lhs = q, *rhs = p;
+	if (l.k < 0)
+		lhs = lhs ? t_bin(fe->tc, TK_ADD, lhs, t_int(fe->tc, -l.k)) : t_int(fe->tc, -l.k);
+	else if (l.k > 0)
+		rhs = rhs ? t_bin(fe->tc, TK_ADD, rhs, t_int(fe->tc, l.k)) : t_int(fe->tc, l.k);
+	return t_bin(fe->tc, TK_LE, lhs ? lhs : t_int(fe->tc, 0), rhs ? rhs : t_int(fe->tc, 0));
+}
+
+Term *
+fe_lin_norm(Fe *fe, Term *t)
+{
+	return lin_norm(fe, t);
+}
+
+/* ---- x[...] ---- */
+
+/* A bound of a range along an axis of size d, as NumPy reads it: negative
+ * counts from the end, past an end clips to it.  NULL when v is left out. */
+static Term *
+range_bound(Fe *fe, Val v, Term *d, AxLoc loc)
+{
+	TermCtx *tc = fe->tc;
+	if (v.k == V_NONE)
+		return NULL;
+	if (v.k != V_SIZE)
+		fe_error(fe, loc, "range bounds must be integers or sizes, got %s", v.k == V_REAL ? "a float" : "another value");
+	Term *b = v.t, *zero = t_int(tc, 0);
+	int neg = fe_proves(fe, t_bin(tc, TK_LT, b, zero));
+	if (!neg)   /* a size expression of unknown sign is read as written: it must not be negative */
+		fe_need(fe, lin_le(fe, zero, b, 0), loc);
+	if (!neg) {
+		if (fe_proves(fe, t_bin(tc, TK_LE, d, b)))
+			return d;    /* past the end: clipped */
+		fe_need(fe, lin_le(fe, b, d, 0), loc);
+		return lin_norm(fe, b);
+	}
+	Term *w = lin_norm(fe, t_bin(tc, TK_ADD, d, b));
+	if (fe_proves(fe, t_bin(tc, TK_LE, w, zero)))
+		return zero;     /* before the start: clipped */
+	fe_need(fe, lin_le(fe, zero, w, 0), loc);
+	return w;
+}
+
+/* An integer index along an axis of size d, in [0, d): NumPy's negative
+ * indices count from the end; one out of range for every size is an error. */
+static Term *
+int_index(Fe *fe, Val v, Term *d, int axis, AxLoc loc)
+{
+	TermCtx *tc = fe->tc;
+	Term *b = v.t, *zero = t_int(tc, 0);
+	int neg = fe_proves(fe, t_bin(tc, TK_LT, b, zero)), ok;
+	if (!neg)
+		fe_need(fe, lin_le(fe, zero, b, 0), loc);
+	Term *i = neg ? lin_norm(fe, t_bin(tc, TK_ADD, d, b)) : lin_norm(fe, b);
+	ok = neg ? fe_need(fe, lin_le(fe, zero, i, 0), loc) : fe_need(fe, lin_le(fe, b, d, 1), loc);
+	if (!ok)
+		fe_error(fe, loc, "index %s is out of range for axis %d of size %s", t_infix(tc, b), axis, t_infix(tc, d));
+	return i;
+}
+
+int
+fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
+{
+	TermCtx *tc = fe->tc;
+	int n = index->n, consuming = 0, ellipses = 0;
+	for (int i = 0; i < n; i++) {
+		Val v = subs[4 * i];
+		if (v.k == V_NONE && v.b == -2)
+			ellipses++;
+		else if (!(v.k == V_NONE && v.b == 0))
+			consuming++;
+		if (v.k == V_TENSOR)
+			fe_error(fe, index->v[i]->loc, "indexing with a tensor is not supported");
+		if (v.k != V_NONE && v.k != V_SIZE)
+			fe_error(fe, index->v[i]->loc, "an index must be an integer, a range a:b, None or '...'");
+	}
+	if (ellipses > 1)
+		fe_error(fe, loc, "an index can only have a single '...'");
+	int rank = fe->g->nodes[node].rank;
+	if (consuming > rank)
+		fe_error(fe, loc, "too many indices for a tensor of rank %d", rank);
+	int ax = 0;
+	for (int i = 0; i < n; i++) {
+		Val v = subs[4 * i];
+		AxLoc il = index->v[i]->loc;
+		if (v.k == V_NONE && v.b == -2) {   /* ... */
+			ax += rank - consuming;
+			continue;
+		}
+		if (v.k == V_NONE && v.b == 0) {    /* None */
+			int64_t at = ax;
+			node = fe_apply(fe, fe_role(fe, "x[None]", il), &node, 1, &at, 1, NULL, il);
+			ax++;
+			continue;
+		}
+		int64_t at = ax;
+		Term *dim = fe->g->nodes[node].dim[ax];
+		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
+			Term *start = int_index(fe, v, dim, ax, il);
+			Term *b[2] = { start, lin_norm(fe, t_bin(tc, TK_ADD, start, t_int(tc, 1))) };
+			Term *sattr[AX_MAXATTR];
+			int op = fe_role(fe, "x[a:b]", il);
+			role_attrs(fe, op, b, 2, sattr, il);
+			node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", il), &node, 1, &at, 1, NULL, il);
+			continue;
+		}
+		/* a range */
+		Val step = subs[4 * i + 3];
+		int64_t st = 1;
+		if (step.k != V_NONE && !fe_int_const(fe, step, &st))
+			fe_error(fe, il, "a range step must be an integer constant");
+		if (st == 0)
+			fe_error(fe, il, "a range step cannot be zero");
+		if (st < 0)
+			fe_error(fe, il, "a range step below zero (reversal) is not supported");
+		Term *start = range_bound(fe, subs[4 * i + 1], dim, il);
+		Term *stop = range_bound(fe, subs[4 * i + 2], dim, il);
+		if (!start)
+			start = t_int(tc, 0);
+		if (!stop)
+			stop = dim;
+		if (!fe_need(fe, lin_le(fe, start, stop, 1), il)) {
+			Val *sv = &subs[4 * i + 1];
+			fe_error(fe, il, "the range %s:%s of axis %d (size %s) is empty (empty tensors are not supported)",
+			         sv[0].k == V_SIZE ? t_infix(tc, sv[0].t) : "", sv[1].k == V_SIZE ? t_infix(tc, sv[1].t) : "", ax,
+			         t_infix(tc, dim));
+		}
+		ax++;
+		int whole = st == 1 && fe_proves(fe, t_bin(tc, TK_EQ, start, t_int(tc, 0))) &&
+		            fe_proves(fe, t_bin(tc, TK_EQ, stop, dim));
+		if (whole)
+			continue;
+		Term *b[3] = { start, stop, t_int(tc, st) };
+		Term *sattr[AX_MAXATTR];
+		int op = fe_role(fe, st == 1 ? "x[a:b]" : "x[a:b:s]", il);
+		role_attrs(fe, op, b, st == 1 ? 2 : 3, sattr, il);
+		node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
+	}
+	return node;
+}
+
+int
+fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
+{
+	AxNode *x = &fe->g->nodes[node];
+	int r = x->rank;
+	Term *nw[AX_MAXR];
+	int infer = -1;
+	if (nd > AX_MAXR)
+		fe_error(fe, loc, "reshape to more than %d dimensions", AX_MAXR);
+	for (int i = 0; i < nd; i++) {
+		int64_t c;
+		if (dims[i].k != V_SIZE)
+			fe_error(fe, loc, "reshape dimensions must be integers or sizes");
+		if (fe_int_const(fe, dims[i], &c) && c == -1) {
+			if (infer >= 0)
+				fe_error(fe, loc, "reshape can infer one dimension only");
+			infer = i;
+			nw[i] = NULL;
+			continue;
+		}
+		nw[i] = dims[i].t;
+	}
+	/* the common prefix and suffix; what lies between is the change */
+	int p = 0, q = 0;
+	while (p < r && p < nd && nw[p] && fe_proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], nw[p])))
+		p++;
+	while (q < r - p && q < nd - p && nw[nd - 1 - q] &&
+	       fe_proves(fe, t_bin(fe->tc, TK_EQ, x->dim[r - 1 - q], nw[nd - 1 - q])))
+		q++;
+	int mo = r - p - q, mn = nd - p - q;
+	int64_t at = p;
+	if (mo == 0 && mn == 0)
+		return node;
+	if (mo == 1 && mn == 2) {   /* split one axis into (outer, inner) */
+		Term *outer = nw[p], *inner = nw[p + 1];
+		if (!inner && !outer)
+			fe_error(fe, loc, "reshape cannot infer two dimensions");
+		if (!outer)
+			outer = t_bin(fe->tc, TK_DIV, x->dim[p], inner);
+		if (!inner)
+			inner = t_bin(fe->tc, TK_DIV, x->dim[p], outer);
+		Term *sizes[2] = { outer, inner }, *sattr[AX_MAXATTR];
+		int op = fe_role(fe, "reshape-split", loc);
+		role_attrs(fe, op, sizes, 2, sattr, loc);
+		return fe_apply(fe, op, &node, 1, &at, 1, sattr, loc);
+	}
+	if (mo == 2 && mn == 1) {   /* merge two axes */
+		int res = fe_apply(fe, fe_role(fe, "reshape-merge", loc), &node, 1, &at, 1, NULL, loc);
+		if (nw[p] && !fe_proves(fe, t_bin(fe->tc, TK_EQ, nw[p], fe->g->nodes[res].dim[p])))
+			fe_error(fe, loc, "reshape: %s x %s does not merge into %s", t_infix(fe->tc, x->dim[p]),
+			         t_infix(fe->tc, x->dim[p + 1]), t_infix(fe->tc, nw[p]));
+		return res;
+	}
+	if (mo == 0 && mn == 1 && nw[p] && fe_proves(fe, t_bin(fe->tc, TK_EQ, nw[p], t_int(fe->tc, 1))))
+		return fe_apply(fe, fe_role(fe, "x[None]", loc), &node, 1, &at, 1, NULL, loc);
+	if (mo == 1 && mn == 0 && fe_proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], t_int(fe->tc, 1))))
+		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
+	fe_error(fe, loc, "reshape must split one axis in two, merge two adjacent axes, or insert or drop a size-1 axis");
+}
+
+int
+fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
+{
+	int64_t cur[AX_MAXR], want[AX_MAXR];
+	int seen[AX_MAXR] = { 0 };
+	for (int i = 0; i < n; i++) {
+		want[i] = fe_norm_axis(fe, perm[i], n, loc);
+		if (seen[want[i]]++)
+			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
+		cur[i] = i;
+	}
+	/* selection by swaps: position i receives axis want[i] */
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (cur[j] != want[i])
+			j++;
+		if (j == i)
+			continue;
+		int64_t ax[2] = { i, j };
+		node = fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
+		int64_t t = cur[i];
+		cur[i] = cur[j];
+		cur[j] = t;
+	}
+	return node;
+}

@@ -1,0 +1,21 @@
+# np.concatenate of any number of pieces (a list or a tuple), along a positive or negative axis
+# sizes: M=4,N=3,K=2 M=1,N=5,K=1
+import numpy as np
+
+def three_last(A: "f32[M,N]", B: "f32[M,K]", C: "f32[M,2]"):
+    return np.concatenate([A, B, C], axis=-1)
+
+def four_first(A: "f32[M,N]", B: "f32[K,N]", C: "f32[3,N]", D: "f32[M,N]"):
+    return np.concatenate((A, B, C, D), axis=0)
+
+def default_axis(A: "f32[M,N]", B: "f32[K,N]"):
+    return np.concatenate([A, B, A]), np.concatenate([A])
+
+def middle_axis(X: "f32[K,M,N]", Y: "f32[K,1,N]"):
+    return np.concatenate([X, Y, X * 2.0, Y], axis=1), np.concatenate([Y, X, Y], axis=-2)
+
+def one_piece(A: "f32[M,N]"):
+    return np.concatenate([A], axis=-1) * 2.0
+
+def masks(A: "f32[M,N]", B: "f32[M,N]"):
+    return np.concatenate([A > 0, B > 0, A > B], axis=1) * 1.5
