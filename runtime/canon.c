@@ -587,10 +587,11 @@ p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 	Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
 	if (len->kind == TK_NUM && len->num <= 0)
 		return out;   /* an empty range */
-	if (len == t_int(c->tc, 1)) {
-		/* one term: the sum is its body at v = lo */
-		for (int i = 0; i < p.n && !c->overflow; i++)
-			out = p_add(c, out, norm(c, m_term(c, &p.m[i], v, lo)));
+	if (len->kind == TK_NUM && !len->name && len->num <= 4) {
+		/* at most 4 terms: the sum written out, its body at v = lo, lo + 1, ... */
+		for (int64_t j = 0; j < len->num; j++)
+			for (int i = 0; i < p.n && !c->overflow; i++)
+				out = p_add(c, out, norm(c, m_term(c, &p.m[i], v, t_bin(c->tc, TK_ADD, lo, t_int(c->tc, j)))));
 		return out;
 	}
 	for (int i = 0; i < p.n && !c->overflow; i++) {
@@ -671,9 +672,10 @@ bounded_by(Canon *c, Term *v, Term *d)
 		return 1;
 	if (hi->kind == TK_MAX) {
 		Term *one = t_int(c->tc, 1);
-		return (hi->a[0] == d && hi->a[1] == one) || (hi->a[1] == d && hi->a[0] == one);
+		if ((hi->a[0] == d && hi->a[1] == one) || (hi->a[1] == d && hi->a[0] == one))
+			return 1;
 	}
-	return 0;
+	return proves(c, t_bin(c->tc, TK_LE, hi, d));   /* (D + 1) // 2 against D // 2 for an even D, say */
 }
 
 /* max over a of max over b of f(a, b) is max over b of max over a: of a
@@ -923,6 +925,20 @@ norm_kind(Canon *c, Term *t)
 			return norm(c, y);
 		if (cond->kind == TK_NUM)
 			return norm(c, cond->num ? x : y);
+		if (t->sort == TS_REAL) {
+			/* q * ite(c, x, y) with the first summand of x (or of y, when x is 0)
+			 * of coefficient 1: where(m, s, -1e9) * 0.125 is where(m, 0.125 * s, -1.25e8) */
+			Term *lead = x->kind == TK_NUM && x->num == 0 && !x->name ? y : x;
+			while (lead->kind == TK_ADD)
+				lead = lead->a[0];
+			Term *q = lead->kind == TK_NUM && !lead->name ? lead
+			          : lead->kind == TK_MUL && lead->a[0]->kind == TK_NUM && !lead->a[0]->name ? lead->a[0] : NULL;
+			if (q && q->num != 0 && !(q->num == 1 && q->den == 1)) {
+				Term *xs = p_term(c, p_scale(c, norm(c, x), q->den, q->num), TS_REAL);
+				Term *ys = p_term(c, p_scale(c, norm(c, y), q->den, q->num), TS_REAL);
+				return p_scale(c, p_atom(c, t_ite(c->tc, cond, xs, ys)), q->num, q->den);
+			}
+		}
 		return p_atom(c, t_ite(c->tc, cond, x, y));
 	}
 	case TK_SUM: {
@@ -1211,10 +1227,50 @@ p_join(Canon *c, Poly p, TermSort s)
 		for (int i = 0; i < q.n && !again; i++)
 			for (int j = 0; j < q.n && !again; j++) {
 				const Mono *x = &q.m[i], *y = &q.m[j];
-				if (i == j || !x->nvars || x->nvars != y->nvars || x->num != y->num || x->den != y->den)
+				if (i == j || !x->nvars || x->num != y->num || x->den != y->den)
 					continue;
 				Poly py = { 1, (Mono *)y };
 				Term *want = NULL;
+				if (y->nvars + 1 == x->nvars) {
+					/* f(-1) + SUM over u < b of f(u) = SUM over u < b + 1 of f(u - 1), and
+					 * SUM over u < b of f(u) + f(b) = SUM over u < b + 1 of f(u) (b >= 0) */
+					for (int u = 0; u < x->nvars && !again; u++) {
+						Term *uv = x->vars[u].v, *b = x->vars[u].hi;
+						if (x->vars[u].lo != t_int(c->tc, 0))
+							continue;
+						for (int end = 0; end < 2 && !again; end++) {
+							Mono point = *x;   /* x without u's sum, read at u = -1 or u = b */
+							point.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
+							memcpy(point.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
+							point.vars[u] = point.vars[--point.nvars];
+							Poly pp = norm(c, m_term(c, &point, uv, end ? b : t_int(c->tc, -1)));
+							if (!want)
+								want = p_term(c, py, s);
+							if (pp.n != 1 || p_term(c, pp, s) != want ||
+							    !proves(c, t_bin(c->tc, TK_LE, t_int(c->tc, 0), b)))
+								continue;
+							Poly pj = norm(c, m_term(c, x, uv, end ? uv : t_bin(c->tc, TK_SUB, uv, t_int(c->tc, 1))));
+							if (pj.n != 1)
+								continue;
+							Mono joined = pj.m[0];
+							SVar *vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(joined.nvars + 1));
+							memcpy(vars, joined.vars, sizeof(SVar) * (size_t)joined.nvars);
+							joined.vars = vars;
+							int w;
+							for (w = 0; w < joined.nvars && joined.vars[w].v != uv; w++)
+								;
+							if (w == joined.nvars)
+								continue;
+							joined.vars[w].hi = norm_int(c, t_bin(c->tc, TK_ADD, b, t_int(c->tc, 1)));
+							q.m[i] = joined;
+							q.m[j] = q.m[--q.n];
+							again = 1;
+						}
+					}
+					continue;
+				}
+				if (x->nvars != y->nvars)
+					continue;
 				for (int u = 0; u < x->nvars && !again; u++)
 					for (int w = 0; w < y->nvars && !again; w++) {
 						if (x->vars[u].lo != t_int(c->tc, 0) || y->vars[w].lo != t_int(c->tc, 0))
