@@ -84,7 +84,8 @@ sides_run(const Sides *s, int runs, int tries, uint64_t seed, int *ran, char *ms
 		int nv = 0;
 		for (int i = 0; i < a->nsyms && nv < SPOT_MAXVAL; i++) {
 			names[nv] = a->syms[i];
-			vals[nv++] = (double)(1 + next(&st) % (trial < tries / 3 ? 3 : 6));
+			/* sizes of 2 to 4 first: at 1 a transpose or a wrong axis is invisible */
+			vals[nv++] = (double)(trial < tries / 2 ? 2 + next(&st) % 3 : 1 + next(&st) % 6);
 		}
 		for (int i = 0; i < s->b->nsyms && nv < SPOT_MAXVAL; i++) {   /* sizes of the right side only */
 			int known = 0;
