@@ -188,6 +188,7 @@ for f in tests/equiv/*.py; do
 	case "$want" in
 	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
 	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+	error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
 	*) bad "$f: no '# expect:' line" ;;
 	esac
 done
