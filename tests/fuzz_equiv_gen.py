@@ -14,16 +14,20 @@ Every expression is typed (symbolic shapes, as the front end checks them) so alm
 is a program the front end accepts; shape() also evaluates concrete sizes for the oracle.
 """
 import random
+import zlib
 
 # ---- expressions -------------------------------------------------------------------------
 # A node is a tuple (kind, ...); its children are the tuple members that are tuples:
 #   ("leaf", P)                  a tensor parameter
 #   ("const", c)                 a number
+#   ("scal", name)               a scalar parameter (a number with a default: scale=0.5)
 #   ("size", P, i)               P.shape[i], a size used as a number
 #   ("un", f, x)                 f in UNARY
-#   ("bin", op, a, b)            op in + - * / max (np.maximum), with NumPy broadcasting
-#   ("mm", a, b)                 a @ b, both 2-D
-#   ("T", x)                     x.T, 2-D
+#   ("bin", op, a, b)            op in + - * / max min (np.maximum, np.minimum), NumPy broadcasting
+#   ("mm", a, b)                 a @ b, 2-D or batched 3-D
+#   ("T", x)                     x with its last two axes swapped (x.T, np.transpose, np.swapaxes)
+#   ("new", x, axis)             x with a new axis of 1 (x[:, None], np.expand_dims)
+#   ("cum", x, axis)             np.cumsum(x, axis=axis)
 #   ("red", f, x, axis, keep)    np.f(x, axis=axis, keepdims=keep), f in sum max mean
 #   ("slice", x, axis, lo, hi)   x[lo:hi] along axis (bounds None, constant or negative)
 #   ("index", x, axis, i)        x[i] along axis, which drops the axis
@@ -31,9 +35,11 @@ import random
 #   ("half", x, mode)            x of [R, C]: "sum" x.reshape(R, C // 2, 2).sum(axis=2),
 #                                "lo" x[:, :C // 2], "hi" x[:, C // 2:]
 UNARY = {"exp": "np.exp({})", "tanh": "np.tanh({})", "relu": "np.maximum({}, 0.0)", "neg": "-{}",
-         "square": "np.square({})", "abs": "np.abs({})"}
-CHILDREN = {"leaf": (), "const": (), "size": (), "un": (2,), "bin": (2, 3), "mm": (1, 2), "T": (1,),
-            "red": (2,), "slice": (1,), "index": (1,), "cat": (1, 2), "half": (1,)}
+         "square": "np.square({})", "abs": "np.abs({})", "sqrt": "np.sqrt(np.abs({}))",
+         "log": "np.log(np.abs({}) + 1.0)", "recip": "np.reciprocal({})", "pow2": "{} ** 2"}
+ATOM_UNARY = ("neg", "pow2")             # spelled around their operand's atom
+CHILDREN = {"leaf": (), "const": (), "scal": (), "size": (), "un": (2,), "bin": (2, 3), "mm": (1, 2), "T": (1,),
+            "red": (2,), "slice": (1,), "index": (1,), "cat": (1, 2), "half": (1,), "new": (1,), "cum": (1,)}
 
 
 def kids(node):
@@ -59,7 +65,7 @@ def size(node):
 
 
 def leaves(node):
-    return [n[1] for _, n in subtrees(node) if n[0] in ("leaf", "size")]
+    return [n[1] for _, n in subtrees(node) if n[0] in ("leaf", "size", "scal")]
 
 
 # ---- dims and shapes ---------------------------------------------------------------------
@@ -159,7 +165,7 @@ def shape(node, sig, sizes=None):
     if k == "leaf":
         s = tuple(sig[node[1]])
         out = s if sizes is None else tuple(evaldim(d, sizes) for d in s)
-    elif k in ("const", "size"):
+    elif k in ("const", "size", "scal"):
         return ()
     elif k == "un":
         return shape(node[2], sig, sizes)
@@ -167,14 +173,24 @@ def shape(node, sig, sizes=None):
         out = broadcast(shape(node[2], sig, sizes), shape(node[3], sig, sizes))
     elif k == "mm":
         a, b = shape(node[1], sig, sizes), shape(node[2], sig, sizes)
-        if len(a) != 2 or len(b) != 2 or a[1] != b[0]:
+        if len(a) not in (2, 3) or len(b) not in (2, 3) or a[-1] != b[-2] or \
+                len(a) == len(b) == 3 and a[0] != b[0]:
             raise Bad("matmul %s @ %s" % (a, b))
-        out = (a[0], b[1])
+        out = (a if len(a) == 3 else b)[:-2] + (a[-2], b[-1])
     elif k == "T":
         a = shape(node[1], sig, sizes)
-        if len(a) != 2:
+        if len(a) < 2:
             raise Bad("transpose of %s" % (a,))
-        out = (a[1], a[0])
+        out = a[:-2] + (a[-1], a[-2])
+    elif k == "new":
+        a = shape(node[1], sig, sizes)
+        if len(a) > 2 or not 0 <= node[2] <= len(a):
+            raise Bad("new axis")
+        out = a[:node[2]] + (1,) + a[node[2]:]
+    elif k == "cum":
+        out = shape(node[1], sig, sizes)
+        if not 0 <= node[2] < len(out):
+            raise Bad("axis")
     elif k == "red":
         a, ax = shape(node[2], sig, sizes), node[3]
         if not -len(a) <= ax < len(a):
@@ -234,12 +250,18 @@ def fmt_const(c):
     return repr(float(c))
 
 
-class Render:
-    """Python source of expressions; a halved operand goes through a temporary (its sizes are
-    read from its .shape)."""
+def spelling(node, n):
+    """One of n spellings of node, always the same one for the same node."""
+    return zlib.crc32(repr(node).encode()) % n
 
-    def __init__(self, shared=()):
-        self.lines, self.n = [], 0
+
+class Render:
+    """Python source of expressions under sig (for the rank of a transpose); a subexpression in
+    shared, and a halved operand, goes through a temporary (a halved one's sizes are read from
+    its .shape)."""
+
+    def __init__(self, sig, shared=()):
+        self.sig, self.lines, self.n = sig, [], 0
         self.shared, self.names = set(shared), {}
 
     def temp(self, text):
@@ -251,8 +273,9 @@ class Render:
     def atom(self, node):
         """node's text, parenthesised unless it is a name, a call or an attribute."""
         t = self.expr(node)
-        if node in self.shared or node[0] in ("leaf", "size", "T", "red", "index", "slice", "cat", "half") or \
-                node[0] == "un" and node[1] != "neg" or node[0] == "bin" and node[1] == "max":
+        if node in self.shared or node[0] in ("leaf", "scal", "size", "T", "red", "index", "slice", "cat", "half",
+                                              "new", "cum") or \
+                node[0] == "un" and node[1] not in ATOM_UNARY or node[0] == "bin" and node[1] in ("max", "min"):
             return t
         if node[0] == "const" and node[1] >= 0:
             return t
@@ -267,25 +290,40 @@ class Render:
 
     def text(self, node):
         k = node[0]
-        if k == "leaf":
+        if k in ("leaf", "scal"):
             return node[1]
         if k == "const":
             return fmt_const(node[1])
         if k == "size":
             return "%s.shape[%d]" % (node[1], node[2])
         if k == "un":
-            return UNARY[node[1]].format(self.atom(node[2]) if node[1] == "neg" else self.expr(node[2]))
+            return UNARY[node[1]].format(self.atom(node[2]) if node[1] in ATOM_UNARY else self.expr(node[2]))
         if k == "bin":
-            if node[1] == "max":
-                return "np.maximum(%s, %s)" % (self.expr(node[2]), self.expr(node[3]))
+            if node[1] in ("max", "min"):
+                return "np.%simum(%s, %s)" % (node[1], self.expr(node[2]), self.expr(node[3]))
             return "%s %s %s" % (self.atom(node[2]), node[1], self.atom(node[3]))
         if k == "mm":
             return "%s @ %s" % (self.atom(node[1]), self.atom(node[2]))
         if k == "T":
-            return "%s.T" % self.atom(node[1])
+            rank = len(typed(node[1], self.sig) or (0, 0))
+            how = spelling(node, 4)
+            if rank == 2:
+                return ["%s.T" % self.atom(node[1]), "%s.T" % self.atom(node[1]), "np.transpose(%s)" % self.expr(node[1]),
+                        "np.swapaxes(%s, 0, 1)" % self.expr(node[1])][how]
+            return ["np.swapaxes(%s, -1, -2)" % self.expr(node[1]), "np.swapaxes(%s, %d, %d)" % (self.expr(node[1]), rank - 1,
+                    rank - 2), "np.transpose(%s, (0, 2, 1))" % self.expr(node[1]), "np.swapaxes(%s, 1, 2)" %
+                    self.expr(node[1])][how]
         if k == "red":
-            return "np.%s(%s, axis=%d%s)" % (node[1], self.expr(node[2]), node[3],
-                                             ", keepdims=True" if node[4] else "")
+            keep = ", keepdims=True" if node[4] else ""
+            if spelling(node, 3) == 0:
+                return "%s.%s(axis=%d%s)" % (self.atom(node[2]), node[1], node[3], keep)
+            return "np.%s(%s, axis=%d%s)" % (node[1], self.expr(node[2]), node[3], keep)
+        if k == "new":
+            if spelling(node, 3) == 0:
+                return "np.expand_dims(%s, %d)" % (self.expr(node[1]), node[2])
+            return "%s[%sNone]" % (self.atom(node[1]), ":, " * node[2])
+        if k == "cum":
+            return "np.cumsum(%s, axis=%d)" % (self.expr(node[1]), node[2])
         if k in ("slice", "index"):
             if k == "slice":
                 sl = "%s:%s" % ("" if node[3] is None else node[3], "" if node[4] is None else node[4])
@@ -302,16 +340,17 @@ class Render:
         raise ValueError(k)
 
 
-def render_fn(name, params, sig, outs):
+def render_fn(name, params, sig, outs, defaults=()):
     seen, shared = set(), set()
     for o in outs:                       # a subexpression of 4 nodes or more used twice: a temporary
         for _, n in subtrees(o):
             if n in seen and size(n) >= 4:
                 shared.add(n)
             seen.add(n)
-    r = Render(shared)
+    r = Render(sig, shared)
     rets = [r.expr(o) for o in outs]
-    args = ", ".join('%s: "f32[%s]"' % (p, ",".join(str(d) for d in sig[p])) for p in params)
+    args = ", ".join(['%s: "f32[%s]"' % (p, ",".join(str(d) for d in sig[p])) for p in params] +
+                     ["%s=%r" % kv for kv in defaults])
     body = ["    " + l for l in r.lines] + ["    return " + ", ".join(rets)]
     return "def %s(%s):\n%s\n" % (name, args, "\n".join(body))
 
@@ -319,9 +358,10 @@ def render_fn(name, params, sig, outs):
 # ---- the pair ----------------------------------------------------------------------------
 
 class Pair:
-    """lhs and rhs (lists of outputs) over params (in order), typed by lsig and rsig."""
+    """lhs and rhs (lists of outputs) over params (tensors, in order), typed by lsig and rsig,
+    then scalar parameters with each side's defaults (ldef, rdef: name -> number)."""
 
-    def __init__(self, lhs, rhs, lsig, rsig, label):
+    def __init__(self, lhs, rhs, lsig, rsig, label, ldef=None, rdef=None):
         self.lhs, self.rhs, self.label = list(lhs), list(rhs), label
         used = []
         for o in self.lhs + self.rhs:
@@ -331,11 +371,14 @@ class Pair:
         self.params = [p for p in lsig if p in used]
         self.lsig = {p: tuple(lsig[p]) for p in self.params}
         self.rsig = {p: tuple(rsig[p]) for p in self.params}
+        self.ldef = {p: v for p, v in (ldef or {}).items() if p in used}
+        self.rdef = {p: (rdef or ldef)[p] for p in self.ldef}
 
     def source(self, comment=None):
         head = "".join("# %s\n" % c for c in (comment or []))
-        return (head + "import numpy as np\n\n" + render_fn("lhs", self.params, self.lsig, self.lhs) + "\n" +
-                render_fn("rhs", self.params, self.rsig, self.rhs))
+        return (head + "import numpy as np\n\n" +
+                render_fn("lhs", self.params, self.lsig, self.lhs, sorted(self.ldef.items())) + "\n" +
+                render_fn("rhs", self.params, self.rsig, self.rhs, sorted(self.rdef.items())))
 
     def size(self):
         return sum(size(o) for o in self.lhs + self.rhs)
@@ -355,13 +398,14 @@ class Pair:
 # ---- random programs ---------------------------------------------------------------------
 SIZE_NAMES = ["M", "N", "K", "S", "D", "P"]
 RENAMES = ["A", "B", "C", "E", "F", "G"]
-TENSOR_NAMES = ["X", "Y", "Z", "W", "U", "V", "R", "T"]
+TENSOR_NAMES = ["X", "Y", "Z", "W", "U", "V", "R", "H"]
 
 
 class Gen:
     def __init__(self, rnd):
         self.rnd = rnd
         self.sig = {}         # parameter -> dims, in order of creation
+        self.scalars = {}     # scalar parameter -> its default
         self.names = []       # size names in use
 
     def name(self):
@@ -398,29 +442,35 @@ class Gen:
         return ("leaf", p)
 
     def leaf(self, shape):
-        if len(shape) == 2 and shape[0] != shape[1] and self.rnd.random() < 0.3 or \
-                len(shape) == 2 and self.rnd.random() < 0.1:
-            return ("T", self.param((shape[1], shape[0])))        # a transposed parameter
+        if len(shape) >= 2 and (shape[-1] != shape[-2] and self.rnd.random() < 0.3 or self.rnd.random() < 0.1):
+            return ("T", self.param(shape[:-2] + (shape[-1], shape[-2])))     # a transposed parameter
         return self.param(shape)
 
     def const(self):
+        if self.rnd.random() < 0.12:                         # a scalar parameter with a default
+            name = self.rnd.choice(["scale", "eps", "alpha"])
+            self.scalars.setdefault(name, self.rnd.choice([0.5, 1e-6, 0.125, 2.0]))
+            return ("scal", name)
         return ("const", self.rnd.choice([2.0, 0.5, 3.0, -1.0, -2.0, 1.5, 0.25]))
 
     def gen(self, shape, depth):
-        """A random expression of this shape."""
+        """A random expression of this shape (rank 1, 2 or 3)."""
         shape = tuple(shape)
         if not plain(shape):
             return self.produce(shape, depth)
         rnd = self.rnd
         if depth <= 0 or rnd.random() < 0.15:
             return self.leaf(shape)
-        opts = ["un", "bin", "bin"]
-        if len(shape) == 2:
-            opts += ["mm", "mm", "mm", "T"]
-            if shape[1] == 1:
+        rank = len(shape)
+        opts = ["un", "un", "bin", "bin", "bin"]
+        if rank >= 2:
+            opts += ["mm", "mm", "mm", "T", "cum"]
+            if 1 in shape:
                 opts += ["redkeep"] * 3
-            if shape[0] == 1:
-                opts += ["redkeep0"] * 2
+            if shape[-1] == 1 or shape[0] == 1:
+                opts += ["new"]
+            if rank == 2:
+                opts += ["red3"]
         else:
             opts += ["red", "red", "red", "index"]
         if any(isinstance(d, int) and d >= 2 for d in shape):
@@ -429,31 +479,45 @@ class Gen:
         sub = depth - 1
         if op == "un":
             return ("un", rnd.choice(list(UNARY)), self.gen(shape, sub))
+        if op == "cum":
+            return ("cum", self.gen(shape, sub), rnd.randrange(rank))
         if op == "bin":
             a = self.gen(shape, sub)
             r = rnd.random()
-            if r < 0.5:
+            if r < 0.5 or rank == 1 and r < 0.8:
                 b = self.gen(shape, sub)
-            elif r < 0.65 and len(shape) == 2:
-                b = self.gen((1, shape[1]), sub)
-            elif r < 0.8 and len(shape) == 2:
-                b = self.gen((shape[0], 1), sub)
+            elif r < 0.62 and rank >= 2:
+                b = self.gen(shape[:-2] + (1, shape[-1]), sub)           # a row broadcast
+            elif r < 0.74 and rank >= 2:
+                b = self.gen(shape[:-1] + (1,), sub)                     # a column broadcast
+            elif r < 0.8 and rank == 3:
+                b = self.gen(shape[1:], sub)                             # the same for every batch
             elif r < 0.88:
                 b = self.gen(shape[-1:], sub)
             else:
                 b = self.const()
             if rnd.random() < 0.5:
                 a, b = b, a
-            return ("bin", rnd.choice(["+", "-", "*", "*", "/", "max"]), a, b)
+            return ("bin", rnd.choice(["+", "-", "*", "*", "/", "max", "min"]), a, b)
         if op == "mm":
             k = self.dim()
-            return ("mm", self.gen((shape[0], k), sub), self.gen((k, shape[1]), sub))
+            left, right = shape[:-1] + (k,), shape[:-2] + (k, shape[-1])
+            if rank == 3 and rnd.random() < 0.4:
+                right = right[1:]                                        # a weight shared by every batch
+            return ("mm", self.gen(left, sub), self.gen(right, sub))
         if op == "T":
-            return ("T", self.gen((shape[1], shape[0]), sub))
+            return ("T", self.gen(shape[:-2] + (shape[-1], shape[-2]), sub))
         if op == "redkeep":
-            return ("red", rnd.choice(["sum", "sum", "max", "mean"]), self.gen((shape[0], self.dim()), sub), 1, True)
-        if op == "redkeep0":
-            return ("red", rnd.choice(["sum", "max", "mean"]), self.gen((self.dim(), shape[1]), sub), 0, True)
+            ax = rnd.choice([i for i, d in enumerate(shape) if d == 1])
+            return ("red", rnd.choice(["sum", "sum", "max", "mean"]), self.gen(shape[:ax] + (self.dim(),) + shape[ax + 1:], sub),
+                    ax, True)
+        if op == "new":
+            ax = rnd.choice([i for i in (0, rank - 1) if shape[i] == 1])
+            return ("new", self.gen(shape[:ax] + shape[ax + 1:], sub), ax)
+        if op == "red3":
+            ax = rnd.randrange(3)
+            return ("red", rnd.choice(["sum", "max", "mean"]), self.gen(shape[:ax] + (self.dim(False),) + shape[ax:], sub),
+                    ax, False)
         if op == "red":
             f = rnd.choice(["sum", "sum", "max", "mean"])
             if rnd.random() < 0.6:
@@ -488,8 +552,10 @@ class Gen:
         if d[0] == "+":
             return ("cat", self.gen(shape[:ax] + (d[1],) + shape[ax + 1:], depth - 1),
                     self.gen(shape[:ax] + (d[2],) + shape[ax + 1:], depth - 1), ax)
-        if ax == 0:
-            return ("T", self.produce((shape[1], shape[0]), depth))
+        if ax == len(shape) - 2:
+            return ("T", self.produce(shape[:-2] + (shape[-1], shape[-2]), depth))
+        if len(shape) != 2:
+            raise Bad("no halves of a batched tensor")          # make_pair draws again
         mode = "hi" if d[0] == "^" else rnd.choice(["lo", "sum"])
         return ("half", self.gen((shape[0], d[1]), depth - 1), mode)
 
@@ -506,16 +572,17 @@ def t_attention(g, d):
     rnd = g.rnd
     S = g.name()
     D = S if rnd.random() < 0.5 else g.name()           # square Q, K (S x S) half of the time
-    q = g.hole((S, D), d - 2, "Q")
-    k = g.hole((S, D), d - 2, "K") if rnd.random() < 0.8 else ("T", g.hole((D, S), d - 2, "K"))
+    B = (g.name(),) if rnd.random() < 0.3 else ()       # batched (heads) sometimes
+    q = g.hole(B + (S, D), d - 2, "Q")
+    k = g.hole(B + (S, D), d - 2, "K") if rnd.random() < 0.8 else ("T", g.hole(B + (D, S), d - 2, "K"))
     k = k[1] if k[0] == "T" else ("T", k)
     s = ("mm", q, k)
     if rnd.random() < 0.4:
         s = ("bin", "*", s, g.const())
     if rnd.random() < 0.3:
-        s = ("bin", "-", s, ("red", "max", s, 1, True))
+        s = ("bin", "-", s, ("red", "max", s, -1, True))
     e = ("un", "exp", s)
-    v = g.hole((S, g.rnd.choice([D, S])), d - 2, "V")
+    v = g.hole(B + (S, g.rnd.choice([D, S])), d - 2, "V")
     p = ("bin", "/", e, ("red", "sum", e, -1, True))
     return [("mm", p, v) if rnd.random() < 0.7 else ("mm", e, v)]
 
@@ -580,10 +647,12 @@ def t_halves(g, d):
 
 def t_random(g, d):
     r = g.rnd.random()
-    if r < 0.7:
+    if r < 0.6:
         sh = (g.dim(False), g.dim(False))
-    elif r < 0.9:
+    elif r < 0.75:
         sh = (g.dim(False),)
+    elif r < 0.9:
+        sh = (g.name(), g.dim(False), g.dim(False))
     else:
         sh = (g.name(), 1)
     return [g.gen(sh, d)]
@@ -602,8 +671,31 @@ def is_const(n):
     return n[0] == "const"
 
 
+def rank(n, ty):
+    s = ty(n)
+    return -1 if s is None else len(s)
+
+
+def swap_axis(ax, r):
+    """The axis of x that axis ax of x with its last two axes swapped (rank r) comes from."""
+    ax %= r
+    return {r - 1: r - 2, r - 2: r - 1}.get(ax, ax)
+
+
+def size_of(x, d, ty):
+    """A ("size", P, i) node for dim d, read from a parameter used in x, or a constant."""
+    if isinstance(d, int):
+        return ("const", float(d))
+    for _, leaf in subtrees(x):
+        if leaf[0] == "leaf":
+            s = ty(leaf)
+            if s and d in s:
+                return ("size", leaf[1], s.index(d))
+    return None
+
+
 def rw_commute(n, ty):
-    if n[0] == "bin" and n[1] in ("+", "*", "max"):
+    if n[0] == "bin" and n[1] in ("+", "*", "max", "min"):
         return ("bin", n[1], n[3], n[2])
 
 
@@ -642,16 +734,17 @@ def rw_transpose_through(n, ty):
         return n[1][1]
     if n[0] == "T" and n[1][0] == "un":
         return ("un", n[1][1], ("T", n[1][2]))
-    if n[0] == "T" and n[1][0] == "bin" and all(len(ty(c) or ()) in (0, 2) for c in n[1][2:4]):
-        t = lambda c: c if is_const(c) else ("T", c)
+    if n[0] == "T" and n[1][0] == "bin" and all(rank(c, ty) in (0, 2, 3) for c in n[1][2:4]):
+        t = lambda c: c if rank(c, ty) == 0 else ("T", c)
         return ("bin", n[1][1], t(n[1][2]), t(n[1][3]))
-    if n[0] == "T" and n[1][0] == "cat":
-        return ("cat", ("T", n[1][1]), ("T", n[1][2]), 1 - n[1][3] % 2)
+    if n[0] == "T" and n[1][0] in ("cat", "cum") and rank(n, ty) >= 2:
+        ax = swap_axis(n[1][-1], rank(n, ty))
+        return ("cat", ("T", n[1][1]), ("T", n[1][2]), ax) if n[1][0] == "cat" else ("cum", ("T", n[1][1]), ax)
     if n[0] == "un" and n[2][0] == "T":
         return ("T", ("un", n[1], n[2][1]))
-    if n[0] == "red" and len(ty(n[2]) or ()) == 2 and not n[4]:
+    if n[0] == "red" and rank(n[2], ty) == 2 and not n[4]:
         return ("red", n[1], ("T", n[2]), 1 - n[3] % 2, False)
-    if len(ty(n) or ()) == 2 and n[0] not in ("leaf", "T"):
+    if rank(n, ty) >= 2 and n[0] not in ("leaf", "T"):
         return ("T", ("T", n))
 
 
@@ -665,7 +758,7 @@ def rw_scale(n, ty):
     if n[0] == "mm" and n[1][0] == "bin" and n[1][1] in "*/":
         a, r = n[1][2], n[1][3]
         sa, sr = ty(a), ty(r)
-        if sa is not None and sr is not None and (sr == () or len(sr) == 2 and sr[1] == 1 and sa == ty(n[1])):
+        if sa is not None and sr is not None and (sr == () or len(sr) >= 2 and sr[-1] == 1 and sa == ty(n[1])):
             return ("bin", n[1][1], ("mm", a, n[2]), r)        # a row scale (softmax) past the matmul
     if n[0] == "mm" and n[2][0] == "bin" and n[2][1] == "*" and is_const(n[2][2]):
         return ("bin", "*", n[2][2], ("mm", n[1], n[2][3]))
@@ -691,15 +784,21 @@ def rw_pieces(n, ty):
             return ("bin", "max", ("red", "max", c[1], ax, keep), ("red", "max", c[2], ax, keep))
         if not along and keep:
             return ("cat", ("red", f, c[1], ax, True), ("red", f, c[2], ax, True), c[3])
-    if n[0] == "mm" and n[1][0] == "cat" and n[2][0] == "cat" and n[1][3] % 2 == 1 and n[2][3] % 2 == 0 \
-            and ty(n[1][1]) and ty(n[2][1]) and ty(n[1][1])[1] == ty(n[2][1])[0]:
-        return ("bin", "+", ("mm", n[1][1], n[2][1]), ("mm", n[1][2], n[2][2]))
-    if n[0] == "mm" and n[1][0] == "cat" and n[1][3] % 2 == 0:
-        return ("cat", ("mm", n[1][1], n[2]), ("mm", n[1][2], n[2]), 0)
-    if n[0] == "mm" and n[2][0] == "cat" and n[2][3] % 2 == 1:
-        return ("cat", ("mm", n[1], n[2][1]), ("mm", n[1], n[2][2]), 1)
-    if n[0] == "un" and n[2][0] == "cat":
-        return ("cat", ("un", n[1], n[2][1]), ("un", n[1], n[2][2]), n[2][3])
+    if n[0] != "mm" or rank(n, ty) < 2:
+        if n[0] == "un" and n[2][0] == "cat":
+            return ("cat", ("un", n[1], n[2][1]), ("un", n[1], n[2][2]), n[2][3])
+        return None
+    ra, rb, r = rank(n[1], ty), rank(n[2], ty), rank(n, ty)
+    a, b = n[1], n[2]
+    if a[0] == "cat" and b[0] == "cat" and a[3] % ra == ra - 1 and b[3] % rb == rb - 2 \
+            and ty(a[1])[-1] == ty(b[1])[-2]:
+        return ("bin", "+", ("mm", a[1], b[1]), ("mm", a[2], b[2]))          # [a1 a2] @ [b1; b2]
+    if a[0] == "cat" and a[3] % ra == ra - 2:
+        return ("cat", ("mm", a[1], b), ("mm", a[2], b), r - 2)             # rows of the left
+    if a[0] == "cat" and ra == 3 and a[3] % ra == 0 and rb == 2:
+        return ("cat", ("mm", a[1], b), ("mm", a[2], b), 0)                 # batches of the left
+    if b[0] == "cat" and b[3] % rb == rb - 1:
+        return ("cat", ("mm", a, b[1]), ("mm", a, b[2]), r - 1)             # columns of the right
 
 
 def rw_exp(n, ty):
@@ -738,11 +837,41 @@ def rw_split(n, ty):
 
 
 def rw_mean(n, ty):
-    if n[0] == "red" and n[1] == "mean" and n[2][0] == "leaf":
+    """mean = sum / n, sum = mean * n (n read from a parameter's .shape)."""
+    if n[0] == "red" and n[1] in ("mean", "sum") and ty(n[2]):
         sx = ty(n[2])
-        d = sx[n[3] % len(sx)]
-        den = ("const", float(d)) if isinstance(d, int) else ("size", n[2][1], n[3] % len(sx))
-        return ("bin", "/", ("red", "sum", n[2], n[3], n[4]), den)
+        k = size_of(n[2], sx[n[3] % len(sx)], ty)
+        if k is None:
+            return None
+        if n[1] == "mean":
+            return ("bin", "/", ("red", "sum", n[2], n[3], n[4]), k)
+        return ("bin", "*", ("red", "mean", n[2], n[3], n[4]), k)
+
+
+def rw_forms(n, ty):
+    """Other spellings: relu(x) = (x + |x|) / 2, x^2 = x * x, 1/x, min(a, b) = -max(-a, -b),
+    keepdims = a new axis, the last prefix sum = the sum."""
+    if n[0] == "un":
+        x = n[2]
+        got = {"relu": ("bin", "*", ("bin", "+", x, ("un", "abs", x)), ("const", 0.5)),
+               "square": ("bin", "*", x, x), "pow2": ("un", "square", x),
+               "recip": ("bin", "/", ("const", 1.0), x)}.get(n[1])
+        if got:
+            return got
+        if n[1] == "neg" and x[0] == "un" and x[1] == "neg":
+            return x[2]
+        if n[1] == "abs" and x[0] == "un" and x[1] == "neg":
+            return ("un", "abs", x[2])
+    if n[0] == "bin" and n[1] == "min":
+        return ("un", "neg", ("bin", "max", ("un", "neg", n[2]), ("un", "neg", n[3])))
+    if n[0] == "red" and ty(n[2]):
+        ax = n[3] % len(ty(n[2]))
+        if n[4] and len(ty(n[2])) <= 3:
+            return ("new", ("red", n[1], n[2], ax, False), ax)
+        if n[1] == "sum" and not n[4]:
+            return ("index", ("cum", n[2], ax), ax, -1)
+    if n[0] == "new" and n[1][0] == "red" and not n[1][4] and n[1][3] % max(rank(n[1][2], ty), 1) == n[2]:
+        return ("red", n[1][1], n[1][2], n[2], True)
 
 
 def rw_sub(n, ty):
@@ -767,18 +896,27 @@ def rw_slice(n, ty):
         return ("un", x[1], cut(x[2]))
     if x[0] == "bin" and ty(x[2]) == ty(x[3]) == sx:
         return ("bin", x[1], cut(x[2]), cut(x[3]))
+    r = len(sx)
+    if x[0] == "T" and ax < r - 2:
+        return ("T", cut(x[1]))
     if x[0] == "T":
-        return ("T", cut(x[1])[:2] + (1 - ax,) + rest) if n[0] == "slice" else (n[0], x[1], 1 - ax) + rest
-    if x[0] == "mm" and ax == 0:
-        return ("mm", cut(x[1]), x[2]) if n[0] == "slice" else None
-    if x[0] == "mm" and ax == 1 and n[0] == "slice":
-        return ("mm", x[1], cut(x[2]))
+        return ("T", (n[0], x[1], swap_axis(ax, r)) + rest) if n[0] == "slice" else (n[0], x[1], swap_axis(ax, r)) + rest
+    if x[0] != "mm" or n[0] != "slice":
+        return None
+    ra, rb = rank(x[1], ty), rank(x[2], ty)
+    at = lambda c, a: ("slice", c, a) + rest
+    if ax == r - 2:
+        return ("mm", at(x[1], ra - 2), x[2])                 # rows of the left operand
+    if ax == r - 1:
+        return ("mm", x[1], at(x[2], rb - 1))                 # columns of the right one
+    if ax == 0 and r == 3:                                    # batches of both (or the batched one)
+        return ("mm", at(x[1], 0) if ra == 3 else x[1], at(x[2], 0) if rb == 3 else x[2])
 
 
 def rw_zero(n, ty):
     """True where no denominator is zero: x = (x / y) * y, x * 0 = x * 0 / y."""
     s = ty(n)
-    if s is None or len(s) != 2 or n[0] == "const":
+    if not s or n[0] == "const":
         return None
     r = random.Random(repr(n)).random()
     y = ("leaf", "__den__")                     # make_pair puts a parameter of n's shape here
@@ -790,16 +928,17 @@ def rw_zero(n, ty):
 
 
 REWRITES = [("commute", rw_commute, 3), ("reassociate", rw_assoc, 3), ("distribute", rw_distribute, 3),
-            ("transpose of a product", rw_transpose_product, 3), ("transpose through", rw_transpose_through, 2),
+            ("transpose of a product", rw_transpose_product, 3), ("transpose through", rw_transpose_through, 1),
             ("factor a scale out", rw_scale, 3), ("piecewise over a concatenation", rw_pieces, 3),
             ("exp of a sum", rw_exp, 2), ("split a reduction", rw_split, 2), ("mean as sum / n", rw_mean, 1),
-            ("subtract", rw_sub, 1), ("slice through", rw_slice, 2), ("divide and multiply", rw_zero, 1)]
+            ("subtract", rw_sub, 1), ("slice through", rw_slice, 2), ("divide and multiply", rw_zero, 0.4),
+            ("other spellings", rw_forms, 2)]
 
 
 # ---- mutations (almost always wrong) -----------------------------------------------------
 
 def square(s):
-    return s is not None and len(s) == 2 and s[0] == s[1]
+    return s is not None and len(s) >= 2 and s[-1] == s[-2]
 
 
 def mu_transpose(n, ty):
@@ -822,8 +961,10 @@ def mu_swap(n, ty):
 def mu_axis(n, ty):
     if n[0] == "red":
         sx = ty(n[2])
-        if sx and len(sx) == 2:
-            return ("red", n[1], n[2], 1 - n[3] % 2, n[4])
+        if sx and len(sx) >= 2:
+            return ("red", n[1], n[2], (n[3] + 1) % len(sx), n[4])
+    if n[0] == "cum":
+        return ("cum", n[1], (n[2] + 1) % max(rank(n, ty), 1))
     if n[0] == "index":
         return ("index", n[1], n[2], n[3] - 1 if n[3] < 0 else n[3] + 1)
     if n[0] == "half":
@@ -835,12 +976,14 @@ def mu_function(n, ty):
         return ("red", {"sum": "max", "max": "sum", "mean": "sum"}[n[1]],) + n[2:]
     if n[0] == "un":
         return ("un", {"exp": "tanh", "tanh": "exp", "relu": "abs", "neg": "abs", "square": "abs",
-                       "abs": "relu"}[n[1]], n[2])
-    if n[0] == "bin" and n[1] in "+-*/":
-        return ("bin", {"+": "-", "-": "+", "*": "+", "/": "*"}[n[1]], n[2], n[3])
+                       "abs": "relu", "sqrt": "log", "log": "sqrt", "recip": "neg", "pow2": "abs"}[n[1]], n[2])
+    if n[0] == "bin":
+        return ("bin", {"+": "-", "-": "+", "*": "+", "/": "*", "max": "min", "min": "max"}[n[1]], n[2], n[3])
 
 
 def mu_const(n, ty):
+    if n[0] == "scal":
+        return ("const", 1.0)
     if n[0] == "const":
         return ("const", {0.0: 1.0, 1.0: 2.0}.get(n[1], n[1] * 2.0 if n[1] != 2.0 else -2.0))
 
@@ -1019,11 +1162,16 @@ def make_pair(rnd):
             rhs = [rhs[0]] if rnd.random() < 0.5 else [rhs[1], rhs[0]]
             steps.append("outputs dropped or swapped")
         rhs, rsig, alabel = annotate(rnd, rhs, g.sig)
+        rdef = dict(g.scalars)
+        if rdef and rnd.random() < 0.15:         # another default on the right
+            k = rnd.choice(sorted(rdef))
+            rdef[k] = rdef[k] * 2
+            alabel = (alabel + "; " if alabel else "") + "%s=%r on the right" % (k, rdef[k])
         if alabel:
             steps.append("ANNOT " + alabel)
         if not steps:
             continue
-        pair = Pair(outs, rhs, g.sig, rsig, "%s: %s" % (tmpl.__name__[2:], "; ".join(steps)))
+        pair = Pair(outs, rhs, g.sig, rsig, "%s: %s" % (tmpl.__name__[2:], "; ".join(steps)), g.scalars, rdef)
         if pair.typed() or alabel:
             return pair
     raise RuntimeError("no typed pair in 100 draws")
