@@ -289,7 +289,7 @@ def judge(axonc, pair, path, seed, opts):
         fixed = dict((k, int(x)) for k, x in re.findall(r"(\w+)=(\d+)", m.group(1))) if m else None
     o = oracle(pair, source, seed)
     if fixed:
-        o2 = oracle(pair, source, seed + 1, fixed=fixed, count=2, draws=6)
+        o2 = oracle(pair, source, seed + 1, fixed=fixed, count=2, draws=16)
         o.tried += o2.tried
         o.agreed += o2.agreed
         o.differ, o.zero_differ = o.differ or o2.differ, o.zero_differ or o2.zero_differ
@@ -372,8 +372,7 @@ def candidates(pair):
             if nr is None or nr[0] != nl[0] or len(nr) != len(nl):
                 continue
             for c in G.CHILDREN[nl[0]]:
-                if G.typed(nl[c], pair.lsig) == G.typed(nl, pair.lsig) and \
-                        G.typed(nr[c], pair.rsig) == G.typed(nr, pair.rsig):
+                if c in G.CHILDREN[nr[0]]:
                     l2, r2 = list(L), list(R)
                     l2[oi], r2[oi] = G.replace(L[oi], p, nl[c]), G.replace(R[oi], p, nr[c])
                     out.append(mk(l2, r2))
@@ -387,8 +386,9 @@ def candidates(pair):
         sig = pair.lsig if side == "L" else pair.rsig
         for oi, o in enumerate(outs):
             for p, n in G.subtrees(o):
-                s = G.typed(n, sig)
-                repl = [k for k in G.kids(n) if G.typed(k, sig) == s]
+                repl = G.kids(n)                  # (a piece of a concatenation: the pair must still type)
+                if n[0] == "index" and n[1][0] == "cum" and n[1][2] == n[2] and n[3] == -1:
+                    repl.append(("red", "sum", n[1][1], n[2], False))        # the last prefix sum
                 if n[0] == "const" and n[1] not in (1.0, 0.0) or n[0] == "scal":
                     repl.append(("const", 1.0))
                 if n[0] == "leaf":
@@ -397,7 +397,7 @@ def candidates(pair):
                     new = list(outs)
                     new[oi] = G.replace(o, p, k)
                     out.append(mk(new, R) if side == "L" else mk(L, new))
-    return [c for c in out if measure(c) < measure(pair)]
+    return [c for c in out if measure(c) < measure(pair) and c.typed()]
 
 
 def measure(pair):
@@ -424,7 +424,11 @@ def subst(node, old, new):
 
 
 def shrink(axonc, pair, outcome, path, seed, opts, budget_s):
-    """The smallest pair found that still gives the same failure, and its judgement."""
+    """The smallest pair found that still gives the same failure (or, from an internal error, a
+    wrong `equivalent` that the spot check missed), and its judgement. A timeout is shrunk with
+    a 3 s margin past --timeout-ms."""
+    if outcome == TIMEOUT:
+        opts = dict(opts, margin=min(opts["margin"], 3.0))
     t0, calls, seen = time.time(), 0, set()
     best, best_j = pair, None
     improved = True
@@ -440,8 +444,8 @@ def shrink(axonc, pair, outcome, path, seed, opts, budget_s):
             seen.add(src)
             calls += 1
             j = judge(axonc, c, path, seed, opts)
-            if j.outcome == outcome:
-                best, best_j, improved = c, j, True
+            if j.outcome == outcome or outcome == INTERNAL and j.outcome == UNSOUND:
+                best, best_j, improved, outcome = c, j, True, j.outcome
                 break
     return best, best_j, calls
 
@@ -527,25 +531,28 @@ def main():
                    " ".join(re.findall(r"(MUTATION [a-z ]+|ANNOT \w+)", pair.label)))
             small, sj = pair, j
             per_kind = sum(1 for k in shrunk_keys if k[0] == j.outcome)
-            if key not in shrunk_keys and shrinks < opts["max_shrinks"] and per_kind < 3 and j.outcome != TIMEOUT:
+            if key not in shrunk_keys and shrinks < opts["max_shrinks"] and per_kind < 3:
                 shrunk_keys.add(key)
                 shrinks += 1
-                small, sj2, calls = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts, 60.0)
+                small, sj2, calls = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
+                                           120.0 if j.outcome == TIMEOUT else 60.0)
                 sj = sj2 or j
             print("FAIL pair %d: %s: %s (%s)\n  %s\n%s" % (i - 1, j.outcome, j.detail, pair.label,
                                                           "shrunk to:" if small is not pair else "pair:",
                                                           indent(small.source())))
-            if small is not pair and j.outcome in (UNSOUND, DISJOINT, MISALIGNED):
-                text = regression_text(small, j.outcome, sj, seed, i - 1, axonc)
+            if small is not pair and sj.outcome != j.outcome:
+                print("  (shrunk into: %s: %s)" % (sj.outcome, sj.detail))
+            if small is not pair and sj.outcome in (UNSOUND, DISJOINT, MISALIGNED):
+                text = regression_text(small, sj.outcome, sj, seed, i - 1, axonc)
                 h = body_hash(text)
-                per_kind = sum(1 for _, k in written if k == j.outcome)
+                per_kind = sum(1 for _, k in written if k == sj.outcome)
                 if h not in known and len(written) < opts["max_regressions"] and per_kind < 2:
                     os.makedirs(opts["out"], exist_ok=True)
                     f = os.path.join(opts["out"], "neg_fuzz_%s.py" % h)
                     with open(f, "w") as fh:
                         fh.write(text)
                     known.add(h)
-                    written.append((f, j.outcome))
+                    written.append((f, sj.outcome))
                     print("  written to %s" % f)
     dt = time.time() - t0
     c = lambda k: counts.get(k, 0)

@@ -113,9 +113,7 @@ def evaldim(d, sizes):
         return v - d[2]
     if d[0] == "+":
         return v + evaldim(d[2], sizes)
-    if v % 2:
-        raise Bad("odd size halved")
-    return v // 2 if d[0] == "//" else v - v // 2
+    return v // 2 if d[0] == "//" else v - v // 2          # x[:, :D // 2] and x[:, D // 2:]
 
 
 def broadcast(a, b):
@@ -160,7 +158,7 @@ def slice_dim(d, lo, hi):
 def shape(node, sig, sizes=None):
     """The shape of node with parameters typed by sig (name -> dims). With sizes (name -> int),
     every dim is evaluated and checked as NumPy and the front end need it (non-empty,
-    halves of even sizes, indices in range); raises Bad otherwise."""
+    a reshape into pairs of an even size, indices in range); raises Bad otherwise."""
     k = node[0]
     if k == "leaf":
         s = tuple(sig[node[1]])
@@ -227,6 +225,8 @@ def shape(node, sig, sizes=None):
             raise Bad("half of %s" % (a,))
         out = (a[0], ("//" if node[2] != "hi" else "^", a[1]))
         if sizes is not None:
+            if node[2] == "sum" and a[1] % 2:
+                raise Bad("a reshape into pairs of an odd size")
             out = (a[0], evaldim(out[1], {}))
     else:
         raise Bad("unknown node %r" % (k,))
@@ -829,7 +829,7 @@ def rw_split(n, ty):
         if keep:
             last = ("red", n[1], last, 1, True)
         return ("bin", join, back(("red", n[1], ("slice", x, 1, None, -1), 1, keep)), back(last))
-    if r < 0.7:                                  # two halves (an even number of columns)
+    if r < 0.7:                                  # two halves (x[:, :C // 2] and x[:, C // 2:])
         return ("bin", join, back(("red", n[1], ("half", x, "lo"), 1, keep)),
                 back(("red", n[1], ("half", x, "hi"), 1, keep)))
     if n[1] == "sum":                            # pairs of columns first
