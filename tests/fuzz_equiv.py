@@ -4,8 +4,8 @@
 Usage: fuzz_equiv.py AXONC SECONDS [SEED] [--pairs N] [--timeout-ms T] [--margin S] [--out DIR]
                      [--max-regressions K] [--max-shrinks K] [--verbose]
 Runs random pairs (tests/fuzz_equiv_gen.py: random programs, rhs made by true rewrites, small
-mutations and annotation edits) for SECONDS (0: no limit) or N pairs, whichever ends first;
-the pairs of a seed are always the same. Each pair is judged by `axonc equiv --json` and by
+mutations and annotation edits) for SECONDS (0: no limit; shrinking has its own budget, SECONDS
+or 30 s at least) or N pairs, whichever ends first; the pairs of a seed are always the same. Each pair is judged by `axonc equiv --json` and by
 running both functions in NumPy (float32 inputs, computed in float64) at 3 random size
 assignments, once as drawn and once with exact zeros planted in the inputs. Failures:
   - `equivalent` where NumPy differs (unsound), where the annotations admit no common input or
@@ -505,13 +505,15 @@ def main():
     t0 = time.time()
     counts = {}
     failures, shrunk_keys, written, shrinks = [], set(), [], 0
+    shrink_left = max(30.0, budget) if budget > 0 else float("inf")   # shrinking's own time budget
+    shrink_time = 0.0
     known = existing_hashes(opts["out"])
     slowest = 0.0
     equiv_time = 0.0
     i = 0
     with tempfile.TemporaryDirectory(prefix="fuzz_equiv.") as tmp:
         path, spath = os.path.join(tmp, "pair.py"), os.path.join(tmp, "shrink.py")
-        while (opts["pairs"] is None or i < opts["pairs"]) and (budget <= 0 or time.time() - t0 < budget):
+        while (opts["pairs"] is None or i < opts["pairs"]) and (budget <= 0 or time.time() - t0 - shrink_time < budget):
             pair = G.make_pair(random.Random("%d:%d" % (seed, i)))
             j = judge(axonc, pair, path, seed * 1000003 + i, opts)
             i += 1
@@ -531,11 +533,14 @@ def main():
                    " ".join(re.findall(r"(MUTATION [a-z ]+|ANNOT \w+)", pair.label)))
             small, sj = pair, j
             per_kind = sum(1 for k in shrunk_keys if k[0] == j.outcome)
-            if key not in shrunk_keys and shrinks < opts["max_shrinks"] and per_kind < 3:
+            if key not in shrunk_keys and shrinks < opts["max_shrinks"] and per_kind < 3 and shrink_left > 1:
                 shrunk_keys.add(key)
                 shrinks += 1
+                ts = time.time()
                 small, sj2, calls = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
-                                           120.0 if j.outcome == TIMEOUT else 60.0)
+                                           min(120.0 if j.outcome == TIMEOUT else 60.0, shrink_left))
+                shrink_left -= time.time() - ts
+                shrink_time += time.time() - ts
                 sj = sj2 or j
             print("FAIL pair %d: %s: %s (%s)\n  %s\n%s" % (i - 1, j.outcome, j.detail, pair.label,
                                                           "shrunk to:" if small is not pair else "pair:",
@@ -558,7 +563,8 @@ def main():
     c = lambda k: counts.get(k, 0)
     nfail = sum(c(k) for k in FAILURES)
     equivalent = c(CONFIRMED) + c(ASSUMED) + c(UNCHECKED) + c(UNSOUND) + c(DISJOINT) + c(MISALIGNED) + c(ZERO)
-    print("fuzz-equiv: %d pairs in %.1f s (%.1f pairs/s), seed %d, %s" % (i, dt, i / dt if dt else 0, seed, axonc))
+    print("fuzz-equiv: %d pairs in %.1f s (%.1f pairs/s, not counting %.1f s of shrinking), seed %d, %s"
+          % (i, dt, i / max(dt - shrink_time, 1e-9), shrink_time, seed, axonc))
     print("  equivalent %d: confirmed by NumPy %d, under a != 0 assumption %d, unchecked (no sizes) %d, wrong %d"
           % (equivalent, c(CONFIRMED), c(ASSUMED), c(UNCHECKED),
              c(UNSOUND) + c(DISJOINT) + c(MISALIGNED) + c(ZERO)))

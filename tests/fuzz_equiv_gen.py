@@ -331,7 +331,10 @@ class Render:
                 sl = str(node[3])
             return "%s[%s%s]" % (self.atom(node[1]), ":, " * node[2], sl)   # axis >= 0
         if k == "cat":
-            return "np.concatenate([%s, %s], axis=%d)" % (self.expr(node[1]), self.expr(node[2]), node[3])
+            pieces = [node[1], node[2]]
+            while spelling(node, 2) and pieces[0][0] == "cat" and pieces[0][3] == node[3] and pieces[0] not in self.shared:
+                pieces[:1] = [pieces[0][1], pieces[0][2]]        # sometimes np.concatenate([a, b, c])
+            return "np.concatenate([%s], axis=%d)" % (", ".join(self.expr(p) for p in pieces), node[3])
         if k == "half":
             t = node[1][1] if node[1][0] == "leaf" else self.temp(self.expr(node[1]))
             if node[2] == "sum":
