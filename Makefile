@@ -146,7 +146,7 @@ $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES)
 
 # the randomized soundness test of the checker, longer than make check's run
 fuzz-equiv: all
-	/usr/bin/python3 tests/fuzz_equiv.py $(BUILD)/axonc $${SECONDS_BUDGET:-600} $${SEED:-1}
+	/usr/bin/python3 tests/fuzz_equiv.py $(BUILD)/axonc $${SECONDS_BUDGET:-0} $${SEED:-1} --pairs $${PAIRS:-10000}
 
 demo: deps
 	$(MAKE) all
