@@ -145,8 +145,13 @@ $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES)
 	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # the randomized soundness test of the checker, longer than make check's run
+# (its summary goes to bench/fuzz_equiv.md, which make bench puts into bench/RESULTS.md)
 fuzz-equiv: all
-	/usr/bin/python3 tests/fuzz_equiv.py $(BUILD)/axonc $${SECONDS_BUDGET:-0} $${SEED:-1} --pairs $${PAIRS:-10000}
+	@/usr/bin/python3 tests/fuzz_equiv.py $(BUILD)/axonc $${SECONDS_BUDGET:-0} $${SEED:-1} --pairs $${PAIRS:-10000} \
+		| tee $(BUILD)/fuzz_equiv.log; \
+	{ echo "Measured on $$(date -u +%Y-%m-%d), $$(nproc) cores: \`make fuzz-equiv\` (seed $${SEED:-1})."; echo; \
+	  echo '```'; sed -n '/^fuzz-equiv: /,$$p' $(BUILD)/fuzz_equiv.log; echo '```'; } > bench/fuzz_equiv.md; \
+	grep -q ' 0 failed$$' $(BUILD)/fuzz_equiv.log
 
 demo: deps
 	$(MAKE) all

@@ -29,7 +29,18 @@ sweep_t1=$(date +%s)
 	"$B/bench_equiv" tests/equiv/pos_mul_row_past_matmul.py tests/equiv/pos_rmsnorm_matmul.py \
 		tests/equiv/pos_divide_rowsum_past_matmul.py tests/equiv/pos_matmul_assoc.py \
 		tests/equiv/pos_batched_divide_past_matmul.py tests/equiv/neg_silu_past_multiply.py \
-		tests/equiv/neg_matmul_commutes.py
+		tests/equiv/neg_matmul_commutes.py tests/equiv/pos_softmax_stable.py tests/equiv/pos_sum_of_concatenate.py \
+		tests/equiv/pos_sum_split_and_joined.py tests/equiv/neg_attention_kt_missing.py
+	echo
+	echo "## Equivalence checker: the corpus (tests/equiv_corpus, 224 pairs checked in NumPy)"
+	echo
+	echo '```'
+	/usr/bin/python3 tests/equiv_corpus/score.py "$B/axonc" -j 2 --no-copy | sed -n '/^category/,/^true and cond/p'
+	echo '```'
+	echo
+	echo "## Equivalence checker: soundness fuzzing (\`make fuzz-equiv\`, its last run)"
+	echo
+	if [ -s bench/fuzz_equiv.md ]; then cat bench/fuzz_equiv.md; else echo "(not run yet: \`make fuzz-equiv\`)"; fi
 	echo
 	echo "## Phase 1: operator propagation per benchmark"
 	echo
