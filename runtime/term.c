@@ -522,44 +522,13 @@ t_is_dbvar(const Term *t)
 	return t->kind == TK_BVAR && t->id >= DB_BASE ? t->id - DB_BASE : -1;
 }
 
-typedef struct Abstr {
-	TermCtx *c;
-	Term *const *vars;
-	int n;
-	TMap memo[8];   /* per depth of binders crossed (deeper walks are not memoised) */
-} Abstr;
-
-static Term *
-abstr(Abstr *s, Term *t, int depth)
-{
-	for (int k = 0; k < s->n; k++)
-		if (t == s->vars[k])
-			return t_dbvar(s->c, k + depth, (TermSort)t->sort);
-	if (t->n == 0)
-		return t;
-	int found = 0;
-	void **slot = depth < 8 ? tmap_slot(&s->memo[depth], t, &found) : NULL;
-	if (found)
-		return *slot;
-	Term *a[16];
-	int same = 1;
-	for (int i = 0; i < t->n; i++) {
-		int inner = 0;   /* binders crossed to reach argument i */
-		if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN)
-			inner = i == 3;
-		else if (t->kind == TK_FOLD)
-			inner = i == 5 ? 2 : 0;
-		a[i] = abstr(s, t->a[i], depth + inner);
-		same &= a[i] == t->a[i];
-	}
-	Term *r = same ? t : rebuild(s->c, t, a);
-	if (depth < 8)
-		*tmap_slot(&s->memo[depth], t, &found) = r;
-	return r;
-}
-
+/* One walk for the three: t_abstract (named vars[] become indices),
+ * t_dbmap (free indices renumbered) and t_open (free index 0 becomes x0);
+ * `depth` counts the binders crossed, a shared subterm is done once per depth. */
 typedef struct DbMap {
 	TermCtx *c;
+	Term *const *vars;       /* t_abstract: vars[k] becomes index k */
+	int nvars;
 	const int *map;
 	int n, shift;
 	Term *x0;                /* t_open: index 0 becomes x0, the others shift down */
@@ -569,7 +538,10 @@ typedef struct DbMap {
 static Term *
 dbmap(DbMap *s, Term *t, int depth)
 {
-	int k = t_is_dbvar(t);
+	for (int k = 0; k < s->nvars; k++)
+		if (t == s->vars[k])
+			return t_dbvar(s->c, k + depth, (TermSort)t->sort);
+	int k = s->vars ? -1 : t_is_dbvar(t);
 	if (k >= 0) {
 		if (k < depth)
 			return t;   /* bound inside t */
@@ -587,7 +559,7 @@ dbmap(DbMap *s, Term *t, int depth)
 	Term *a[16];
 	int same = 1;
 	for (int i = 0; i < t->n; i++) {
-		int inner = 0;
+		int inner = 0;   /* binders crossed to reach argument i */
 		if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN)
 			inner = i == 3;
 		else if (t->kind == TK_FOLD)
@@ -601,34 +573,34 @@ dbmap(DbMap *s, Term *t, int depth)
 	return r;
 }
 
+static Term *
+db_run(DbMap *s, Term *t)
+{
+	Term *r = dbmap(s, t, 0);
+	for (int i = 0; i < 8; i++)
+		tmap_free(&s->memo[i]);
+	return r;
+}
+
 Term *
 t_open(TermCtx *c, Term *t, Term *x)
 {
-	DbMap s = { c, NULL, 0, 0, x, { { 0 } } };
-	Term *r = dbmap(&s, t, 0);
-	for (int i = 0; i < 8; i++)
-		tmap_free(&s.memo[i]);
-	return r;
+	DbMap s = { .c = c, .x0 = x };
+	return db_run(&s, t);
 }
 
 Term *
 t_dbmap(TermCtx *c, Term *t, const int *map, int n, int shift)
 {
-	DbMap s = { c, map, n, shift, NULL, { { 0 } } };
-	Term *r = dbmap(&s, t, 0);
-	for (int i = 0; i < 8; i++)
-		tmap_free(&s.memo[i]);
-	return r;
+	DbMap s = { .c = c, .map = map, .n = n, .shift = shift };
+	return db_run(&s, t);
 }
 
 Term *
 t_abstract(TermCtx *c, Term *t, Term *const *vars, int n)
 {
-	Abstr s = { c, vars, n, { { 0 } } };
-	Term *r = abstr(&s, t, 0);
-	for (int i = 0; i < 8; i++)
-		tmap_free(&s.memo[i]);
-	return r;
+	DbMap s = { .c = c, .vars = vars, .nvars = n };
+	return db_run(&s, t);
 }
 
 Term *
