@@ -880,7 +880,8 @@ void smt_free(Smt *s);
 void smt_set_timeout(Smt *s, int ms);                  /* per query; 0: none */
 /* 1 if hyp => goal for all values of the free variables; else 0 and why */
 int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
-/* the same in a child process killed at the time limit (Z3 does not always stop) */
+/* the same in a child process killed at the time limit (Z3 4.8 does not always stop
+ * by itself on nonlinear queries with fns); the checker's computation condition */
 int smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 /* 1 if t can be true; 0 if not or unknown */
 int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);

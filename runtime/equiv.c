@@ -493,7 +493,7 @@ computation(Check *k, int o)
 		snprintf(why, sizeof why, "resource limit: the time limit (--timeout-ms %d) ran out", q->timeout_ms);
 	else {
 		Term *h = t_bin(tc, TK_AND, key, axioms(q->t, tc, &ab));
-		ok = smt_prove(q->smt, h, t_bin(tc, TK_EQ, la, ra), why, sizeof why);
+		ok = smt_prove_isolated(q->smt, h, t_bin(tc, TK_EQ, la, ra), why, sizeof why);   /* Z3 may not stop by itself */
 		if (!ok && strncmp(why, "counterexample", 14) == 0 && time_left(k)) {
 			/* once more, with the signs the reductions' bodies give them */
 			Term *f = signs(k, &ab, key);

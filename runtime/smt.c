@@ -267,10 +267,11 @@ check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 }
 
 /* The same in a child process killed at the time limit.  Z3 4.8 does not
- * always stop by itself: on some queries that mix integer division (a
- * reshape's D // 2) with nonlinear real arithmetic and uninterpreted fns it
+ * always stop by itself: on some nonlinear queries with uninterpreted fns
+ * (products of tensor elements under a max, integer division beside them) it
  * heeds neither its timeout, Z3_interrupt nor rlimit (tests/unit/test_equiv.c
- * keeps two such pairs the fuzzer found).  Past the limit: unknown. */
+ * keeps three such pairs the fuzzer found).  Past the limit: unknown.  A fork
+ * costs about a millisecond; the answer is remembered here like any other. */
 static Z3_lbool
 check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 {
@@ -344,8 +345,10 @@ smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 	return prove_with(s, hyp, goal, why, n, 0);
 }
 
-/* smt_prove with the query in a child process killed at the time limit (a
- * last resort's query, nonlinear with fns: Z3 may not stop by itself). */
+/* smt_prove with the query in a child process killed at the time limit:
+ * for the checker's computation condition, nonlinear with fns, where Z3 may
+ * not stop by itself.  (Size questions, linear, stay in this process unless
+ * they hold integer // or %.) */
 int
 smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 {

@@ -11,8 +11,9 @@
  *      over one range is checked again over another
  *   4. the normal form's budget: a product of sums past it answers
  *      "resource limit", and the time limit bounds the whole check, also
- *      where Z3 4.8 heeds neither its timeout nor Z3_interrupt (a softmax
- *      over a reshaped, split reduction; found by tests/fuzz_equiv.py)
+ *      where Z3 4.8 heeds neither its timeout nor Z3_interrupt (three pairs
+ *      found by tests/fuzz_equiv.py: softmaxes over reshaped, split
+ *      reductions, and a max inside a chain of matmuls)
  *
  * The last line is "N passed, M failed".
  */
@@ -121,7 +122,11 @@ write_program(void)
 	      "def hang2_l(X: \"f32[D,D]\", Z: \"f32[D,1]\"):\n"
 	      "    return np.exp(X) / Z\n"
 	      "def hang2_r(X: \"f32[D,D]\", Z: \"f32[D,1]\"):\n"
-	      "    return np.exp(X) / np.sum(X.reshape(X.shape[0], X.shape[1] // 2, 2).sum(axis=2)[:, :-1], axis=1, keepdims=True)\n",
+	      "    return np.exp(X) / np.sum(X.reshape(X.shape[0], X.shape[1] // 2, 2).sum(axis=2)[:, :-1], axis=1, keepdims=True)\n"
+	      "def hang3_l(W: \"f32[N,2]\", U: \"f32[2,4]\", H: \"f32[4,4]\", P8: \"f32[4,2]\", P9: \"f32[6,1]\", X: \"f32[1,4]\"):\n"
+	      "    return (W @ U) @ (np.concatenate([H, P8], axis=1) @ P9)\n"
+	      "def hang3_r(W: \"f32[N,2]\", U: \"f32[2,4]\", H: \"f32[4,4]\", P8: \"f32[4,2]\", P9: \"f32[6,1]\", X: \"f32[1,4]\"):\n"
+	      "    return np.maximum(W @ U, X) @ (np.concatenate([H, P8], axis=1) @ P9)\n",
 	      f);
 	fclose(f);
 	return path;
@@ -163,8 +168,8 @@ checks(void)
 	          r.reason);
 	equiv_free(q);
 	/* a query Z3 does not stop by itself: the check still ends near its limit */
-	static const char *const hang[2][2] = { { "hang_l", "hang_r" }, { "hang2_l", "hang2_r" } };
-	for (int i = 0; i < 2; i++) {
+	static const char *const hang[3][2] = { { "hang_l", "hang_r" }, { "hang2_l", "hang2_r" }, { "hang3_l", "hang3_r" } };
+	for (int i = 0; i < 3; i++) {
 		AxGraph *hl = frontend_load(T, tc, path, hang[i][0]), *hr = frontend_load(T, tc, path, hang[i][1]);
 		CHECK(hl && hr);
 		if (!hl || !hr)
