@@ -455,14 +455,23 @@ def body_hash(source):
     return hashlib.sha1(body.encode()).hexdigest()[:8]
 
 
-def existing_hashes(outdir):
-    hs = set()
+def essence(text):
+    """What makes a regression pair new: its body, or, for pairs about annotations (all alike
+    once shrunk: one parameter annotated two ways), the kind of mismatch."""
+    if "# expect: error" in text:
+        return "error: " + ("disjoint" if "no input fits" in text else
+                            "not lined up" if "do not take the same inputs" in text else "a layout NumPy tells apart")
+    return body_hash(text)
+
+
+def existing(outdir):
+    known = set()
     if os.path.isdir(outdir):
         for f in os.listdir(outdir):
             if f.startswith("neg_fuzz_") and f.endswith(".py"):
                 with open(os.path.join(outdir, f)) as fh:
-                    hs.add(body_hash(fh.read()))
-    return hs
+                    known.add(essence(fh.read()))
+    return known
 
 
 def regression_text(pair, outcome, j, seed, index, axonc):
@@ -507,7 +516,7 @@ def main():
     failures, shrunk_keys, written, shrinks = [], set(), [], 0
     shrink_left = max(30.0, budget) if budget > 0 else float("inf")   # shrinking's own time budget
     shrink_time = 0.0
-    known = existing_hashes(opts["out"])
+    known = existing(opts["out"])
     slowest = 0.0
     equiv_time = 0.0
     i = 0
@@ -549,14 +558,13 @@ def main():
                 print("  (shrunk into: %s: %s)" % (sj.outcome, sj.detail))
             if small is not pair and sj.outcome in (UNSOUND, DISJOINT, MISALIGNED):
                 text = regression_text(small, sj.outcome, sj, seed, i - 1, axonc)
-                h = body_hash(text)
                 per_kind = sum(1 for _, k in written if k == sj.outcome)
-                if h not in known and len(written) < opts["max_regressions"] and per_kind < 2:
+                if essence(text) not in known and len(written) < opts["max_regressions"] and per_kind < 2:
                     os.makedirs(opts["out"], exist_ok=True)
-                    f = os.path.join(opts["out"], "neg_fuzz_%s.py" % h)
+                    f = os.path.join(opts["out"], "neg_fuzz_%s.py" % body_hash(text))
                     with open(f, "w") as fh:
                         fh.write(text)
-                    known.add(h)
+                    known.add(essence(text))
                     written.append((f, sj.outcome))
                     print("  written to %s" % f)
     dt = time.time() - t0
