@@ -397,7 +397,8 @@ def candidates(pair):
                     new = list(outs)
                     new[oi] = G.replace(o, p, k)
                     out.append(mk(new, R) if side == "L" else mk(L, new))
-    return [c for c in out if measure(c) < measure(pair) and c.typed()]
+    typed = pair.typed()                # (a pair whose sides do not type stays free to shrink)
+    return [c for c in out if measure(c) < measure(pair) and (c.typed() or not typed)]
 
 
 def measure(pair):
@@ -513,7 +514,7 @@ def main():
     axonc, budget, seed, opts = parse(sys.argv[1:])
     t0 = time.time()
     counts = {}
-    failures, shrunk_keys, written, shrinks = [], set(), [], 0
+    shrunk_keys, written, shrinks = set(), [], 0
     shrink_left = max(30.0, budget) if budget > 0 else float("inf")   # shrinking's own time budget
     shrink_time = 0.0
     known = existing(opts["out"])
@@ -536,7 +537,6 @@ def main():
                                                                              indent(pair.source())))
             if j.outcome not in FAILURES:
                 continue
-            failures.append(i - 1)
             # shrink the first failure of each kind (outcome, what made rhs), a few per run
             key = (j.outcome, re.sub(r"[^A-Za-z ]", "", pair.label.split(":")[0]),
                    " ".join(re.findall(r"(MUTATION [a-z ]+|ANNOT \w+)", pair.label)))
@@ -546,7 +546,7 @@ def main():
                 shrunk_keys.add(key)
                 shrinks += 1
                 ts = time.time()
-                small, sj2, calls = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
+                small, sj2, _ = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
                                            min(120.0 if j.outcome == TIMEOUT else 60.0, shrink_left))
                 shrink_left -= time.time() - ts
                 shrink_time += time.time() - ts
