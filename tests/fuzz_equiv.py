@@ -397,7 +397,8 @@ def candidates(pair):
                     new = list(outs)
                     new[oi] = G.replace(o, p, k)
                     out.append(mk(new, R) if side == "L" else mk(L, new))
-    return [c for c in out if measure(c) < measure(pair) and c.typed()]
+    typed = pair.typed()                # (a pair whose sides do not type stays free to shrink)
+    return [c for c in out if measure(c) < measure(pair) and (c.typed() or not typed)]
 
 
 def measure(pair):
@@ -455,14 +456,23 @@ def body_hash(source):
     return hashlib.sha1(body.encode()).hexdigest()[:8]
 
 
-def existing_hashes(outdir):
-    hs = set()
+def essence(text):
+    """What makes a regression pair new: its body, or, for pairs about annotations (all alike
+    once shrunk: one parameter annotated two ways), the kind of mismatch."""
+    if "# expect: error" in text:
+        return "error: " + ("disjoint" if "no input fits" in text else
+                            "not lined up" if "do not take the same inputs" in text else "a layout NumPy tells apart")
+    return body_hash(text)
+
+
+def existing(outdir):
+    known = set()
     if os.path.isdir(outdir):
         for f in os.listdir(outdir):
             if f.startswith("neg_fuzz_") and f.endswith(".py"):
                 with open(os.path.join(outdir, f)) as fh:
-                    hs.add(body_hash(fh.read()))
-    return hs
+                    known.add(essence(fh.read()))
+    return known
 
 
 def regression_text(pair, outcome, j, seed, index, axonc):
@@ -504,10 +514,10 @@ def main():
     axonc, budget, seed, opts = parse(sys.argv[1:])
     t0 = time.time()
     counts = {}
-    failures, shrunk_keys, written, shrinks = [], set(), [], 0
+    shrunk_keys, written, shrinks = set(), [], 0
     shrink_left = max(30.0, budget) if budget > 0 else float("inf")   # shrinking's own time budget
     shrink_time = 0.0
-    known = existing_hashes(opts["out"])
+    known = existing(opts["out"])
     slowest = 0.0
     equiv_time = 0.0
     i = 0
@@ -527,7 +537,6 @@ def main():
                                                                              indent(pair.source())))
             if j.outcome not in FAILURES:
                 continue
-            failures.append(i - 1)
             # shrink the first failure of each kind (outcome, what made rhs), a few per run
             key = (j.outcome, re.sub(r"[^A-Za-z ]", "", pair.label.split(":")[0]),
                    " ".join(re.findall(r"(MUTATION [a-z ]+|ANNOT \w+)", pair.label)))
@@ -537,7 +546,7 @@ def main():
                 shrunk_keys.add(key)
                 shrinks += 1
                 ts = time.time()
-                small, sj2, calls = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
+                small, sj2, _ = shrink(axonc, pair, j.outcome, spath, seed * 1000003 + i - 1, opts,
                                            min(120.0 if j.outcome == TIMEOUT else 60.0, shrink_left))
                 shrink_left -= time.time() - ts
                 shrink_time += time.time() - ts
@@ -549,14 +558,13 @@ def main():
                 print("  (shrunk into: %s: %s)" % (sj.outcome, sj.detail))
             if small is not pair and sj.outcome in (UNSOUND, DISJOINT, MISALIGNED):
                 text = regression_text(small, sj.outcome, sj, seed, i - 1, axonc)
-                h = body_hash(text)
                 per_kind = sum(1 for _, k in written if k == sj.outcome)
-                if h not in known and len(written) < opts["max_regressions"] and per_kind < 2:
+                if essence(text) not in known and len(written) < opts["max_regressions"] and per_kind < 2:
                     os.makedirs(opts["out"], exist_ok=True)
-                    f = os.path.join(opts["out"], "neg_fuzz_%s.py" % h)
+                    f = os.path.join(opts["out"], "neg_fuzz_%s.py" % body_hash(text))
                     with open(f, "w") as fh:
                         fh.write(text)
-                    known.add(h)
+                    known.add(essence(text))
                     written.append((f, sj.outcome))
                     print("  written to %s" % f)
     dt = time.time() - t0

@@ -1,5 +1,5 @@
 # expect: not
-# fuzz_equiv.py seed 1 pair 1800 (pieces: other spellings; MUTATION transpose one operand): proved equivalent, but NumPy differs at N=4 S=5: output 0 element [10] is 6.7497 against 4.30155
+# fuzz_equiv.py (seed 1, pair 1800 of the generator as it was then; pieces: other spellings; MUTATION transpose one operand): proved equivalent, but NumPy differs at N=4 S=5: output 0 element [10] is 6.7497 against 4.30155
 import numpy as np
 
 def lhs(Y: "f32[S,S]", Z: "f32[S,N]", W: "f32[S,S]"):
