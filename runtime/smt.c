@@ -271,7 +271,8 @@ check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
  * (products of tensor elements under a max, integer division beside them) it
  * heeds neither its timeout, Z3_interrupt nor rlimit (tests/unit/test_equiv.c
  * keeps three such pairs the fuzzer found).  Past the limit: unknown.  A fork
- * costs about a millisecond; the answer is remembered here like any other. */
+ * costs a few milliseconds (8 ms on a cold query, bench/RESULTS.md); the
+ * answer is remembered here like any other, so a query forks once. */
 static Z3_lbool
 check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 {
