@@ -26,7 +26,7 @@ main(int argc, char **argv)
 	printf("| pair | verdict | median ms | min ms | max ms |\n| --- | --- | --- | --- | --- |\n");
 	for (int i = 1; i < argc; i++) {
 		TermCtx *tc = tc_new(t);
-		AxGraph *a = frontend_load(t, tc, argv[i], "lhs"), *b = a ? frontend_load(t, tc, argv[i], "rhs") : NULL;
+		AxGraph *a = frontend_read(t, tc, argv[i], "lhs"), *b = a ? frontend_read(t, tc, argv[i], "rhs") : NULL;
 		if (!a || !b)
 			return 2;
 		double ms[REPEAT];

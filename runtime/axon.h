@@ -794,7 +794,7 @@ int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t see
 
 /* Parses path and builds the graph of function fn (NULL: "kernel"); NULL after
  * reporting errors with file:line:col. */
-AxGraph *frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn);
+AxGraph *frontend_read(const AxTarget *t, TermCtx *tc, const char *path, const char *fn);
 
 /* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
 

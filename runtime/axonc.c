@@ -64,7 +64,7 @@ static const char usage[] =
 	"  --help, -h              this text\n"
 	"  --version               print the version\n"
 	"\n"
-	"Every latency axonc reports is modelled for one core unless --measure runs a command.\n";
+	"Every latency axonc reports is modelled for one core; with --measure, it is what the command printed.\n";
 
 int
 fail(const char *fmt, const char *arg)
@@ -251,13 +251,13 @@ int_option(const char *name, const char *v, long lo, long hi, int *out)
 }
 
 AxGraph *
-load_program(const AxTarget *t, TermCtx *tc, const Opts *o)
+program_graph(const AxTarget *t, TermCtx *tc, const Opts *o)
 {
 	if (o->nargs < 1) {
 		fail("%s needs a program file", o->cmd);
 		return NULL;
 	}
-	return frontend_load(t, tc, o->args[0], o->fn);
+	return frontend_read(t, tc, o->args[0], o->fn);
 }
 
 void
@@ -269,9 +269,9 @@ json_str(const char *s)
 /* The program's variants (operator propagation), their invariants checked;
  * NULL after the front end reported errors. */
 NuGraph *
-load_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
+program_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
 {
-	AxGraph *g = frontend_load(t, tc, o->args[0], o->fn);
+	AxGraph *g = frontend_read(t, tc, o->args[0], o->fn);
 	if (!g)
 		return NULL;
 	PropOpts po = { .variant_cap = o->variant_cap, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
@@ -289,7 +289,7 @@ cmd_variants(const AxTarget *t, const Opts *o)
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "variants");
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = load_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o);
 	if (!ng) {
 		tc_free(tc);
 		return 1;
@@ -345,8 +345,8 @@ cmd_equiv(const AxTarget *t, const Opts *o)
 		return fail("%s needs FILE.py LHS RHS", "equiv");
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
-	AxGraph *a = frontend_load(t, tc, o->args[0], o->args[1]);
-	AxGraph *b = a ? frontend_load(t, tc, o->args[0], o->args[2]) : NULL;
+	AxGraph *a = frontend_read(t, tc, o->args[0], o->args[1]);
+	AxGraph *b = a ? frontend_read(t, tc, o->args[0], o->args[2]) : NULL;
 	if (!a || !b) {
 		tc_free(tc);
 		return 2;
@@ -537,7 +537,7 @@ axonc_main(int argc, char **argv)
 		return cmd_compile(t, &o);
 	if (strcmp(o.cmd, "graph") == 0 || strcmp(o.cmd, "run") == 0) {
 		TermCtx *tc = tc_new(t);
-		AxGraph *g = load_program(t, tc, &o);
+		AxGraph *g = program_graph(t, tc, &o);
 		int rc = 1;
 		if (g && strcmp(o.cmd, "graph") == 0) {
 			printf("%s(", g->fn);

@@ -142,7 +142,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		return fail("%s needs --dims (the sizes to compile for, e.g. --dims M=2048,K=2048,N=2048)", "compile");
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = load_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o);
 	const char *names[512];
 	double vals[512];
 	int n = 0, nsizes = 0, rc = ng ? 0 : 1;

@@ -150,7 +150,7 @@ cmd_model(int argc, char **argv)
 	if (!t)
 		return fail("no target '%s' in this build (see 'axonc targets')", o.target ? o.target : "");
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = load_variants(t, tc, &o);
+	NuGraph *ng = program_variants(t, tc, &o);
 	const char *names[512];
 	double vals[512];
 	int n = 0, nsizes = 0, rc = ng ? 0 : 1;

@@ -18,8 +18,8 @@ typedef struct Opts {
 
 int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */
 void json_str(const char *s);                                    /* a JSON string on stdout */
-AxGraph *load_program(const AxTarget *t, TermCtx *tc, const Opts *o);
-NuGraph *load_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
+AxGraph *program_graph(const AxTarget *t, TermCtx *tc, const Opts *o);
+NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
 int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);

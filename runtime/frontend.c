@@ -727,7 +727,7 @@ prog_parse_file(const char *path, Arena *a, PFile *out)
 }
 
 AxGraph *
-frontend_load(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
+frontend_read(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 {
 	Fe fe = { .t = t, .tc = tc, .a = tc_arena(tc) };
 	PFile *file = arena_alloc(fe.a, sizeof *file);

@@ -49,7 +49,7 @@ cand_open(Cand *c, const char *path, const char *dims, int fuse)
 	char why[512];
 	*c = (Cand){ 0 };
 	c->tc = tc_new(T);
-	c->g = frontend_load(T, c->tc, path, NULL);
+	c->g = frontend_read(T, c->tc, path, NULL);
 	if (!c->g || ax_size_env(c->g, dims, c->names, c->vals, 128, &c->n, &c->nsizes, why, sizeof why) != 0) {
 		report(0, __LINE__, "%s at %s: %s", path, dims, c->g ? why : "does not load");
 		return -1;

@@ -140,9 +140,9 @@ checks(void)
 	if (!path)
 		return;
 	TermCtx *tc = tc_new(T);
-	AxGraph *cat4 = frontend_load(T, tc, path, "cat4"), *head4 = frontend_load(T, tc, path, "head4");
-	AxGraph *cat5 = frontend_load(T, tc, path, "cat5"), *head5 = frontend_load(T, tc, path, "head5");
-	AxGraph *blow = frontend_load(T, tc, path, "blow"), *blow2 = frontend_load(T, tc, path, "blow2");
+	AxGraph *cat4 = frontend_read(T, tc, path, "cat4"), *head4 = frontend_read(T, tc, path, "head4");
+	AxGraph *cat5 = frontend_read(T, tc, path, "cat5"), *head5 = frontend_read(T, tc, path, "head5");
+	AxGraph *blow = frontend_read(T, tc, path, "blow"), *blow2 = frontend_read(T, tc, path, "blow2");
 	CHECK(cat4 && head4 && cat5 && head5 && blow && blow2);
 	if (!(cat4 && head4 && cat5 && head5 && blow && blow2)) {
 		tc_free(tc);
@@ -170,7 +170,7 @@ checks(void)
 	/* a query Z3 does not stop by itself: the check still ends near its limit */
 	static const char *const hang[3][2] = { { "hang_l", "hang_r" }, { "hang2_l", "hang2_r" }, { "hang3_l", "hang3_r" } };
 	for (int i = 0; i < 3; i++) {
-		AxGraph *hl = frontend_load(T, tc, path, hang[i][0]), *hr = frontend_load(T, tc, path, hang[i][1]);
+		AxGraph *hl = frontend_read(T, tc, path, hang[i][0]), *hr = frontend_read(T, tc, path, hang[i][1]);
 		CHECK(hl && hr);
 		if (!hl || !hr)
 			continue;

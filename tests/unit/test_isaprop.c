@@ -133,7 +133,7 @@ test_fuse_nests(void)
 {
 	const char *path = "tests/fusion/exp_matmul.py";
 	TermCtx *tc = tc_new(T);
-	AxGraph *g = frontend_load(T, tc, path, NULL);
+	AxGraph *g = frontend_read(T, tc, path, NULL);
 	CHECK(g != NULL);
 	if (!g) {
 		tc_free(tc);

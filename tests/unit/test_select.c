@@ -40,7 +40,7 @@ prog_open(Prog *p, const char *path, const char *dims)
 	char why[512];
 	*p = (Prog){ 0 };
 	p->tc = tc_new(T);
-	p->g = frontend_load(T, p->tc, path, NULL);
+	p->g = frontend_read(T, p->tc, path, NULL);
 	if (!p->g || ax_size_env(p->g, dims, p->names, p->vals, 128, &p->n, &p->nsizes, why, sizeof why) != 0) {
 		report(0, __LINE__, "%s at %s: %s", path, dims, p->g ? why : "does not load");
 		return -1;
