@@ -31,7 +31,7 @@ SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
 RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
-            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c runtime/frontend_index.c runtime/frontend_mask.c
+            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/canon_range.c runtime/canon_order.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c runtime/frontend_index.c runtime/frontend_mask.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
@@ -99,7 +99,7 @@ $(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/axon.h
 $(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/axon.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h runtime/propagate.h runtime/select.h runtime/equiv.h
+$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h runtime/propagate.h runtime/select.h runtime/equiv.h runtime/canon.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
 $(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(BUILD)/obj/rt/axonc_model.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
