@@ -114,6 +114,7 @@ Term *t_toreal(TermCtx *c, Term *a);                     /* an integer as a real
  * y = y + y repeated makes one exponentially larger as a tree. */
 int t_mentions(const Term *t, const Term *v);             /* v occurs in t */
 Term *t_subst(TermCtx *c, Term *t, Term *const *from, Term *const *to, int n);
+Term *t_rebuild(TermCtx *c, const Term *t, Term **a);   /* t's kind over new arguments a[] */
 /* De Bruijn binding (canonical reductions): t with every occurrence of vars[k]
  * replaced by the bound index k + (binders crossed), so that a normal form
  * never depends on the names of bound variables and a substitution can never

@@ -142,17 +142,7 @@ abstract(Abs *a, Term *t)
 		x[i] = abstract(a, t->a[i]);
 		same &= x[i] == t->a[i];
 	}
-	Term *r = t;
-	if (!same)
-		switch ((TermKind)t->kind) {
-		case TK_TENSOR: r = t_tensor(tc, t->id, t->name, t->n, x); break;
-		case TK_CALL: r = t_call(tc, t->id, t->n, x); break;
-		case TK_NEG: r = t_neg(tc, x[0]); break;
-		case TK_NOT: r = t_not(tc, x[0]); break;
-		case TK_TOREAL: r = t_toreal(tc, x[0]); break;
-		case TK_ITE: r = t_ite(tc, x[0], x[1], x[2]); break;
-		default: r = t_bin(tc, (TermKind)t->kind, x[0], x[1]); break;
-		}
+	Term *r = same ? t : t_rebuild(tc, t, x);
 	if (r->kind == TK_CALL)
 		collect(a->call, &a->ncalls, 128, r, &a->bad);
 	if (r->kind == TK_DIV && r->sort == TS_REAL)

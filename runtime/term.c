@@ -400,8 +400,8 @@ tmap_free(TMap *m)
 }
 
 /* t rebuilt from new arguments, through the constructors */
-static Term *
-rebuild(TermCtx *c, const Term *t, Term **a)
+Term *
+t_rebuild(TermCtx *c, const Term *t, Term **a)
 {
 	switch ((TermKind)t->kind) {
 	case TK_TENSOR: return t_tensor(c, t->id, t->name, t->n, a);
@@ -441,7 +441,7 @@ subst(Subst *s, Term *t)
 		a[i] = subst(s, t->a[i]);
 		same &= a[i] == t->a[i];
 	}
-	Term *r = same ? t : rebuild(s->c, t, a);
+	Term *r = same ? t : t_rebuild(s->c, t, a);
 	*tmap_slot(&s->memo, t, &found) = r;   /* the table may have grown */
 	return r;
 }
@@ -567,7 +567,7 @@ dbmap(DbMap *s, Term *t, int depth)
 		a[i] = dbmap(s, t->a[i], depth + inner);
 		same &= a[i] == t->a[i];
 	}
-	Term *r = same ? t : rebuild(s->c, t, a);
+	Term *r = same ? t : t_rebuild(s->c, t, a);
 	if (depth < 8)
 		*tmap_slot(&s->memo[depth], t, &found) = r;
 	return r;
