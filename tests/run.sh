@@ -200,6 +200,17 @@ expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs --json
 expect_grep '^{"verdict": "not-proved", "reason": "not equivalent: counterexample' "$tmp/out" "equiv --json counterexample"
 expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs nosuchfn
 expect_rc 2 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs
+# what a proof assumes, said: a denominator that may be 0, and the sizes
+expect_rc 0 "$AXONC" equiv tests/equiv/pos_divide_self.py lhs rhs
+expect_grep '^  and X\[i0, i1\] != 0$' "$tmp/out" "equiv states a non-zero denominator"
+expect_grep '^spot check: both sides agree when run at 2 small sizes$' "$tmp/out" "equiv reports its spot check"
+# --explain: the two normal forms, the same term for a proof, the first difference otherwise
+expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --explain
+expect_grep '^  the same term$' "$tmp/out" "equiv --explain on a proof"
+expect_rc 1 "$AXONC" equiv tests/equiv/neg_matmul_commutes.py lhs rhs --explain
+expect_grep '^  first summand on the lhs only: ' "$tmp/out" "equiv --explain on a failure"
+expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --json --explain
+expect_grep '"explain": "output 0, normal forms' "$tmp/out" "equiv --json --explain"
 # the corpus of tests/equiv_corpus/ (224 pairs written as a compiler developer would, each
 # checked in NumPy): no false pair proved, no crash, no bogus counterexample, and at least 95%
 # of the true pairs proved (a completeness regression fails here)
