@@ -30,11 +30,16 @@ TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
 GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
-RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
-            runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/canon_range.c runtime/canon_order.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c runtime/frontend_index.c runtime/frontend_mask.c
+# the runtime's stages, one folder each, in the order data flows (runtime/README.md)
+RT_STAGES := core proof front search back measure
+RT_SRCS  := $(foreach d,$(RT_STAGES),$(sort $(wildcard runtime/$(d)/*.c)))
+RT_HDRS  := $(wildcard runtime/*/*.h)
+RT_INC   := $(foreach d,$(RT_STAGES) cli,-Iruntime/$(d))
+CLI_SRCS := $(sort $(wildcard runtime/cli/*.c))
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
-            $(BUILD)/obj/rt/diag.o
+            $(BUILD)/obj/rt/core/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
+CLI_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(CLI_SRCS))
 
 .PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv
 all: $(BUILD)/axgen $(BUILD)/axonc
@@ -49,15 +54,15 @@ $(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h &: grammar/spec.y
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h runtime/axon.h
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h runtime/core/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
+	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h runtime/axon.h $(BUILD)/gen/spec.tab.h
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h runtime/core/axon.h $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
+	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
@@ -67,9 +72,9 @@ define target_rules
 $(BUILD)/gen/$(notdir $(1))/target.c: $(BUILD)/axgen $(SPEC_FILES) $(wildcard $(1)/*.ax)
 	@mkdir -p $$(@D)
 	$(BUILD)/axgen -o $$(@D) specs $(1)
-$(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c runtime/axon.h
+$(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c runtime/core/axon.h
 	@mkdir -p $$(@D)
-	$(CC) $(CFLAGS) -Wno-unused-parameter -Iruntime -I$(BUILD)/gen/$(notdir $(1)) -c $$< -o $$@
+	$(CC) $(CFLAGS) -Wno-unused-parameter $(RT_INC) -I$(BUILD)/gen/$(notdir $(1)) -c $$< -o $$@
 endef
 $(foreach t,$(TARGET_DIRS) $(TOY_DIR),$(eval $(call target_rules,$(t))))
 
@@ -77,12 +82,12 @@ $(BUILD)/gen/registry.c: $(BUILD)/axgen Makefile
 	$(BUILD)/axgen --registry $@ $(TARGET_NAMES)
 $(BUILD)/gen/registry_toy.c: $(BUILD)/axgen Makefile
 	$(BUILD)/axgen --registry $@ toy
-$(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c runtime/axon.h
+$(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c runtime/core/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
-$(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/axon.h
+	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
+$(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/core/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
+	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
 
 gen: $(foreach n,$(TARGET_NAMES),$(BUILD)/gen/$(n)/target.c)
 
@@ -93,19 +98,19 @@ $(BUILD)/gen/prog.tab.c $(BUILD)/gen/prog.tab.h &: grammar/prog.y
 $(BUILD)/gen/prog.lex.c: grammar/prog.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/axon.h
+$(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/core/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/axon.h
+	$(CC) $(CFLAGS) $(RT_INC) -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/core/axon.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/rt/%.o: runtime/%.c runtime/axon.h runtime/frontend.h runtime/cli.h runtime/synth.h runtime/nest.h runtime/emit.h runtime/propagate.h runtime/select.h runtime/equiv.h runtime/canon.h
+	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare $(RT_INC) -I$(BUILD)/gen -c $< -o $@
+$(BUILD)/obj/rt/%.o: runtime/%.c $(RT_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iruntime -c $< -o $@
-$(BUILD)/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(BUILD)/obj/rt/axonc_model.o $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
+	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
+$(BUILD)/axonc: $(CLI_OBJS) $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 # the toy target alone: proves a target directory needs nothing outside itself
-$(BUILD)/toy/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUILD)/obj/rt/axonc_compile.o $(BUILD)/obj/rt/axonc_model.o $(RT_OBJS) $(BUILD)/obj/target_toy.o $(BUILD)/obj/registry_toy.o
+$(BUILD)/toy/axonc: $(CLI_OBJS) $(RT_OBJS) $(BUILD)/obj/target_toy.o $(BUILD)/obj/registry_toy.o
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -113,7 +118,7 @@ $(BUILD)/toy/axonc: $(BUILD)/obj/rt/axonc.o $(BUILD)/obj/rt/axonc_synth.o $(BUIL
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/test/%,$(wildcard tests/unit/*.c))
 $(BUILD)/test/%: tests/unit/%.c tests/unit/check.h $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Iruntime -o $@ $< $(filter %.o,$^) $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(RT_INC) -o $@ $< $(filter %.o,$^) $(LDFLAGS) $(LDLIBS)
 
 build-tests: all $(BUILD)/toy/axonc $(UNIT_TESTS)
 
@@ -142,7 +147,7 @@ bench-quick: deps
 	/usr/bin/python3 bench/sweep.py --quick --axonc build/bench/axonc --jobs $(JOBS) --budget $(or $(BUDGET),1000) --out bench/quick
 
 $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
-	$(CC) $(CFLAGS) -Iruntime -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(RT_INC) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # the randomized soundness test of the checker, longer than make check's run
 # (its summary goes to bench/fuzz_equiv.md, which make bench puts into bench/RESULTS.md)

@@ -16,7 +16,7 @@ fi
 pattern=$(printf '%s\n' $names | paste -sd'|' -)
 hits=0
 RUNTIME_DIR=${RUNTIME_DIR:-runtime}
-for f in "$RUNTIME_DIR"/*.c "$RUNTIME_DIR"/*.h; do
+for f in $(find "$RUNTIME_DIR" -name '*.[ch]' | sort); do
 	# a name counts as an identifier or a word of a string; a piece of a
 	# hyphenated or dotted word (--max-variants, out.dot) does not
 	out=$(gcc -fpreprocessed -dD -E -P "$f" 2>/dev/null | grep -nP "(?<![-\\w.])($pattern)(?![-\\w.])")

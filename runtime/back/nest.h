@@ -2,9 +2,9 @@
  * nest.h — a candidate's loop nests as a list of statements (private to
  * the emitters).
  *
- * emit_nki.c walks a candidate (a variant, one lowered sequence per
+ * emit_kernel.c walks a candidate (a variant, one lowered sequence per
  * operation, engines, loop fusion, blocks, tile sizes) and writes it here
- * once; the printers render the same statements: nki_print.c through the
+ * once; the printers render the same statements: kernel_print.c through the
  * target's templates, emit_c.c as C calling the generated reference
  * kernels; nest_room() measures the tiles live on chip.  Values are
  * variables v<k> (single assignment, but for the running value of a
@@ -79,11 +79,11 @@ void nest_free(Nest *ns);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
 
-/* emit_nki.c: the candidate's statements (blocks: tiles per block per axis class of T,
+/* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
  * NULL: 1); NULL and why if it cannot be written */
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                  const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
-/* emit_nki.c: 1 if every choice that includes its producer's computation (instruction fusion
+/* emit_kernel.c: 1 if every choice that includes its producer's computation (instruction fusion
  * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
 int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
 /* nest.c: the tiles live on chip at once, the most over the statements */
@@ -100,7 +100,7 @@ void nest_live(const Nest *ns, double scale, NestLive *lv);
  * inside at least dmin loops counted twice (double buffering) */
 void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks);
 void nest_live_free(NestLive *lv);
-/* nki_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
+/* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* emit_c.c: the same loop nests as one C function
  *   int name(AxkCtx *k, float *const *in, float **out)
@@ -120,7 +120,7 @@ int ck_compare(int nout, float *const *got, const AxShape *gs, float *const *wan
 int ck_check_nest(CkCheck *c, const Nest *ns, const char *src, const char *fn, char *why, size_t nwhy);
 float *const *ck_check_inputs(CkCheck *c);   /* by parameter position */
 
-/* emit_nki.c: nki_tile_sizes with each operation's limits given (limits[id]; NULL:
+/* emit_kernel.c: nki_tile_sizes with each operation's limits given (limits[id]; NULL:
  * computed) and a cap per axis class of T (clscap[c] > 0) */
 int tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
                       const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile,

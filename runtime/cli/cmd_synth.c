@@ -1,5 +1,5 @@
 /*
- * axonc_synth.c — the commands `axonc synth` and `axonc tile`: one op's
+ * cmd_synth.c — the commands `axonc synth` and `axonc tile`: one op's
  * instruction sequences, or a program's variants tiled and lowered.
  */
 #include <stdlib.h>

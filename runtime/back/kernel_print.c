@@ -1,5 +1,5 @@
 /*
- * nki_print.c — a candidate's statements (nest.h) as a kernel, every line
+ * kernel_print.c — a candidate's statements (nest.h) as a kernel, every line
  * through a template of the target's specs: each instruction's `emit`
  * string and the kernel templates (header, kernel, buffer, output,
  * loop_parallel, loop_sequential, store, accumulate, engine_ref, dtype_*).

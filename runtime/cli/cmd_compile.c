@@ -1,5 +1,5 @@
 /*
- * axonc_compile.c — `axonc compile`: a program to its fastest proved kernel.
+ * cmd_compile.c — `axonc compile`: a program to its fastest proved kernel.
  *
  * Phase 1: the program's variants (operator propagation), each tiled and
  * lowered to proved instruction sequences.  Phase 2 (select.c): every

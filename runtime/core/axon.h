@@ -694,7 +694,7 @@ FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, co
  * equal to one L has is not added again.  Returns how many were added. */
 int fuse_apply(const AxTiling *T, LowerNode *L);
 
-/* ---- emit_nki.c: a candidate as a kernel, through the target's templates ------------ */
+/* ---- emit_kernel.c: a candidate as a kernel, through the target's templates ------------ */
 typedef struct NkiFootprint {  /* on-chip room: the largest over the kernel's loop nests */
 	int64_t bytes[32];       /* per memory: bytes per partition of the tiles a loop nest makes */
 	int64_t banks[32];       /* per banked memory: banks they take */
@@ -782,7 +782,7 @@ void equiv_stats(const Equiv *q, int *checks, int *hits);
 void equiv_clear_cache(Equiv *q);
 Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
-/* ---- run.c: axonc run ------------------------------------------------------------ */
+/* ---- sizes.c: --dims sizes, and cmd_run.c: axonc run---------------------------------------------------------- */
 /* "M=64,K=32" into names (malloc'd) and values; 0 = ok, else err says why */
 int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen);
 /* g's sizes from "M=64,K=32" plus scalar defaults, assumptions checked; names[0..*nsizes)

@@ -402,7 +402,7 @@ axonc_main(int argc, char **argv)
 	Opts o = { 0 };
 	o.timeout_ms = 10000;
 	if (argc > 1 && strcmp(argv[1], "model") == 0)
-		return cmd_model(argc, argv);   /* its own options (axonc_model.c) */
+		return cmd_model(argc, argv);   /* its own options (cmd_model.c) */
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
 		int bad = 0;

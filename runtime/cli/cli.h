@@ -1,5 +1,5 @@
 /*
- * cli.h — what the axonc command files share (private to runtime/axonc*.c).
+ * cli.h — what the axonc command files share (private to runtime/cli/).
  */
 #ifndef AXON_CLI_H
 #define AXON_CLI_H
@@ -24,6 +24,6 @@ int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);
 int cmd_compile(const AxTarget *t, const Opts *o);
-int cmd_model(int argc, char **argv);   /* axonc_model.c: parses its own options */
+int cmd_model(int argc, char **argv);   /* cmd_model.c: parses its own options */
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * axonc_model.c — `axonc model FILE.py --dims ...`: the performance model
+ * cmd_model.c — `axonc model FILE.py --dims ...`: the performance model
  * (model.c) over a program's candidates, for reading and for tests.
  *
  * Prints the roofline bound (roofline.c), the naive lowering (naive.c), the

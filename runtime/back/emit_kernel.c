@@ -1,6 +1,6 @@
 /*
- * emit_nki.c — one candidate as loop nests (paper section 3.6), written
- * into the statements of nest.h; nki_print.c prints them through the
+ * emit_kernel.c — one candidate as loop nests (paper section 3.6), written
+ * into the statements of nest.h; kernel_print.c prints them through the
  * target's templates, emit_c.c as C.
  *
  * A candidate is a variant, one lowered sequence per tile operation, an
