@@ -453,15 +453,15 @@ nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const 
 }
 
 char *
-emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
-         int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy)
+emit_kernel(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env, int fuse,
+         int *nfused, Footprint *fp, const char *name, char *why, size_t nwhy)
 {
-	*fp = (NkiFootprint){ .fits = 1 };
+	*fp = (Footprint){ .fits = 1 };
 	Nest *ns = nest_build(T, L, choice, engsel, NULL, env, fuse, nfused, why, nwhy);
 	if (!ns)
 		return NULL;
 	nest_room(ns, fp);
-	char *src = nest_nki(ns, name, why, nwhy);
+	char *src = nest_kernel(ns, name, why, nwhy);
 	nest_free(ns);
 	if (!src)
 		return NULL;
@@ -576,7 +576,7 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 }
 
 int
-nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+kernel_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy)
 {
 	return tile_sizes_capped(T, L, choice, engsel, NULL, NULL, names, vals, n, cap, maxtile, why, nwhy);

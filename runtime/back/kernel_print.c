@@ -293,7 +293,7 @@ stmt_line(Pr *p, const NsStmt *s)
 }
 
 char *
-nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy)
+nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy)
 {
 	const AxGraph *g = ns->g;
 	char *body = NULL, *all = NULL;

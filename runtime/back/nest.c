@@ -163,12 +163,12 @@ nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *
 
 /* Per memory, the most bytes per partition (and banks) live at any statement. */
 void
-nest_room(const Nest *ns, NkiFootprint *fp)
+nest_room(const Nest *ns, Footprint *fp)
 {
 	const AxTarget *t = ns->g->t;
 	NestLive lv;
 	nest_live(ns, 1, &lv);
-	*fp = (NkiFootprint){ .fits = 1 };
+	*fp = (Footprint){ .fits = 1 };
 	for (int m = 0; m < t->nmems && m < 32; m++) {
 		if (t->mems[m].offchip)
 			continue;

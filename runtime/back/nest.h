@@ -87,7 +87,7 @@ Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const
  * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
 int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
 /* nest.c: the tiles live on chip at once, the most over the statements */
-void nest_room(const Nest *ns, NkiFootprint *fp);
+void nest_room(const Nest *ns, Footprint *fp);
 /* ... and the liveness behind it: per variable its defining and last statement */
 typedef struct NestLive {
 	int nv, n;
@@ -101,7 +101,7 @@ void nest_live(const Nest *ns, double scale, NestLive *lv);
 void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks);
 void nest_live_free(NestLive *lv);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
-char *nest_nki(const Nest *ns, const char *name, char *why, size_t nwhy);
+char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* emit_c.c: the same loop nests as one C function
  *   int name(AxkCtx *k, float *const *in, float **out)
  * calling the bridge of ckernel.c (malloc'd); NULL and why */
@@ -120,7 +120,7 @@ int ck_compare(int nout, float *const *got, const AxShape *gs, float *const *wan
 int ck_check_nest(CkCheck *c, const Nest *ns, const char *src, const char *fn, char *why, size_t nwhy);
 float *const *ck_check_inputs(CkCheck *c);   /* by parameter position */
 
-/* emit_kernel.c: nki_tile_sizes with each operation's limits given (limits[id]; NULL:
+/* emit_kernel.c: kernel_tile_sizes with each operation's limits given (limits[id]; NULL:
  * computed) and a cap per axis class of T (clscap[c] > 0) */
 int tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
                       const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile,
@@ -136,7 +136,7 @@ typedef struct ExtractCand {
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	AxEnv env;               /* sizes and tile sizes, likewise */
-	NkiFootprint fp;
+	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */
 	char why[512];
 } ExtractCand;
@@ -176,7 +176,7 @@ typedef struct ModelStats {
 } ModelStats;
 /* fp: the nest's footprint (nest_room), NULL to measure it here; dtype_bytes: 4 as
  * emitted (float32), 2 for bf16 */
-double model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStats *st);
+double model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st);
 /* The bottleneck said so that the next optimisation shows: the busiest engine's name and, for an
  * engine that transfers, its queues, how many a transfer used on average, the share of its busy
  * time that is the fixed per-transfer latency and the mean transfer's bytes. */

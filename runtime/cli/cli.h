@@ -16,10 +16,23 @@ typedef struct Opts {
 	int timeout_ms, json, explain, variant_cap, no_algebraic, depth, tile_cap, no_fusion, budget, validate;
 } Opts;
 
+/* cli.c */
 int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */
 void json_str(const char *s);                                    /* a JSON string on stdout */
 AxGraph *program_graph(const AxTarget *t, TermCtx *tc, const Opts *o);
 NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
+/* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,
+ * cmd_compile.c; 0 = done, else the exit code */
+int cmd_targets(const AxTarget *t, const Opts *o);
+int cmd_target(const AxTarget *t, const Opts *o);
+int cmd_ops(const AxTarget *t, const Opts *o);
+int cmd_insts(const AxTarget *t, const Opts *o);
+int cmd_show(const AxTarget *t, const Opts *o);
+int cmd_demo(const AxTarget *t, const Opts *o);
+int cmd_graph(const AxTarget *t, const Opts *o);
+int cmd_run(const AxTarget *t, const Opts *o);
+int cmd_equiv(const AxTarget *t, const Opts *o);
+int cmd_variants(const AxTarget *t, const Opts *o);
 int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);

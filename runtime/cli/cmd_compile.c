@@ -6,7 +6,7 @@
  * candidate structure validated at reduced sizes, every candidate measured
  * (the performance model, or --measure CMD), the best kept.  The winner is
  * validated again at the requested sizes (or the largest within the check's
- * limits, said in the report), written as NKI, and described in a JSON
+ * limits, said in the report), written in the target's kernel language, and described in a JSON
  * report beside the roofline bound and the naive lowering.
  */
 #include <errno.h>
@@ -16,6 +16,44 @@
 #include "axon.h"
 #include "cli.h"
 #include "select.h"
+
+/* What flows down the pipeline of one compile, each stage adding its part. */
+typedef struct Compile {
+	const AxTarget *t;
+	const Opts *o;
+	TermCtx *tc;
+	double t0, t1, t2;          /* start, end of Phase 1, end of Phase 2 (ms) */
+	/* parse, variants */
+	NuGraph *ng;
+	const AxGraph *g0;
+	const char *names[512];     /* the requested sizes (malloc'd), then the scalar parameters */
+	double vals[512];
+	int n, nsizes, dtype;
+	/* tile, synth, fuse: every variant tiled and lowered */
+	int nv;
+	AxTiling **T;
+	LowerNode **L;
+	LowerCache *cache;
+	/* the bounds the result is read against */
+	double roof_s, naive_s;
+	char naive_why[512];
+	/* extract, validate, measure (Phase 2) */
+	double rv[SEL_LEVELS][512]; /* the reduced sizes structures are validated at */
+	const double *rlev[SEL_LEVELS];
+	char rdims[256], wdims[256];
+	SelIn in;
+	SelOut so;
+	/* the winner, validated again at the requested sizes */
+	Nest *best;
+	Extract *bx;
+	ExtractCand bc;
+	const SelPick *bp;
+	int64_t winner_rejected;
+	char *src;
+	/* emit */
+	CkCheck *ck;
+	int64_t nemit;
+} Compile;
 
 enum { MAXEMIT = 64,              /* candidates written per variant by --emit-all */
        DEFAULT_BUDGET = 20000 };  /* candidates visited by default, all variants together */
@@ -66,7 +104,7 @@ emit_all(const SelIn *in, const char *dir, CkCheck *ck, int64_t *written)
 				char label[96], path[1200], why[512];
 				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
 				         c.fused < 0 ? "_unfused" : "");
-				char *src = nest_nki(ns, in->fn, why, sizeof why);
+				char *src = nest_kernel(ns, in->fn, why, sizeof why);
 				snprintf(path, sizeof path, "%s/%s.py", dir, label);
 				if (src && write_file(path, src) != 0)
 					rc = 1;
@@ -133,238 +171,305 @@ stats_json(FILE *f, const AxTarget *t, const ModelStats *st)
 	        st->insts);
 }
 
-int
-cmd_compile(const AxTarget *t, const Opts *o)
+/* the report (--report FILE): what was done, the winner and its bounds, as JSON */
+static int
+compile_report(const Compile *c)
 {
+	const Opts *o = c->o;
+	const AxTarget *t = c->t;
+	const SelOut *so = &c->so;
+	const SelPick *bp = c->bp;
+	char *rep = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&rep, &len);
+	fprintf(f, "{\"target\": \"%s\", \"measure\": \"%s\", ", t->name, o->measure ? "command" : "model");
+	if (o->measure) {
+		fputs("\"command\": ", f);
+		json_fstr(f, o->measure);
+		fputs(", ", f);
+	}
+	fprintf(f, "\"note\": \"latencies are %s%s%s; naive_latency_us and roofline_us are modelled\", ",
+	        o->measure ? "as printed by the command" : "modelled on one core of ", o->measure ? "" : t->name,
+	        o->measure ? "" : ", not measured");
+	fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", o->dims,
+	        c->dtype, (c->t1 - c->t0) / 1e3, (c->t2 - c->t1) / 1e3, c->in.jobs);
+	fprintf(f, "\"variants\": %d, \"visits\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
+	           "\"dropped_footprint\": %lld, \"emitted\": %lld, \"feasible\": %lld, \"infeasible_command\": %lld, ",
+	        c->nv, (long long)so->visits, (long long)so->considered, (long long)so->failed, (long long)so->dropped,
+	        (long long)so->emitted, (long long)so->feasible, (long long)so->infeasible);
+	fprintf(f, "\"validation\": {\"reduced_dims\": \"%s\", \"structures\": %lld, \"structures_rejected\": %lld, "
+	           "\"structures_unvalidated\": %lld, \"runs\": %lld, \"ms\": %.1f, \"winner_dims\": \"%s\", \"winner_at_requested\": %s}, ",
+	        c->rdims, (long long)so->structures, (long long)so->struct_rejected, (long long)so->struct_unvalidated,
+	        (long long)so->runs, so->validate_ms, c->wdims,
+	        strcmp(c->wdims, o->dims) == 0 || !strchr(c->wdims, '=') ? "true" : "false");
+	fprintf(f, "\"validated\": %lld, \"rejected_numerics\": %lld, \"unvalidated\": %lld, ",
+	        (long long)so->validated, (long long)(so->rejected + c->winner_rejected), (long long)so->unvalidated);
+	if (so->first_rejection[0]) {
+		fputs("\"first_rejection\": ", f);
+		json_fstr(f, so->first_rejection);
+		fputs(", ", f);
+	}
+	fprintf(f, "\"best\": {\"latency_us\": %.3f, \"modelled_us\": %.3f, ", bp->latency * 1e6, bp->st.latency * 1e6);
+	stats_json(f, t, &bp->st);
+	fputs(", \"footprint\": {", f);
+	for (int m = 0, first = 1; m < t->nmems && m < 32; m++)
+		if (!t->mems[m].offchip) {
+			fprintf(f, "%s\"%s_bytes_per_partition\": %lld", first ? "" : ", ", t->mems[m].name,
+			        (long long)c->bc.fp.bytes[m]);
+			if (t->mems[m].banks > 0)
+				fprintf(f, ", \"%s_banks\": %lld", t->mems[m].name, (long long)c->bc.fp.banks[m]);
+			first = 0;
+		}
+	fputs("}, \"config\": ", f);
+	select_config_json(f, &c->in, bp->v, &c->bc);
+	fputs("}, ", f);
+	if (c->naive_s > 0)
+		fprintf(f, "\"naive_latency_us\": %.3f, ", c->naive_s * 1e6);
+	else {
+		fputs("\"naive_latency_us\": null, \"naive_why\": ", f);
+		json_fstr(f, c->naive_why);
+		fputs(", ", f);
+	}
+	fprintf(f, "\"roofline_us\": %.3f, \"fraction_of_roofline\": %.4f, ", c->roof_s * 1e6,
+	        bp->latency > 0 ? c->roof_s / bp->latency : 0);
+	if (c->naive_s > 0)
+		fprintf(f, "\"speedup_vs_naive\": %.4f", c->naive_s / bp->latency);
+	else
+		fputs("\"speedup_vs_naive\": null", f);
+	ck_report(c->ck, f);
+	fputs("}\n", f);
+	fclose(f);
+	int rc = write_file(o->report, rep) ? 1 : 0;
+	free(rep);
+	return rc;
+}
+
+/* the summary on stderr */
+static void
+compile_summary(const Compile *c)
+{
+	const Opts *o = c->o;
+	const SelOut *so = &c->so;
+	const SelPick *bp = c->bp;
+	fprintf(stderr,
+	        "axonc: target %s; phase 1 %.2f s (%d variant%s); phase 2 %.2f s: %lld candidates, %lld fit on chip (%lld dropped: "
+	        "tiles too large, %lld could not be written), %lld measured%s\n",
+	        c->t->name, (c->t1 - c->t0) / 1e3, c->nv, c->nv == 1 ? "" : "s", (c->t2 - c->t1) / 1e3,
+	        (long long)so->considered, (long long)so->emitted, (long long)so->dropped, (long long)so->failed,
+	        (long long)so->feasible, o->measure ? " by the command" : " by the model");
+	fprintf(stderr,
+	        "axonc: numerics: %lld structure%s validated at %s, %lld rejected, %lld could not be written there "
+	        "(%lld candidates dropped); the winner validated at %s\n",
+	        (long long)so->validated, so->validated == 1 ? "" : "s", c->rdims, (long long)so->struct_rejected,
+	        (long long)so->struct_unvalidated, (long long)(so->rejected + so->unvalidated + c->winner_rejected), c->wdims);
+	fprintf(stderr, "axonc: best %.4f ms (%s), %.2fx the roofline bound", bp->latency * 1e3,
+	        o->measure ? "measured by the command" : "modelled", c->roof_s > 0 ? bp->latency / c->roof_s : 0);
+	if (c->naive_s > 0)
+		fprintf(stderr, ", %.2fx faster than the naive lowering", c->naive_s / bp->latency);
+	char why[256];
+	model_bottleneck_text(c->t, &bp->st, why, sizeof why);
+	fprintf(stderr, "; bottleneck %s\n", why);
+	if (o->emit_all)
+		fprintf(stderr, "axonc: wrote %lld sampled candidates into %s\n", (long long)c->nemit, o->emit_all);
+	ck_summary(c->ck, stderr);
+}
+/* parse: the program, its variants (operator propagation) and the sizes of --dims */
+static int
+compile_variants(Compile *c)
+{
+	const Opts *o = c->o;
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "compile");
 	if (!o->dims)
 		return fail("%s needs --dims (the sizes to compile for, e.g. --dims M=2048,K=2048,N=2048)", "compile");
-	double t0 = ax_now_ms();
-	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, o);
-	const char *names[512];
-	double vals[512];
-	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
+	c->t0 = ax_now_ms();
+	c->tc = tc_new(c->t);
+	c->ng = program_variants(c->t, c->tc, o);
+	int rc = c->ng ? 0 : 1;
 	char err[512];
-	if (ng && (rc = ax_size_env(ng->g0, o->dims, names, vals, 128, &n, &nsizes, err, sizeof err)) != 0)
+	if (c->ng && (rc = ax_size_env(c->ng->g0, o->dims, c->names, c->vals, 128, &c->n, &c->nsizes, err, sizeof err)) != 0)
 		fprintf(stderr, "axonc: error: %s\n", err);
 	if (rc == 0 && o->emit_all && mkdir(o->emit_all, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "axonc: error: cannot make %s: %s\n", o->emit_all, strerror(errno));
 		rc = 1;
 	}
-	if (rc) {
-		for (int i = 0; i < nsizes; i++)
-			free((char *)names[i]);
-		tc_free(tc);
-		return rc;
+	if (rc == 0) {
+		c->g0 = c->ng->g0;
+		c->dtype = o->dtype > 0 ? o->dtype : 4;
+		c->nv = c->ng->nvariants;
 	}
-	const AxGraph *g0 = ng->g0;
-	int dtype = o->dtype > 0 ? o->dtype : 4;
-	/* Phase 1: every variant tiled and lowered */
-	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3);
-	int nv = ng->nvariants;
-	AxTiling **T = arena_alloc(tc_arena(tc), sizeof *T * (size_t)(nv + 1));
-	LowerNode **L = arena_alloc(tc_arena(tc), sizeof *L * (size_t)(nv + 1));
-	for (int v = 0; v < nv; v++) {
-		T[v] = tile_graph(ng->variants[v]);
-		L[v] = lower_variant(cache, T[v], 64);
+	return rc;
+}
+
+/* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved
+ * instruction sequences, then the fusions found among them added as more choices */
+static int
+compile_lower(Compile *c)
+{
+	Arena *ar = tc_arena(c->tc);
+	c->cache = lower_cache_new(c->t, c->tc, c->o->depth > 0 ? c->o->depth : 3);
+	c->T = arena_alloc(ar, sizeof *c->T * (size_t)(c->nv + 1));
+	c->L = arena_alloc(ar, sizeof *c->L * (size_t)(c->nv + 1));
+	for (int v = 0; v < c->nv; v++) {
+		c->T[v] = tile_graph(c->ng->variants[v]);
+		c->L[v] = lower_variant(c->cache, c->T[v], 64);
 	}
-	double t1 = ax_now_ms();
-	/* the bounds: roofline, and the naive lowering of the program as written */
-	AxEnv sizes = { n, names, vals };
-	double roof_s = model_roofline(g0, &sizes, dtype, NULL), naive_s = -1;
-	char naive_why[512] = "";
-	{
-		const char *nn[512];
-		double nvv[512];
-		memcpy(nn, names, sizeof *names * (size_t)n);
-		memcpy(nvv, vals, sizeof *vals * (size_t)n);
-		Nest *ns = naive_nest(T[0], L[0], nn, nvv, n, 512, naive_why, sizeof naive_why);
-		if (ns) {
-			ModelStats st;
-			naive_s = model_latency(ns, dtype, NULL, &st);
-			if (!st.fits) {
-				naive_s = -1;
-				snprintf(naive_why, sizeof naive_why, "its tiles do not fit on chip");
-			}
-			nest_free(ns);
+	c->t1 = ax_now_ms();
+	return 0;
+}
+
+/* the bounds: the roofline, and the naive lowering of the program as written */
+static int
+compile_bounds(Compile *c)
+{
+	AxEnv sizes = { c->n, c->names, c->vals };
+	c->roof_s = model_roofline(c->g0, &sizes, c->dtype, NULL);
+	c->naive_s = -1;
+	const char *nn[512];
+	double nvv[512];
+	memcpy(nn, c->names, sizeof *c->names * (size_t)c->n);
+	memcpy(nvv, c->vals, sizeof *c->vals * (size_t)c->n);
+	Nest *ns = naive_nest(c->T[0], c->L[0], nn, nvv, c->n, 512, c->naive_why, sizeof c->naive_why);
+	if (ns) {
+		ModelStats st;
+		c->naive_s = model_latency(ns, c->dtype, NULL, &st);
+		if (!st.fits) {
+			c->naive_s = -1;
+			snprintf(c->naive_why, sizeof c->naive_why, "its tiles do not fit on chip");
 		}
+		nest_free(ns);
 	}
-	/* Phase 2 */
-	/* the reduced sizes structures are validated at: the smallest first, then larger ones
-	 * (x8 the work each) for structures whose fusion differs at the smaller */
-	double rv[SEL_LEVELS][512];
-	const double *rlev[SEL_LEVELS];
+	return 0;
+}
+
+/* extract, validate, measure (Phase 2, select.c): every candidate visited; structures
+ * validated at reduced sizes (the smallest first, then larger ones, x8 the work each, for
+ * structures whose fusion differs at the smaller); the feasible measured, the best kept */
+static int
+compile_select(Compile *c)
+{
+	const Opts *o = c->o;
 	int nlev = 0;
 	for (int l = 0; l < SEL_LEVELS; l++) {
-		memcpy(rv[nlev], vals, sizeof *vals * (size_t)n);
+		memcpy(c->rv[nlev], c->vals, sizeof *c->vals * (size_t)c->n);
 		double f = (double)(1 << (3 * l));
-		int sh = select_shrink(g0, names, rv[nlev], n, nsizes, STRUCT_OPS * f, STRUCT_BYTES * f);
+		int sh = select_shrink(c->g0, c->names, c->rv[nlev], c->n, c->nsizes, STRUCT_OPS * f, STRUCT_BYTES * f);
 		if (sh < 0 && l == 0)
 			fprintf(stderr, "axonc: warning: the reduced sizes for validation are over the check's limits\n");
-		if (nlev > 0 && memcmp(rv[nlev], rv[nlev - 1], sizeof *vals * (size_t)nsizes) == 0)
+		if (nlev > 0 && memcmp(c->rv[nlev], c->rv[nlev - 1], sizeof *c->vals * (size_t)c->nsizes) == 0)
 			continue;
-		rlev[nlev] = rv[nlev];
+		c->rlev[nlev] = c->rv[nlev];
 		nlev++;
 		if (sh == 0)
 			break;   /* the requested sizes themselves */
 	}
-	char rdims[256], wdims[256] = "";
-	dims_text(names, rv[0], nsizes, rdims, sizeof rdims);
+	dims_text(c->names, c->rv[0], c->nsizes, c->rdims, sizeof c->rdims);
 	double wv[512];   /* are the requested sizes within the winner's limits? */
-	memcpy(wv, vals, sizeof *vals * (size_t)n);
-	int requested_ok = select_shrink(g0, names, wv, n, nsizes, WINNER_OPS, WINNER_BYTES) == 0;
-	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (nv > 0 ? nv : 1);
+	memcpy(wv, c->vals, sizeof *c->vals * (size_t)c->n);
+	int requested_ok = select_shrink(c->g0, c->names, wv, c->n, c->nsizes, WINNER_OPS, WINNER_BYTES) == 0;
+	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (c->nv > 0 ? c->nv : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	SelIn in = { .g0 = g0, .nv = nv, .T = T, .L = L, .names = names, .vals = vals, .n = n,
-		     .rnames = names, .rvals = rlev, .rn = n, .nlevels = nlev, .validate_requested = requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
-		     .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
-		     .progress = isatty(2), .cmd = o->measure, .dtype = dtype, .fn = g0->fn, .seed = o->seed };
-	SelOut so;
-	if (select_run(&in, &so) != 0)
-		rc = 1;
-	/* the winner: the best whose results at the requested sizes agree */
-	int64_t winner_rejected = 0;
-	Nest *best = NULL;
-	Extract *bx = NULL;
+	c->in = (SelIn){ .g0 = c->g0, .nv = c->nv, .T = c->T, .L = c->L, .names = c->names, .vals = c->vals,
+		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = nlev,
+		         .validate_requested = requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
+		         .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
+		         .progress = isatty(2), .cmd = o->measure, .dtype = c->dtype, .fn = c->g0->fn, .seed = o->seed };
+	return select_run(&c->in, &c->so) != 0;
+}
+
+/* the winner: the best whose results at the requested sizes agree with the program's */
+static int
+compile_winner(Compile *c)
+{
+	char wwhy[600] = "", err[512];
 	ExtractCand bc;
-	const SelPick *bp = NULL;
-	char wwhy[600] = "";
-	for (int i = 0; rc == 0 && i < SEL_TOP && so.top[i].have && !best; i++) {
+	for (int i = 0; i < SEL_TOP && c->so.top[i].have; i++) {
 		Extract *x;
-		Nest *ns = select_rebuild(&in, &so.top[i], &bc, &x);
+		Nest *ns = select_rebuild(&c->in, &c->so.top[i], &bc, &x);
 		char why[600] = "";
-		if (ns && validate_winner(&in, g0, nsizes, &so.top[i], &bc, ns, wdims, sizeof wdims, why, sizeof why)) {
-			best = ns;
-			bx = x;
-			bp = &so.top[i];
+		if (ns && validate_winner(&c->in, c->g0, c->nsizes, &c->so.top[i], &bc, ns, c->wdims, sizeof c->wdims,
+		                          why, sizeof why)) {
+			c->best = ns;
+			c->bx = x;
+			c->bc = bc;
+			c->bp = &c->so.top[i];
 			break;
 		}
-		winner_rejected++;
+		c->winner_rejected++;
 		if (!wwhy[0])
 			snprintf(wwhy, sizeof wwhy, "%.590s", ns ? why : "it could not be written again");
 		nest_free(ns);
 		extract_free(x);
 	}
-	char *src = NULL;
-	if (best && !(src = nest_nki(best, g0->fn, err, sizeof err))) {
+	if (c->best && !(c->src = nest_kernel(c->best, c->g0->fn, err, sizeof err))) {
 		fprintf(stderr, "axonc: error: the best candidate cannot be printed: %s\n", err);
-		rc = 1;
+		return 1;
 	}
-	if (rc == 0 && !src) {
+	if (!c->src) {
+		const SelOut *so = &c->so;
 		const char *why = wwhy[0]              ? wwhy
-		                  : so.first_infeasible[0] ? so.first_infeasible
-		                  : so.first_rejection[0]  ? so.first_rejection
-		                  : so.dropped             ? "the tiles of every candidate are too large for on-chip memory"
-		                  : so.first_failure[0]    ? so.first_failure
-		                                           : "no candidate could be written";
+		                  : so->first_infeasible[0] ? so->first_infeasible
+		                  : so->first_rejection[0]  ? so->first_rejection
+		                  : so->dropped             ? "the tiles of every candidate are too large for on-chip memory"
+		                  : so->first_failure[0]    ? so->first_failure
+		                                            : "no candidate could be written";
 		fprintf(stderr, "axonc: error: no candidate could be selected (%s)\n", why);
-		rc = 1;
+		return 1;
 	}
-	double t2 = ax_now_ms();
-	if (rc == 0)
-		rc = o->out ? (write_file(o->out, src) ? 1 : 0) : (fputs(src, stdout), 0);
-	int64_t nemit = 0;
-	CkCheck *ck = NULL;
-	if (rc == 0 && o->emit_all) {
-		ck = ck_check_new(g0, names, vals, n, o->validate, o->seed, o->emit_all);
-		rc = emit_all(&in, o->emit_all, ck, &nemit);
+	c->t2 = ax_now_ms();
+	return 0;
+}
+
+/* emit: the kernel (-o, or stdout), the sample of --emit-all, the report and the summary */
+static int
+compile_emit(Compile *c)
+{
+	const Opts *o = c->o;
+	if (o->out ? write_file(o->out, c->src) : fputs(c->src, stdout) < 0)
+		return 1;
+	if (o->emit_all) {
+		c->ck = ck_check_new(c->g0, c->names, c->vals, c->n, o->validate, o->seed, o->emit_all);
+		if (emit_all(&c->in, o->emit_all, c->ck, &c->nemit))
+			return 1;
 	}
-	if (rc == 0 && o->report) {
-		char *rep = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&rep, &len);
-		fprintf(f, "{\"measure\": \"%s\", ", o->measure ? "command" : "model");
-		if (o->measure) {
-			fputs("\"command\": ", f);
-			json_fstr(f, o->measure);
-			fputs(", ", f);
-		}
-		fprintf(f, "\"note\": \"latencies are %s; naive_latency_us and roofline_us are modelled\", ",
-		        o->measure ? "as printed by the command" : "modelled on one NeuronCore, not measured");
-		fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", o->dims,
-		        dtype, (t1 - t0) / 1e3, (t2 - t1) / 1e3, in.jobs);
-		fprintf(f, "\"variants\": %d, \"visits\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
-		           "\"dropped_footprint\": %lld, \"emitted\": %lld, \"feasible\": %lld, \"infeasible_command\": %lld, ",
-		        nv, (long long)so.visits, (long long)so.considered, (long long)so.failed, (long long)so.dropped,
-		        (long long)so.emitted, (long long)so.feasible, (long long)so.infeasible);
-		fprintf(f, "\"validation\": {\"reduced_dims\": \"%s\", \"structures\": %lld, \"structures_rejected\": %lld, "
-		           "\"structures_unvalidated\": %lld, \"runs\": %lld, \"ms\": %.1f, \"winner_dims\": \"%s\", \"winner_at_requested\": %s}, ",
-		        rdims, (long long)so.structures, (long long)so.struct_rejected, (long long)so.struct_unvalidated,
-		        (long long)so.runs, so.validate_ms, wdims, strcmp(wdims, o->dims) == 0 || !strchr(wdims, '=') ? "true" : "false");
-		fprintf(f, "\"validated\": %lld, \"rejected_numerics\": %lld, \"unvalidated\": %lld, ",
-		        (long long)so.validated, (long long)(so.rejected + winner_rejected), (long long)so.unvalidated);
-		if (so.first_rejection[0]) {
-			fputs("\"first_rejection\": ", f);
-			json_fstr(f, so.first_rejection);
-			fputs(", ", f);
-		}
-		fprintf(f, "\"best\": {\"latency_us\": %.3f, \"modelled_us\": %.3f, ", bp->latency * 1e6, bp->st.latency * 1e6);
-		stats_json(f, t, &bp->st);
-		fputs(", \"footprint\": {", f);
-		for (int m = 0, first = 1; m < t->nmems && m < 32; m++)
-			if (!t->mems[m].offchip) {
-				fprintf(f, "%s\"%s_bytes_per_partition\": %lld", first ? "" : ", ", t->mems[m].name,
-				        (long long)bc.fp.bytes[m]);
-				if (t->mems[m].banks > 0)
-					fprintf(f, ", \"%s_banks\": %lld", t->mems[m].name, (long long)bc.fp.banks[m]);
-				first = 0;
-			}
-		fputs("}, \"config\": ", f);
-		select_config_json(f, &in, bp->v, &bc);
-		fputs("}, ", f);
-		if (naive_s > 0)
-			fprintf(f, "\"naive_latency_us\": %.3f, ", naive_s * 1e6);
-		else {
-			fputs("\"naive_latency_us\": null, \"naive_why\": ", f);
-			json_fstr(f, naive_why);
-			fputs(", ", f);
-		}
-		fprintf(f, "\"roofline_us\": %.3f, \"fraction_of_roofline\": %.4f, ", roof_s * 1e6,
-		        bp->latency > 0 ? roof_s / bp->latency : 0);
-		if (naive_s > 0)
-			fprintf(f, "\"speedup_vs_naive\": %.4f", naive_s / bp->latency);
-		else
-			fputs("\"speedup_vs_naive\": null", f);
-		ck_report(ck, f);
-		fputs("}\n", f);
-		fclose(f);
-		rc = write_file(o->report, rep) ? 1 : 0;
-		free(rep);
-	}
-	if (rc == 0) {
-		fprintf(stderr,
-		        "axonc: phase 1 %.2f s (%d variant%s); phase 2 %.2f s: %lld candidates, %lld fit on chip (%lld dropped: "
-		        "tiles too large, %lld could not be written), %lld measured%s\n",
-		        (t1 - t0) / 1e3, nv, nv == 1 ? "" : "s", (t2 - t1) / 1e3, (long long)so.considered,
-		        (long long)so.emitted, (long long)so.dropped, (long long)so.failed, (long long)so.feasible,
-		        o->measure ? " by the command" : " by the model");
-		fprintf(stderr,
-		        "axonc: numerics: %lld structure%s validated at %s, %lld rejected, %lld could not be written there "
-		        "(%lld candidates dropped); the winner validated at %s\n",
-		        (long long)so.validated, so.validated == 1 ? "" : "s", rdims, (long long)so.struct_rejected,
-		        (long long)so.struct_unvalidated, (long long)(so.rejected + so.unvalidated + winner_rejected), wdims);
-		fprintf(stderr, "axonc: best %.4f ms (%s), %.2fx the roofline bound", bp->latency * 1e3,
-		        o->measure ? "measured by the command" : "modelled", roof_s > 0 ? bp->latency / roof_s : 0);
-		if (naive_s > 0)
-			fprintf(stderr, ", %.2fx faster than the naive lowering", naive_s / bp->latency);
-		char why[256];
-		model_bottleneck_text(t, &bp->st, why, sizeof why);
-		fprintf(stderr, "; bottleneck %s\n", why);
-		if (o->emit_all)
-			fprintf(stderr, "axonc: wrote %lld sampled candidates into %s\n", (long long)nemit, o->emit_all);
-		ck_summary(ck, stderr);
-	}
-	free(src);
-	nest_free(best);
-	extract_free(bx);
-	ck_check_free(ck);
-	lower_cache_free(cache);
-	for (int i = 0; i < nsizes; i++)
-		free((char *)names[i]);
-	tc_free(tc);
+	if (o->report && compile_report(c))
+		return 1;
+	compile_summary(c);
+	return 0;
+}
+
+/* axonc compile FILE.py --dims ...: the pipeline, one stage a line (each returns 0 to go on) */
+int
+cmd_compile(const AxTarget *t, const Opts *o)
+{
+	Compile *c = calloc(1, sizeof *c);
+	if (!c)
+		ax_die("out of memory");
+	c->t = t;
+	c->o = o;
+	static int (*const stage[])(Compile *) = {
+		compile_variants,   /* parse -> variants; the sizes of --dims */
+		compile_lower,      /* tile -> synth -> fuse (Phase 1) */
+		compile_bounds,     /* the roofline and the naive lowering */
+		compile_select,     /* extract -> validate -> measure (Phase 2) */
+		compile_winner,     /* the best, validated again at the requested sizes */
+		compile_emit,       /* the kernel, --emit-all, the report */
+	};
+	int rc = 0;
+	for (size_t k = 0; k < sizeof stage / sizeof stage[0] && rc == 0; k++)
+		rc = stage[k](c);
+	free(c->src);
+	nest_free(c->best);
+	extract_free(c->bx);
+	ck_check_free(c->ck);
+	if (c->cache)
+		lower_cache_free(c->cache);
+	for (int i = 0; i < c->nsizes; i++)
+		free((char *)c->names[i]);
+	if (c->tc)
+		tc_free(c->tc);
+	free(c);
 	return rc;
 }

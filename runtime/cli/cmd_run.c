@@ -1,10 +1,12 @@
 /*
- * cmd_run.c — `axonc run`: a program on concrete sizes through the reference
- * kernels, inputs and outputs in NumPy's .npy format.
+ * cmd_run.c — `axonc graph` (a program's dataflow graph) and `axonc run` (a
+ * program on concrete sizes through the reference kernels, inputs and
+ * outputs in NumPy's .npy format).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "axon.h"
+#include "cli.h"
 
 static uint64_t
 splitmix(uint64_t *s)
@@ -32,8 +34,8 @@ out_path(const char *base, int k, int n)
 	return p;
 }
 
-int
-cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out)
+static int
+run_program(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out)
 {
 	const char *names[80];
 	double vals[80];
@@ -129,5 +131,33 @@ done:
 		free(res[k]);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);
+	return rc;
+}
+
+int
+cmd_graph(const AxTarget *t, const Opts *o)
+{
+	TermCtx *tc = tc_new(t);
+	AxGraph *g = program_graph(t, tc, o);
+	if (g) {
+		printf("%s(", g->fn);
+		for (int p = 0; p < g->nparams; p++)
+			printf("%s%s", p ? ", " : "", g->params[p].name);
+		printf(")\n");
+		graph_print(stdout, g);
+		for (int i = 0; i < g->nassume; i++)
+			printf("  assumes %s\n", t_infix(tc, g->assume[i]));
+	}
+	tc_free(tc);
+	return g ? 0 : 1;
+}
+
+int
+cmd_run(const AxTarget *t, const Opts *o)
+{
+	TermCtx *tc = tc_new(t);
+	AxGraph *g = program_graph(t, tc, o);
+	int rc = !g ? 1 : !o->out ? fail("%s needs -o OUT.npy", "run") : run_program(g, o->dims, o->inputs, o->seed, o->out);
+	tc_free(tc);
 	return rc;
 }

@@ -695,21 +695,21 @@ FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, co
 int fuse_apply(const AxTiling *T, LowerNode *L);
 
 /* ---- emit_kernel.c: a candidate as a kernel, through the target's templates ------------ */
-typedef struct NkiFootprint {  /* on-chip room: the largest over the kernel's loop nests */
+typedef struct Footprint {  /* on-chip room: the largest over the kernel's loop nests */
 	int64_t bytes[32];       /* per memory: bytes per partition of the tiles a loop nest makes */
 	int64_t banks[32];       /* per banked memory: banks they take */
 	int fits;                /* within every memory's capacity */
-} NkiFootprint;
+} Footprint;
 /* The kernel `name` for variant T with sequence choice[id] per operation (instruction j
  * of it on its engsel[id * 8 + j]-th engine; engsel NULL: each on its first), with loop
  * fusion if fuse (*nfused: the producers fused), at
  * the sizes env (program sizes, scalar parameters and tile sizes); NULL and
  * why if it cannot be written. */
-char *emit_nki(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
-               int fuse, int *nfused, NkiFootprint *fp, const char *name, char *why, size_t nwhy);
+char *emit_kernel(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
+               int fuse, int *nfused, Footprint *fp, const char *name, char *why, size_t nwhy);
 /* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
  * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
-int nki_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
+int kernel_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                    double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
 
 /* select.c: s as a JSON string on f */
@@ -782,14 +782,13 @@ void equiv_stats(const Equiv *q, int *checks, int *hits);
 void equiv_clear_cache(Equiv *q);
 Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
-/* ---- sizes.c: --dims sizes, and cmd_run.c: axonc run---------------------------------------------------------- */
+/* ---- sizes.c: concrete sizes from --dims ------------------------------------  */
 /* "M=64,K=32" into names (malloc'd) and values; 0 = ok, else err says why */
 int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen);
 /* g's sizes from "M=64,K=32" plus scalar defaults, assumptions checked; names[0..*nsizes)
  * are malloc'd.  0 = ok, 2 = badly written, 1 = they do not fit g (err says why) */
 int ax_size_env(const AxGraph *g, const char *dims, const char **names, double *vals, int cap, int *n, int *nsizes,
                 char *err, size_t errlen);
-int cmd_run(const AxGraph *g, const char *dims, const char *inputs, uint64_t seed, const char *out);
 
 /* ---- frontend.c: the NumPy subset to a graph --------------------------------- */
 

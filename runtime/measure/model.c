@@ -568,13 +568,13 @@ run_loop(Model *m, int at)
 /* ---- the model -------------------------------------------------------------------- */
 
 double
-model_latency(const Nest *ns, int dtype_bytes, const NkiFootprint *fp, ModelStats *st)
+model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st)
 {
 	const AxTarget *t = ns->g->t;
 	Model m = { .ns = ns, .t = t, .n = ns->n, .nv = ns->nvars > 0 ? ns->nvars : 1, .nn = ns->g->nnodes + 1 };
 	if (dtype_bytes <= 0)
 		dtype_bytes = 4;
-	NkiFootprint own;
+	Footprint own;
 	if (!fp) {
 		nest_room(ns, &own);
 		fp = &own;

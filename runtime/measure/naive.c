@@ -26,7 +26,7 @@ naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *va
 		}
 	int n = nsizes, nfused = 0;
 	Nest *ns = NULL;
-	if (nki_tile_sizes(T, L, choice, NULL, names, vals, &n, cap, NAIVE_TILE, why, nwhy) == 0) {
+	if (kernel_tile_sizes(T, L, choice, NULL, names, vals, &n, cap, NAIVE_TILE, why, nwhy) == 0) {
 		AxEnv env = { n, names, vals };
 		ns = nest_build(T, L, choice, NULL, NULL, &env, 0, &nfused, why, nwhy);
 	}

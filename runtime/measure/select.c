@@ -312,7 +312,7 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 	snprintf(kp, sizeof kp, "%s/w%d.py", S->tmpdir, k);
 	snprintf(cp, sizeof cp, "%s/w%d.json", S->tmpdir, k);
 	snprintf(ep, sizeof ep, "%s/w%d.err", S->tmpdir, k);
-	char *src = nest_nki(ns, in->fn, why, nwhy);
+	char *src = nest_kernel(ns, in->fn, why, nwhy);
 	if (!src)
 		return -1;
 	FILE *f = fopen(kp, "w"), *g = fopen(cp, "w");
@@ -632,21 +632,6 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 }
 
 /* ---- the choices as JSON ------------------------------------------------------------ */
-
-void
-json_fstr(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 32)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* the engine of instruction inst chosen by sel (the sel-th it may run on) */
 static const char *

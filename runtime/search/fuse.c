@@ -335,7 +335,7 @@ move_text(const AxGraph *g0, const PropStep *st)
  * owner0's, the rest owner1's), runs the second round over it and
  * synthesizes every variant's windows. */
 static void
-nest_run(Fuser *fu, AxGraph *h, int boundary, int owner0, int owner1, int choice0, int choice1)
+fuse_round(Fuser *fu, AxGraph *h, int boundary, int owner0, int owner1, int choice0, int choice1)
 {
 	const AxGraph *g = fu->T->g;
 	TermCtx *tc = g->tc;
@@ -424,7 +424,7 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 			int in[AX_MAXOPND];
 			add_inputs(&fu, h, ctile, &L[c], &L[c].choice[qc], NULL, NULL, 0, -1, in);
 			add_seq(&fu, h, &L[c].choice[qc].seq, in);
-			nest_run(&fu, h, 0, c, c, qc, qc);
+			fuse_round(&fu, h, 0, c, c, qc, qc);
 		}
 		/* a producer whose only reader it is: both in one loop nest */
 		const AxNode *cn = &g->nodes[c];
@@ -457,7 +457,7 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 							if (q.sattr[j][a])
 								q.sattr[j][a] = t_subst(tc, q.sattr[j][a], from, to, nsub);
 					add_seq(&fu, h, &q, cin);
-					nest_run(&fu, h, boundary, p, c, qp, qc);
+					fuse_round(&fu, h, boundary, p, c, qp, qc);
 					FuseNest *nest = &fu.res->nest[fu.res->nnests - 1];
 					nest->opnd = tp;
 					nest->nsub = nsub;

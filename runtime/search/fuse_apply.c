@@ -301,3 +301,12 @@ fuse_apply(const AxTiling *T, LowerNode *L)
 	free(ap.added);
 	return total;
 }
+
+/* a variant lowered: its sequences, then the fusions found among them as more choices */
+LowerNode *
+lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
+{
+	LowerNode *L = lower_variant_plain(c, T, maxchoices);
+	fuse_apply(T, L);
+	return L;
+}

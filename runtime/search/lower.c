@@ -580,14 +580,6 @@ lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices)
 	return L;
 }
 
-LowerNode *
-lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
-{
-	LowerNode *L = lower_variant_plain(c, T, maxchoices);
-	fuse_apply(T, L);
-	return L;
-}
-
 int
 lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o)
 {

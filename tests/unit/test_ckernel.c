@@ -58,7 +58,7 @@ cand_open(Cand *c, const char *path, const char *dims, int fuse)
 	c->cache = lower_cache_new(T, c->tc, 3);
 	c->L = lower_variant(c->cache, c->tiling, 64);
 	int nv = c->n, nfused;
-	if (nki_tile_sizes(c->tiling, c->L, c->choice, NULL, c->names, c->vals, &nv, 256, 4, why, sizeof why) == 0) {
+	if (kernel_tile_sizes(c->tiling, c->L, c->choice, NULL, c->names, c->vals, &nv, 256, 4, why, sizeof why) == 0) {
 		AxEnv env = { nv, c->names, c->vals };
 		c->ns = nest_build(c->tiling, c->L, c->choice, NULL, NULL, &env, fuse, &nfused, why, sizeof why);
 	}

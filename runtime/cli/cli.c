@@ -1,0 +1,48 @@
+/*
+ * cli.c — what the command files share: the usage error, a JSON string on
+ * stdout, and the program a command reads (its graph, or its variants).
+ */
+#include <stdio.h>
+#include "axon.h"
+#include "cli.h"
+
+int
+fail(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "axonc: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(run 'axonc --help' for usage)\n");
+	return 2;
+}
+
+AxGraph *
+program_graph(const AxTarget *t, TermCtx *tc, const Opts *o)
+{
+	if (o->nargs < 1) {
+		fail("%s needs a program file", o->cmd);
+		return NULL;
+	}
+	return frontend_read(t, tc, o->args[0], o->fn);
+}
+
+void
+json_str(const char *s)
+{
+	json_fstr(stdout, s);
+}
+
+/* The program's variants (operator propagation), their invariants checked;
+ * NULL after the front end reported errors. */
+NuGraph *
+program_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
+{
+	AxGraph *g = frontend_read(t, tc, o->args[0], o->fn);
+	if (!g)
+		return NULL;
+	PropOpts po = { .variant_cap = o->variant_cap, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	NuGraph *ng = propagate(g, &po);
+	char err[256];
+	if (ng_check(ng, err, sizeof err) != 0)
+		ax_die("νGraph invariant: %s", err);
+	return ng;
+}
