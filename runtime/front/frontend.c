@@ -13,23 +13,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "frontend.h"
+#include "fe.h"
 
 typedef struct Scope {
 	int n, cap;
 	const char **names;
 	Val *vals;
 } Scope;
-
-_Noreturn void
-fe_error(Fe *fe, AxLoc loc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	ax_vdiag(loc, "error", fmt, ap);
-	va_end(ap);
-	longjmp(fe->fail, 1);
-}
 
 static void
 bind(Fe *fe, Scope *s, const char *name, Val v)

@@ -14,7 +14,7 @@
  * representation: they are errors.
  */
 #include <string.h>
-#include "frontend.h"
+#include "fe.h"
 
 /* The size attributes of a role's op in declaration order, filled from vals. */
 static void
@@ -29,115 +29,6 @@ role_attrs(Fe *fe, int opi, Term *const *vals, int nvals, Term **sattr, AxLoc lo
 	}
 	if (k != nvals)
 		fe_error(fe, loc, "the op '%s' must take %d size attributes for this syntax", op->name, nvals);
-}
-
-/* ---- linear size terms, for bounds and assumptions a person reads ---- */
-
-typedef struct Lin {
-	Fe *fe;                  /* to tidy the atoms' operands too (NULL: leave them) */
-	TermCtx *tc;
-	int n;
-	Term *atom[16];          /* variables, or non-linear subterms kept whole */
-	int64_t coef[16];
-	int64_t k;               /* the constant */
-} Lin;
-
-static Term *lin_norm(Fe *fe, Term *t);
-
-/* adds scale * t to l; 0 when t is not linear in few enough atoms */
-static int
-lin_add(Lin *l, const Term *t, int64_t scale)
-{
-	switch ((TermKind)t->kind) {
-	case TK_NUM: {
-		int64_t v;
-		if (t->den != 1 || t->sort != TS_INT || __builtin_mul_overflow(scale, t->num, &v) ||
-		    __builtin_add_overflow(l->k, v, &l->k))
-			return 0;
-		return 1;
-	}
-	case TK_ADD:
-		return lin_add(l, t->a[0], scale) && lin_add(l, t->a[1], scale);
-	case TK_SUB:
-		return lin_add(l, t->a[0], scale) && lin_add(l, t->a[1], -scale);
-	case TK_NEG:
-		return lin_add(l, t->a[0], -scale);
-	case TK_MUL:
-		for (int k = 0; k < 2; k++) {
-			int64_t v;
-			if (t->a[k]->kind == TK_NUM && t->a[k]->den == 1)
-				return !__builtin_mul_overflow(scale, t->a[k]->num, &v) && lin_add(l, t->a[1 - k], v);
-		}
-		break;
-	default:
-		break;
-	}
-	if (t->sort != TS_INT)
-		return 0;
-	if ((t->kind == TK_DIV || t->kind == TK_MOD || t->kind == TK_MAX || t->kind == TK_MIN) && l->tc)
-		t = t_bin(l->tc, t->kind, lin_norm(l->fe, t->a[0]), lin_norm(l->fe, t->a[1]));   /* (N - 1 + 1) / 2 */
-	for (int i = 0; i < l->n; i++)   /* terms are hash-consed: equal terms are one pointer */
-		if (l->atom[i] == t)
-			return !__builtin_add_overflow(l->coef[i], scale, &l->coef[i]);
-	if (l->n == 16)
-		return 0;
-	l->atom[l->n] = (Term *)t;
-	l->coef[l->n++] = scale;
-	return 1;
-}
-
-/* the atoms of l with a coefficient of sign sgn, as a sum of positive terms (NULL: none) */
-static Term *
-lin_part(Fe *fe, const Lin *l, int sgn)
-{
-	Term *r = NULL;
-	for (int i = 0; i < l->n; i++) {
-		int64_t c = l->coef[i] * sgn;
-		if (c <= 0)
-			continue;
-		Term *x = c == 1 ? l->atom[i] : t_bin(fe->tc, TK_MUL, t_int(fe->tc, c), l->atom[i]);
-		r = r ? t_bin(fe->tc, TK_ADD, r, x) : x;
-	}
-	return r;
-}
-
-/* t as P - Q + k (M - 1, N - K + 2), or t itself when it is not linear */
-static Term *
-lin_norm(Fe *fe, Term *t)
-{
-	Lin l = { .fe = fe, .tc = fe->tc };
-	if (t->sort != TS_INT || !lin_add(&l, t, 1))
-		return t;
-	Term *p = lin_part(fe, &l, 1), *q = lin_part(fe, &l, -1);
-	Term *r = p ? p : q ? t_neg(fe->tc, q) : t_int(fe->tc, l.k);
-	if (p && q)
-		r = t_bin(fe->tc, TK_SUB, r, q);
-	if ((p || q) && l.k)
-		r = t_bin(fe->tc, l.k > 0 ? TK_ADD : TK_SUB, r, t_int(fe->tc, l.k > 0 ? l.k : -l.k));
-	return r;
-}
-
-/* a <= b (strict: a < b) as the integer condition Q + c <= P, read as "2 <= M" */
-static Term *
-lin_le(Fe *fe, Term *a, Term *b, int strict)
-{
-	Lin l = { .fe = fe, .tc = fe->tc };
-	if (!lin_add(&l, b, 1) || !lin_add(&l, a, -1))
-		return t_bin(fe->tc, strict ? TK_LT : TK_LE, a, b);
-	l.k -= strict;   /* P - Q + k >= 0, that is Q - k <= P */
-	Term *p = lin_part(fe, &l, 1), *q = lin_part(fe, &l, -1);
-	Term *lhs = q, *rhs = p;
-	if (l.k < 0)
-		lhs = lhs ? t_bin(fe->tc, TK_ADD, lhs, t_int(fe->tc, -l.k)) : t_int(fe->tc, -l.k);
-	else if (l.k > 0)
-		rhs = rhs ? t_bin(fe->tc, TK_ADD, rhs, t_int(fe->tc, l.k)) : t_int(fe->tc, l.k);
-	return t_bin(fe->tc, TK_LE, lhs ? lhs : t_int(fe->tc, 0), rhs ? rhs : t_int(fe->tc, 0));
-}
-
-Term *
-fe_lin_norm(Fe *fe, Term *t)
-{
-	return lin_norm(fe, t);
 }
 
 /* ---- x[...] ---- */
@@ -155,17 +46,17 @@ range_bound(Fe *fe, Val v, Term *d, AxLoc loc)
 	Term *b = v.t, *zero = t_int(tc, 0);
 	int neg = fe_proves(fe, t_bin(tc, TK_LT, b, zero));
 	if (!neg)   /* a size expression of unknown sign is read as written: it must not be negative */
-		fe_need(fe, lin_le(fe, zero, b, 0), loc);
+		fe_need(fe, fe_lin_le(fe, zero, b, 0), loc);
 	if (!neg) {
 		if (fe_proves(fe, t_bin(tc, TK_LE, d, b)))
 			return d;    /* past the end: clipped */
-		fe_need(fe, lin_le(fe, b, d, 0), loc);
-		return lin_norm(fe, b);
+		fe_need(fe, fe_lin_le(fe, b, d, 0), loc);
+		return fe_lin_norm(fe, b);
 	}
-	Term *w = lin_norm(fe, t_bin(tc, TK_ADD, d, b));
+	Term *w = fe_lin_norm(fe, t_bin(tc, TK_ADD, d, b));
 	if (fe_proves(fe, t_bin(tc, TK_LE, w, zero)))
 		return zero;     /* before the start: clipped */
-	fe_need(fe, lin_le(fe, zero, w, 0), loc);
+	fe_need(fe, fe_lin_le(fe, zero, w, 0), loc);
 	return w;
 }
 
@@ -178,9 +69,9 @@ int_index(Fe *fe, Val v, Term *d, int axis, AxLoc loc)
 	Term *b = v.t, *zero = t_int(tc, 0);
 	int neg = fe_proves(fe, t_bin(tc, TK_LT, b, zero)), ok;
 	if (!neg)
-		fe_need(fe, lin_le(fe, zero, b, 0), loc);
-	Term *i = neg ? lin_norm(fe, t_bin(tc, TK_ADD, d, b)) : lin_norm(fe, b);
-	ok = neg ? fe_need(fe, lin_le(fe, zero, i, 0), loc) : fe_need(fe, lin_le(fe, b, d, 1), loc);
+		fe_need(fe, fe_lin_le(fe, zero, b, 0), loc);
+	Term *i = neg ? fe_lin_norm(fe, t_bin(tc, TK_ADD, d, b)) : fe_lin_norm(fe, b);
+	ok = neg ? fe_need(fe, fe_lin_le(fe, zero, i, 0), loc) : fe_need(fe, fe_lin_le(fe, b, d, 1), loc);
 	if (!ok)
 		fe_error(fe, loc, "index %s is out of range for axis %d of size %s", t_infix(tc, b), axis, t_infix(tc, d));
 	return i;
@@ -225,7 +116,7 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 		Term *dim = fe->g->nodes[node].dim[ax];
 		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
 			Term *start = int_index(fe, v, dim, ax, il);
-			Term *b[2] = { start, lin_norm(fe, t_bin(tc, TK_ADD, start, t_int(tc, 1))) };
+			Term *b[2] = { start, fe_lin_norm(fe, t_bin(tc, TK_ADD, start, t_int(tc, 1))) };
 			Term *sattr[AX_MAXATTR];
 			int op = fe_role(fe, "x[a:b]", il);
 			role_attrs(fe, op, b, 2, sattr, il);
@@ -248,7 +139,7 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 			start = t_int(tc, 0);
 		if (!stop)
 			stop = dim;
-		if (!fe_need(fe, lin_le(fe, start, stop, 1), il)) {
+		if (!fe_need(fe, fe_lin_le(fe, start, stop, 1), il)) {
 			Val *sv = &subs[4 * i + 1];
 			fe_error(fe, il, "the range %s:%s of axis %d (size %s) is empty (empty tensors are not supported)",
 			         sv[0].k == V_SIZE ? t_infix(tc, sv[0].t) : "", sv[1].k == V_SIZE ? t_infix(tc, sv[1].t) : "", ax,

@@ -12,7 +12,7 @@
  * condition), and whether that value stays in {0, 1} when the masks do.
  */
 #include <string.h>
-#include "frontend.h"
+#include "fe.h"
 
 int
 fe_is_mask(Fe *fe, int node)

@@ -12,67 +12,7 @@
  * program, recorded in the graph and checked when it runs.
  */
 #include <string.h>
-#include "frontend.h"
-
-int
-fe_role(Fe *fe, const char *role, AxLoc loc)
-{
-	for (int i = 0; i < fe->t->nops; i++)
-		for (int k = 0; fe->t->ops[i].python[k]; k++)
-			if (strcmp(fe->t->ops[i].python[k], role) == 0)
-				return i;
-	fe_error(fe, loc, "the specs declare no op for Python's '%s' (declare python \"%s\" on one)", role, role);
-}
-
-int
-fe_int_const(Fe *fe, Val v, int64_t *out)
-{
-	(void)fe;
-	double x;
-	if (v.k != V_SIZE || t_eval(v.t, NULL, &x) != 0)
-		return 0;
-	*out = (int64_t)x;
-	return 1;
-}
-
-Term *
-fe_size_hyp(Fe *fe)
-{
-	Term *cs[128];
-	int n = 0;
-	for (int i = 0; i < fe->g->nsyms && n < 64; i++)
-		cs[n++] = t_bin(fe->tc, TK_LE, t_int(fe->tc, 1), t_var(fe->tc, fe->g->syms[i], TS_INT));
-	for (int i = 0; i < fe->g->nassume; i++)
-		cs[n++] = fe->g->assume[i];
-	return t_and_all(fe->tc, n, cs);
-}
-
-static int
-proves(Fe *fe, Term *goal)
-{
-	char why[512];
-	return smt_prove(fe->smt, fe_size_hyp(fe), goal, why, sizeof why);
-}
-
-int
-fe_proves(Fe *fe, Term *goal)
-{
-	return proves(fe, goal);
-}
-
-int
-fe_need(Fe *fe, Term *cond, AxLoc loc)
-{
-	char why[512];
-	if (proves(fe, cond))
-		return 1;
-	if (!smt_satisfiable(fe->smt, t_bin(fe->tc, TK_AND, fe_size_hyp(fe), cond), why, sizeof why))
-		return 0;
-	if (fe->g->nassume == 64)
-		fe_error(fe, loc, "too many assumptions on sizes");
-	fe->g->assume[fe->g->nassume++] = cond;
-	return 1;
-}
+#include "fe.h"
 
 static Term *
 simplify(Fe *fe, Term *t)
@@ -92,13 +32,13 @@ simplest(Fe *fe, Term *t, const int *in, int nin)
 		return t;
 	for (int i = 0; i < fe->g->nsyms; i++) {
 		Term *v = t_var(fe->tc, fe->g->syms[i], TS_INT);
-		if (proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
+		if (fe_proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
 			return v;
 	}
 	for (int o = 0; o < nin; o++)
 		for (int d = 0; in[o] >= 0 && d < fe->g->nodes[in[o]].rank; d++) {
 			Term *v = fe->g->nodes[in[o]].dim[d];
-			if (t_size(v) < t_size(t) && proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
+			if (t_size(v) < t_size(t) && fe_proves(fe, t_bin(fe->tc, TK_EQ, t, v)))
 				return v;
 		}
 	return t;
@@ -134,7 +74,7 @@ require(Fe *fe, Term *pre, const char *what, const char *shapes, AxLoc loc)
 		require(fe, pre->a[1], what, shapes, loc);
 		return;
 	}
-	if (proves(fe, pre))
+	if (fe_proves(fe, pre))
 		return;
 	Term *orig = pre;
 	pre = simplify(fe, pre);
@@ -333,43 +273,6 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	int id = graph_add(g, &n);
 	fe_mark_mask(fe, id, loc);
 	return id;
-}
-
-int64_t
-fe_norm_axis(Fe *fe, int64_t a, int rank, AxLoc loc)
-{
-	if (a < -rank || a >= rank)
-		fe_error(fe, loc, "axis %lld is out of range for a tensor of rank %d", (long long)a, rank);
-	return a < 0 ? a + rank : a;
-}
-
-/* The result positions where op writes a literal 1 whatever its operands'
- * sizes (sum's [...L, 1, ...R]): where keepdims applies.  Found by asking the
- * op's shape function about operands of fresh sizes. */
-int
-fe_kept_axes(Fe *fe, const AxNode *n, int64_t *at)
-{
-	const AxOp *op = &fe->t->ops[n->op];
-	AxSym s = { 0 };
-	char name[32];
-	for (int o = 0; o < op->nopnd; o++) {
-		s.rank[o] = n->in[o] >= 0 ? fe->g->nodes[n->in[o]].rank : -1;
-		for (int d = 0; d < s.rank[o]; d++) {
-			snprintf(name, sizeof name, "%%fresh%d_%d", o, d);
-			s.dim[o][d] = t_var(fe->tc, name, TS_INT);
-		}
-	}
-	memcpy(s.grank, n->grank, sizeof s.grank);
-	for (int a = 0; a < op->nattr; a++) {
-		snprintf(name, sizeof name, "%%attr%d", a);
-		s.sattr[a] = t_var(fe->tc, name, op->attr[a].kind == AX_ATTR_FLOAT ? TS_REAL : TS_INT);
-	}
-	Term *out[AX_MAXR];
-	int r = op->shape(fe->tc, &s, out), k = 0;
-	for (int d = 0; d < r; d++)
-		if (out[d]->kind == TK_NUM && out[d]->num == 1 && out[d]->den == 1)
-			at[k++] = d;
-	return k;
 }
 
 /* a @ b with NumPy's rules for vectors: a rank-1 operand becomes a matrix

@@ -7,7 +7,24 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "canon.h"
+#include "canon_poly.h"
+
+/* A monomial rebuilt as a term (coefficient, atoms, its sums as written with
+ * named variables), to be normalised again after a substitution. */
+Term *
+m_term(Canon *c, const Mono *m, Term *v, Term *by)
+{
+	Term *from[1] = { v }, *to[1] = { by };
+	Term *t = q_term(c, m->num, m->den, TS_REAL);
+	for (int k = 0; k < m->natoms; k++)
+		t = t_bin(c->tc, TK_MUL, t, v ? t_subst(c->tc, m->atoms[k], from, to, 1) : m->atoms[k]);
+	for (int k = m->nvars - 1; k >= 0; k--) {
+		Term *lo = v ? t_subst(c->tc, m->vars[k].lo, from, to, 1) : m->vars[k].lo;
+		Term *hi = v ? t_subst(c->tc, m->vars[k].hi, from, to, 1) : m->vars[k].hi;
+		t = t_red(c->tc, TK_SUM, m->vars[k].v, lo, hi, t);
+	}
+	return t;
+}
 
 /* ---- back to terms, in canonical order ----------------------------------------- */
 
@@ -266,13 +283,13 @@ p_join(Canon *c, Poly p, TermSort s)
 							point.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
 							memcpy(point.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
 							point.vars[u] = point.vars[--point.nvars];
-							Poly pp = norm(c, m_term(c, &point, uv, end ? b : t_int(c->tc, -1)));
+							Poly pp = c->walk(c, m_term(c, &point, uv, end ? b : t_int(c->tc, -1)));
 							if (!want)
 								want = p_term(c, py, s);
 							if (pp.n != 1 || p_term(c, pp, s) != want ||
 							    !proves(c, t_bin(c->tc, TK_LE, t_int(c->tc, 0), b)))
 								continue;
-							Poly pj = norm(c, m_term(c, x, uv, end ? uv : t_bin(c->tc, TK_SUB, uv, t_int(c->tc, 1))));
+							Poly pj = c->walk(c, m_term(c, x, uv, end ? uv : t_bin(c->tc, TK_SUB, uv, t_int(c->tc, 1))));
 							if (pj.n != 1)
 								continue;
 							Mono joined = pj.m[0];
@@ -284,7 +301,7 @@ p_join(Canon *c, Poly p, TermSort s)
 								;
 							if (w == joined.nvars)
 								continue;
-							joined.vars[w].hi = norm_int(c, t_bin(c->tc, TK_ADD, b, t_int(c->tc, 1)));
+							joined.vars[w].hi = c->walk_int(c, t_bin(c->tc, TK_ADD, b, t_int(c->tc, 1)));
 							q.m[i] = joined;
 							q.m[j] = q.m[--q.n];
 							again = 1;
@@ -303,7 +320,7 @@ p_join(Canon *c, Poly p, TermSort s)
 						shifted.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
 						memcpy(shifted.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
 						shifted.vars[u].hi = b;
-						Poly ps = norm(c, m_term(c, &shifted, uv, t_bin(c->tc, TK_ADD, uv, a)));
+						Poly ps = c->walk(c, m_term(c, &shifted, uv, t_bin(c->tc, TK_ADD, uv, a)));
 						if (!want)
 							want = p_term(c, py, s);
 						if (ps.n != 1 || p_term(c, ps, s) != want)
@@ -314,7 +331,7 @@ p_join(Canon *c, Poly p, TermSort s)
 						Mono joined = *x;
 						joined.vars = arena_alloc(c->a, sizeof(SVar) * (size_t)(x->nvars + 1));
 						memcpy(joined.vars, x->vars, sizeof(SVar) * (size_t)x->nvars);
-						joined.vars[u].hi = norm_int(c, t_bin(c->tc, TK_ADD, a, b));
+						joined.vars[u].hi = c->walk_int(c, t_bin(c->tc, TK_ADD, a, b));
 						q.m[i] = joined;
 						q.m[j] = q.m[--q.n];
 						again = 1;
@@ -377,6 +394,6 @@ Term *
 canon_term(Canon *c, Term *t)
 {
 	if (t->sort == TS_BOOL)
-		return norm_bool(c, t);
-	return p_term(c, norm(c, t), (TermSort)t->sort);
+		return c->walk_bool(c, t);
+	return p_term(c, c->walk(c, t), (TermSort)t->sort);
 }

@@ -7,25 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "canon.h"
+#include "canon_poly.h"
 
 
-/* A monomial rebuilt as a term (coefficient, atoms, its sums as written with
- * named variables), to be normalised again after a substitution. */
-Term *
-m_term(Canon *c, const Mono *m, Term *v, Term *by)
-{
-	Term *from[1] = { v }, *to[1] = { by };
-	Term *t = q_term(c, m->num, m->den, TS_REAL);
-	for (int k = 0; k < m->natoms; k++)
-		t = t_bin(c->tc, TK_MUL, t, v ? t_subst(c->tc, m->atoms[k], from, to, 1) : m->atoms[k]);
-	for (int k = m->nvars - 1; k >= 0; k--) {
-		Term *lo = v ? t_subst(c->tc, m->vars[k].lo, from, to, 1) : m->vars[k].lo;
-		Term *hi = v ? t_subst(c->tc, m->vars[k].hi, from, to, 1) : m->vars[k].hi;
-		t = t_red(c->tc, TK_SUM, m->vars[k].v, lo, hi, t);
-	}
-	return t;
-}
 
 /* An atom ite(v < s, x, y) (or <=, or s on the left) of m: the split point s
  * with the then-branch below it (*below) or above; NULL if m has none. */
@@ -41,11 +25,11 @@ split_point(Canon *c, const Mono *m, Term *v, int *at, int *below)
 		*at = k;
 		if (l == v && !t_mentions(r, v)) {   /* v < r: then below r;  v <= r: then below r + 1 */
 			*below = 1;
-			return strict ? r : norm_int(c, t_bin(c->tc, TK_ADD, r, t_int(c->tc, 1)));
+			return strict ? r : c->walk_int(c, t_bin(c->tc, TK_ADD, r, t_int(c->tc, 1)));
 		}
 		if (r == v && !t_mentions(l, v)) {   /* l < v: then from l + 1;  l <= v: then from l */
 			*below = 0;
-			return strict ? norm_int(c, t_bin(c->tc, TK_ADD, l, t_int(c->tc, 1))) : l;
+			return strict ? c->walk_int(c, t_bin(c->tc, TK_ADD, l, t_int(c->tc, 1))) : l;
 		}
 	}
 	return NULL;
@@ -73,7 +57,7 @@ m_sum(Canon *c, Mono m, Term *v, Term *lo, Term *hi)
 			n.atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
 			memcpy(n.atoms, m.atoms, sizeof(Term *) * (size_t)m.natoms);
 			n.atoms[k] = a->a[1 + side];
-			branch[side] = p_term(c, p_sum(c, v, lo, hi, norm(c, m_term(c, &n, NULL, NULL))), TS_REAL);
+			branch[side] = p_term(c, p_sum(c, v, lo, hi, c->walk(c, m_term(c, &n, NULL, NULL))), TS_REAL);
 		}
 		return p_atom(c, t_ite(c->tc, a->a[0], branch[0], branch[1]));
 	}
@@ -87,14 +71,14 @@ m_sum(Canon *c, Mono m, Term *v, Term *lo, Term *hi)
 			n.atoms = arena_alloc(c->a, sizeof(Term *) * (size_t)(m.natoms + 1));
 			memcpy(n.atoms, m.atoms, sizeof(Term *) * (size_t)m.natoms);
 			n.atoms[at] = (side == 0) == (below != 0) ? ite->a[1] : ite->a[2];
-			part[side] = p_sum(c, v, side ? sp : lo, side ? hi : sp, norm(c, m_term(c, &n, NULL, NULL)));
+			part[side] = p_sum(c, v, side ? sp : lo, side ? hi : sp, c->walk(c, m_term(c, &n, NULL, NULL)));
 		}
 		return p_add(c, part[0], part[1]);
 	}
 	if (lo != t_int(c->tc, 0)) {
 		/* from 0: SUM over v in [lo, hi) of f(v) = SUM over v in [0, hi - lo) of f(v + lo) */
-		Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
-		Poly body = norm(c, m_term(c, &m, v, t_bin(c->tc, TK_ADD, v, lo)));
+		Term *len = c->walk_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+		Poly body = c->walk(c, m_term(c, &m, v, t_bin(c->tc, TK_ADD, v, lo)));
 		return p_sum(c, v, t_int(c->tc, 0), len, body);
 	}
 	Poly one = { 1, arena_alloc(c->a, sizeof(Mono)) };
@@ -117,14 +101,14 @@ Poly
 p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p)
 {
 	Poly out = { 0 };
-	Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+	Term *len = c->walk_int(c, t_bin(c->tc, TK_SUB, hi, lo));
 	if (len->kind == TK_NUM && len->num <= 0)
 		return out;   /* an empty range */
 	if (len->kind == TK_NUM && !len->name && len->num <= 4) {
 		/* at most 4 terms: the sum written out, its body at v = lo, lo + 1, ... */
 		for (int64_t j = 0; j < len->num; j++)
 			for (int i = 0; i < p.n && !c->overflow; i++)
-				out = p_add(c, out, norm(c, m_term(c, &p.m[i], v, t_bin(c->tc, TK_ADD, lo, t_int(c->tc, j)))));
+				out = p_add(c, out, c->walk(c, m_term(c, &p.m[i], v, t_bin(c->tc, TK_ADD, lo, t_int(c->tc, j)))));
 		return out;
 	}
 	for (int i = 0; i < p.n && !c->overflow; i++) {
@@ -175,19 +159,19 @@ swap_nested(Canon *c, Term *r)
 Term *
 opaque_red(Canon *c, Term *t)
 {
-	Term *v = t->a[0], *lo = norm_int(c, t->a[1]), *hi = norm_int(c, t->a[2]);
+	Term *v = t->a[0], *lo = c->walk_int(c, t->a[1]), *hi = c->walk_int(c, t->a[2]);
 	Term *r;
 	if (t->kind == TK_FOLD) {
-		Term *init = p_term(c, norm(c, t->a[4]), TS_REAL);
+		Term *init = p_term(c, c->walk(c, t->a[4]), TS_REAL);
 		canon_range(c, v, hi);
-		Term *body = p_term(c, norm(c, t->a[5]), TS_REAL);
+		Term *body = p_term(c, c->walk(c, t->a[5]), TS_REAL);
 		c->nrange--;
 		Term *vars[2] = { t->a[3], v };   /* the accumulator is the inner binder */
 		r = t_fold(c->tc, t_binder(c->tc, TS_INT), lo, hi, t_binder(c->tc, TS_REAL), init,
 		           t_abstract(c->tc, body, vars, 2));
 	} else {
 		canon_range(c, v, hi);
-		Term *body = p_term(c, norm(c, t->a[3]), TS_REAL);
+		Term *body = p_term(c, c->walk(c, t->a[3]), TS_REAL);
 		c->nrange--;
 		r = t_red(c->tc, (TermKind)t->kind, t_binder(c->tc, TS_INT), lo, hi, t_abstract(c->tc, body, &v, 1));
 		r = swap_nested(c, r);
@@ -207,9 +191,9 @@ Poly
 p_extreme(Canon *c, Term *t)
 {
 	TermKind k = (TermKind)t->kind, other = k == TK_RMAX ? TK_RMIN : TK_RMAX;
-	Term *v = t->a[0], *lo = norm_int(c, t->a[1]), *hi = norm_int(c, t->a[2]);
+	Term *v = t->a[0], *lo = c->walk_int(c, t->a[1]), *hi = c->walk_int(c, t->a[2]);
 	canon_range(c, v, hi);
-	Poly body = norm(c, t->a[3]);
+	Poly body = c->walk(c, t->a[3]);
 	c->nrange--;
 	if (c->overflow)
 		return body;
@@ -228,7 +212,7 @@ p_extreme(Canon *c, Term *t)
 			fixed = p_add(c, fixed, one);
 	}
 	if (moving.n && fixed.n)
-		return p_add(c, fixed, norm(c, t_red(c->tc, k, v, lo, hi, p_term(c, moving, TS_REAL))));
+		return p_add(c, fixed, c->walk(c, t_red(c->tc, k, v, lo, hi, p_term(c, moving, TS_REAL))));
 	if (moving.n == 1 && (moving.m[0].num != 1 || moving.m[0].den != 1)) {
 		Mono g = moving.m[0];
 		Q n = g.num, d = g.den;
@@ -236,12 +220,12 @@ p_extreme(Canon *c, Term *t)
 		g.den = 1;
 		Poly pg = { 1, &g };
 		Term *inner = t_red(c->tc, n > 0 ? k : other, v, lo, hi, p_term(c, pg, TS_REAL));
-		return p_scale(c, norm(c, inner), n, d);
+		return p_scale(c, c->walk(c, inner), n, d);
 	}
 	if (lo != t_int(c->tc, 0)) {
-		Term *len = norm_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+		Term *len = c->walk_int(c, t_bin(c->tc, TK_SUB, hi, lo));
 		Term *from[1] = { v }, *to[1] = { t_bin(c->tc, TK_ADD, v, lo) };
-		return norm(c, t_red(c->tc, k, v, t_int(c->tc, 0), len, t_subst(c->tc, p_term(c, body, TS_REAL), from, to, 1)));
+		return c->walk(c, t_red(c->tc, k, v, t_int(c->tc, 0), len, t_subst(c->tc, p_term(c, body, TS_REAL), from, to, 1)));
 	}
 	if (body.n == 1 && body.m[0].natoms == 1 && body.m[0].nvars == 0 && body.m[0].num == 1 && body.m[0].den == 1) {
 		int at, below;
@@ -250,7 +234,7 @@ p_extreme(Canon *c, Term *t)
 		if (sp && proves(c, t_bin(c->tc, TK_AND, t_bin(c->tc, TK_LT, lo, sp), t_bin(c->tc, TK_LT, sp, hi)))) {
 			Term *x = t_red(c->tc, k, v, lo, sp, below ? ite->a[1] : ite->a[2]);
 			Term *y = t_red(c->tc, k, v, sp, hi, below ? ite->a[2] : ite->a[1]);
-			Term *px = p_term(c, norm(c, x), TS_REAL), *py = p_term(c, norm(c, y), TS_REAL);
+			Term *px = p_term(c, c->walk(c, x), TS_REAL), *py = p_term(c, c->walk(c, y), TS_REAL);
 			return p_atom(c, t_bin(c->tc, k == TK_RMAX ? TK_MAX : TK_MIN, px, py));
 		}
 	}

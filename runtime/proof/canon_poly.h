@@ -1,7 +1,8 @@
 /*
- * canon.h — inside the normal form (canon.c: coefficients, polynomials,
- * normalising a term; canon_range.c: sums and maxima over ranges;
- * canon_order.c: back to terms in canonical order).  Nothing else includes it.
+ * canon_poly.h — inside the normal form, shared by its files from the top
+ * down: canon.c (the walk over a term), canon_range.c (sums and maxima over
+ * ranges), canon_order.c (back to terms in canonical order), canon_poly.c
+ * (coefficients and polynomials).  Nothing else includes it.
  */
 #ifndef CANON_H
 #define CANON_H
@@ -42,31 +43,39 @@ struct Canon {
 	Term *dens[64];               /* non-constant real denominators met */
 	int (*prove)(void *env, Term *goal);   /* facts of the sizes, for ranges; NULL: none */
 	void *prove_env;
+	/* the walk over a term (canon.c), for the files below it that normalise a subterm */
+	Poly (*walk)(Canon *c, Term *t);
+	Term *(*walk_int)(Canon *c, Term *t);
+	Term *(*walk_bool)(Canon *c, Term *t);
+	Term *(*walk_any)(Canon *c, Term *t);   /* in normal form, of t's own sort */
 	unsigned char *hom;           /* per fn: 1 f(x + y) = f(x) * f(y) is an axiom; 2 and f(0) = 1 too */
 };
 
 enum { CANON_BUDGET = 1 << 21 };   /* monomials per Canon: ~100 MB of normal form */
 
-/* canon.c */
+/* canon_poly.c */
 int proves(Canon *c, Term *goal);
 void give_up(Canon *c, const char *why);
 void q_add(Canon *c, Q an, Q ad, Q bn, Q bd, Q *n, Q *d);
 Term *q_term(Canon *c, Q n, Q d, TermSort s);
+Poly p_const(Canon *c, Q num, Q den);
 Poly p_atom(Canon *c, Term *t);
 Poly p_add(Canon *c, Poly a, Poly b);
 Poly p_scale(Canon *c, Poly a, Q num, Q den);
 Poly p_mul(Canon *c, Poly a, Poly b);
+
+/* canon.c: the walk (through c->walk, c->walk_int, c->walk_bool below it) */
 Poly norm(Canon *c, Term *t);
 Term *norm_int(Canon *c, Term *t);
 Term *norm_bool(Canon *c, Term *t);
 
 /* canon_range.c */
-Term *m_term(Canon *c, const Mono *m, Term *v, Term *by);
 Poly p_sum(Canon *c, Term *v, Term *lo, Term *hi, Poly p);
 Poly p_extreme(Canon *c, Term *t);
 Term *opaque_red(Canon *c, Term *t);
 
 /* canon_order.c */
+Term *m_term(Canon *c, const Mono *m, Term *v, Term *by);
 Term *p_term(Canon *c, Poly p, TermSort s);
 
 #endif

@@ -1,12 +1,14 @@
 /*
- * frontend.h — shared by the parts of the NumPy front end: frontend.c
- * (values, statements, calls), frontend_ops.c (turning a call or a piece of
- * Python syntax into a node: axes, keepdims, slicing, reshape, and the shape
- * checks that go with them), frontend_index.c (indexing, reshape,
- * transpose) and frontend_mask.c (NumPy's bool arrays).
+ * fe.h — shared by the parts of the NumPy front end, from the top down:
+ * frontend.c (values, statements, calls), frontend_index.c (indexing,
+ * reshape, transpose), frontend_ops.c (turning a call or a piece of Python
+ * syntax into a node: axes, keepdims, slicing, and the shape checks that go
+ * with them), frontend_mask.c (NumPy's bool arrays) and frontend_size.c
+ * (errors, roles, facts proved about sizes, linear size terms, axes).  Each
+ * calls only the files after it.
  */
-#ifndef AXON_FRONTEND_H
-#define AXON_FRONTEND_H
+#ifndef AXON_FE_H
+#define AXON_FE_H
 #include <setjmp.h>
 #include "axon.h"
 
@@ -102,5 +104,6 @@ void fe_mark_mask(Fe *fe, int node, AxLoc loc);
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
 int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
 int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);
+Term *fe_lin_le(Fe *fe, Term *a, Term *b, int strict);    /* a <= b (a < b) as Q + c <= P: "2 <= M" */
 Term *fe_lin_norm(Fe *fe, Term *t);                       /* a linear size term tidied: M - 1 */
 #endif
