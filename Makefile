@@ -54,13 +54,13 @@ $(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h &: grammar/spec.y
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h runtime/core/axon.h
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h runtime/core/axon.h $(BUILD)/gen/spec.tab.h
+$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h $(RT_HDRS) $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)
@@ -72,7 +72,7 @@ define target_rules
 $(BUILD)/gen/$(notdir $(1))/target.c: $(BUILD)/axgen $(SPEC_FILES) $(wildcard $(1)/*.ax)
 	@mkdir -p $$(@D)
 	$(BUILD)/axgen -o $$(@D) specs $(1)
-$(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c runtime/core/axon.h
+$(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c $(RT_HDRS)
 	@mkdir -p $$(@D)
 	$(CC) $(CFLAGS) -Wno-unused-parameter $(RT_INC) -I$(BUILD)/gen/$(notdir $(1)) -c $$< -o $$@
 endef
@@ -82,10 +82,10 @@ $(BUILD)/gen/registry.c: $(BUILD)/axgen Makefile
 	$(BUILD)/axgen --registry $@ $(TARGET_NAMES)
 $(BUILD)/gen/registry_toy.c: $(BUILD)/axgen Makefile
 	$(BUILD)/axgen --registry $@ toy
-$(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c runtime/core/axon.h
+$(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
-$(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c runtime/core/axon.h
+$(BUILD)/obj/registry_toy.o: $(BUILD)/gen/registry_toy.c $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@
 
@@ -98,10 +98,10 @@ $(BUILD)/gen/prog.tab.c $(BUILD)/gen/prog.tab.h &: grammar/prog.y
 $(BUILD)/gen/prog.lex.c: grammar/prog.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c runtime/core/axon.h
+$(BUILD)/obj/rt/prog.tab.o: $(BUILD)/gen/prog.tab.c $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(RT_INC) -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h runtime/core/axon.h
+$(BUILD)/obj/rt/prog.lex.o: $(BUILD)/gen/prog.lex.c $(BUILD)/gen/prog.tab.h $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/rt/%.o: runtime/%.c $(RT_HDRS)

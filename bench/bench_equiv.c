@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "axon.h"
+#include "front.h"
 
 static int
 cmp_d(const void *a, const void *b)

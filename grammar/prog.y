@@ -21,7 +21,7 @@
 %parse-param {PFile *out} {const char *file} {Arena *A}
 
 %code requires {
-#include "axon.h"
+#include "front.h"
 typedef struct Vec { void **v; int n, cap; } Vec;   /* a growing array in the parse arena */
 }
 

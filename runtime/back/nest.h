@@ -14,7 +14,7 @@
 #ifndef AXON_NEST_H
 #define AXON_NEST_H
 
-#include "axon.h"
+#include "back.h"
 
 enum { NS_NONE = -1000000 };   /* NsRef.var of an omitted operand */
 
@@ -161,46 +161,5 @@ Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand
 /* how many (combination, tiles, blocks) extract_next will visit */
 int64_t extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
                        int maxtile, int64_t budget);
-
-/* model.c: the performance model of one candidate on the target (seconds) */
-typedef struct ModelStats {
-	double latency;          /* seconds (HUGE_VAL when its tiles do not fit) */
-	double busy[32];         /* per engine: seconds busy (a transferring engine: summed over queues / queues) */
-	int bottleneck;          /* the engine busiest */
-	double bytes;            /* moved by transferring engines */
-	double transfers, insts; /* transfers, and instructions of every engine */
-	double xfer_queues;      /* transfers: queues each was split over, summed */
-	double xfer_fixed;       /* transfers: seconds of busy (as in busy[]) that are the fixed per-transfer latency */
-	int dbl[32];             /* per memory: tiles made inside this many loops or more get two buffers */
-	int fits;
-} ModelStats;
-/* fp: the nest's footprint (nest_room), NULL to measure it here; dtype_bytes: 4 as
- * emitted (float32), 2 for bf16 */
-double model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st);
-/* The bottleneck said so that the next optimisation shows: the busiest engine's name and, for an
- * engine that transfers, its queues, how many a transfer used on average, the share of its busy
- * time that is the fixed per-transfer latency and the mean transfer's bytes. */
-void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t n);
-extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
-
-/* roofline.c: the physical bound of a program at sizes */
-typedef struct ModelRoof {
-	double bytes, mem_s;     /* least off-chip traffic (inputs read once, outputs written once) and its time */
-	double bandwidth;        /* bytes/s: the least of off-chip memory's and the transferring engines' */
-	double macs, macs_rate;  /* contraction work (sums of products) and the fastest instruction's rate */
-	double flops, flops_rate;/* other arithmetic, and every engine's fastest instruction's rate, summed */
-	double compute_s;        /* the larger of the two works over their rates */
-	double ref_ops;          /* the reference kernels' work, an upper bound counted as macs + flops; -1 if unknown */
-} ModelRoof;
-/* max(memory time, compute time) in seconds; r (may be NULL) gets the parts */
-double model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, ModelRoof *r);
-
-/* naive.c: the in-house baseline: every operation its own loop nest (no fusion, results
- * round-trip through off-chip memory), its first sequence on first engines, no blocks,
- * tiles of at most NAIVE_TILE (the largest each limit allows below it); tile sizes are
- * appended to names/vals (cap entries), which the nest refers to */
-enum { NAIVE_TILE = 512 };
-Nest *naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *vals, int nsizes, int cap,
-                 char *why, size_t nwhy);
 
 #endif

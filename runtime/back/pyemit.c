@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "back.h"
 
 static const char *
 role_of(const AxOp *op)

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "axon.h"
 #include "cli.h"
 
 static const char usage[] =

@@ -3,7 +3,6 @@
  * stdout, and the program a command reads (its graph, or its variants).
  */
 #include <stdio.h>
-#include "axon.h"
 #include "cli.h"
 
 int

@@ -3,7 +3,8 @@
  */
 #ifndef AXON_CLI_H
 #define AXON_CLI_H
-#include "axon.h"
+#include "measure.h"
+#include "front.h"
 
 typedef struct Opts {
 	const char *cmd;

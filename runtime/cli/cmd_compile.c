@@ -13,9 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "axon.h"
 #include "cli.h"
-#include "select.h"
+#include "measure.h"
 
 /* What flows down the pipeline of one compile, each stage adding its part. */
 typedef struct Compile {

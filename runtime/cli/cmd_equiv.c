@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "axon.h"
 #include "cli.h"
 
 /* axonc variants FILE: every equivalent reordering, as NumPy functions */

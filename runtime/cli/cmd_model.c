@@ -9,7 +9,6 @@
  * model of one core, not a measurement, and the output says so.
  */
 #include <string.h>
-#include "axon.h"
 #include "cli.h"
 #include "nest.h"
 

@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
 #include "cli.h"
 
 static uint64_t

@@ -4,7 +4,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
 #include "cli.h"
 
 typedef struct SynthOut {

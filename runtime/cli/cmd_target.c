@@ -3,7 +3,6 @@
  * tables: targets, target, ops, insts, show NAME, demo.
  */
 #include <stdio.h>
-#include "axon.h"
 #include "cli.h"
 
 static void

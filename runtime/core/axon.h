@@ -1,5 +1,9 @@
 /*
- * axon.h — the runtime's one header, with a section per file.
+ * axon.h — the runtime's shared core (runtime/core/), a section per file:
+ * diagnostics, arenas, the term IR, the tables axgen generates for a target,
+ * the graph and the νGraph, layouts, sizes, .npy files and JSON.  Every stage
+ * above it (proof, front, search, back, measure, cli) and the generated code
+ * include it; it names nothing of theirs.
  *
  * The engines in runtime/ know no operator, instruction, engine, memory or
  * output syntax by name: all of that reaches them through the AxTarget tables
@@ -159,72 +163,6 @@ typedef struct AxEnv {       /* values of free variables, by name */
 /* The value of a term without tensors or reductions; 0 = ok, -1 otherwise
  * (unknown variable, division by zero, a kind it cannot evaluate). */
 int t_eval(const Term *t, const AxEnv *env, double *out);
-
-/* ---- the program language (grammar/prog.y): a NumPy subset ----------------- */
-
-typedef enum {
-	PX_NUM,      /* literal; is_int tells int from float */
-	PX_NAME,
-	PX_STR,
-	PX_NONE, PX_TRUE, PX_FALSE, PX_ELLIPSIS,
-	PX_BIN,      /* op: '+' '-' '*' '/' '%' '@' 'p' (**) 'f' (//) */
-	PX_NEG, PX_POS,
-	PX_CMP,      /* a comparison: s is the operator; op 'C' when it chains (a < b < c) */
-	PX_CALL,     /* a(v...) */
-	PX_KW,       /* s=a inside a call */
-	PX_ATTR,     /* a.s */
-	PX_INDEX,    /* a[v...] */
-	PX_SLICE,    /* a:b:c, each may be NULL */
-	PX_TUPLE, PX_LIST,
-} PExprKind;
-
-typedef struct PExpr PExpr;
-struct PExpr {
-	int kind;                /* PExprKind */
-	AxLoc loc;
-	int op;
-	int is_int;
-	double num;
-	const char *s;           /* name, attribute, keyword, string, literal text */
-	PExpr *a, *b, *c;
-	int n;
-	PExpr **v;               /* call arguments, indices, tuple items */
-};
-
-enum { PS_ASSIGN, PS_RETURN, PS_DOC };
-
-typedef struct PStmt {
-	int kind;
-	AxLoc loc;
-	const char *target;      /* PS_ASSIGN */
-	PExpr *value;
-} PStmt;
-
-typedef struct PParam {
-	const char *name;
-	AxLoc loc;
-	const char *ann;         /* "f32[M,K]" or NULL */
-	AxLoc annloc;
-	PExpr *def;              /* default value or NULL */
-} PParam;
-
-typedef struct PFunc {
-	const char *name;
-	AxLoc loc;
-	int nparams, nstmts;
-	PParam *params;
-	PStmt **stmts;
-} PFunc;
-
-typedef struct PFile {
-	const char *path;
-	const char *np;          /* the name numpy is imported as */
-	int nfuncs;
-	PFunc **funcs;
-} PFile;
-
-/* Parses a file into a (0 = ok; otherwise the error was reported). */
-int prog_parse_file(const char *path, Arena *a, PFile *out);
 
 /* ---- tables written by axgen ------------------------------------------------ */
 
@@ -457,7 +395,6 @@ int graph_readers(const AxGraph *g, int id);   /* operand slots and outputs that
 int graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s);
 void graph_print(FILE *f, const AxGraph *g);
 /* t with maxof/minof decided where the sizes hyp admits decide them */
-Term *size_simplify(Smt *smt, TermCtx *tc, Term *hyp, Term *t);
 
 /* ---- nugraph.c: the set of equivalent variants ----------------------------- */
 
@@ -480,307 +417,9 @@ char *graph_canon(const AxGraph *g);
 int ng_add(NuGraph *ng, AxGraph *g, int *added);      /* index of g or of its equal */
 int ng_check(const NuGraph *ng, char *err, size_t n);
 
-/* ---- propagate.c: Algorithm 1, operator propagation ------------------------- */
-typedef struct PropOpts {
-	int variant_cap;        /* stop after this many (0: 256) */
-	int time_ms;             /* stop after this long (0: 10000) */
-	int no_algebraic;        /* keep the input graph only */
-	int timeout_ms;          /* per solver query */
-} PropOpts;
-NuGraph *propagate(const AxGraph *g0, const PropOpts *o);
-
-/* ---- synth.c: instruction sequences for a tile operation (Algorithm 2) ------- */
-enum { SYNTH_OMITTED = -1000 };
-typedef struct SynthSeq {
-	int ninsts;
-	const char *insts[8];    /* instruction names, operands before users */
-	uint32_t engines[8];     /* the engines each may run on */
-	int inst[8];             /* instruction indices in the target */
-	int src[8][AX_MAXOPND];  /* operand sources: j >= 0 instruction j of the sequence, -1 - p the
-	                            tile's input p, SYNTH_OMITTED an optional operand left out */
-	int attr[8][AX_MAXATTR]; /* each instruction's enum attributes */
-	Term *sattr[8][AX_MAXATTR];   /* and size/float attributes (constants), over the tile's sizes */
-	char text[512];          /* nc_matmul(stationary=..., moving=b) */
-	char constraints[512];   /* hardware limits on the tile sizes */
-	Term *limit;             /* the same limits as a term (on the instructions' first engines) */
-} SynthSeq;
-typedef void (*SynthCb)(void *env, const SynthSeq *seq);
-typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
-/* Sequences of at most depth instructions proved equal to the graph's one
- * operation (inputs first); each reported through cb.  0 = ok.  The checker
- * is *eq, made at first need and left for the caller to free (searches over
- * one TermCtx share it, and with it the solver's answers), or the search's
- * own when eq is NULL. */
-int synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *env,
-               int *checked);
-/* Every 2-D tile instance of op, synthesized; returns the number of instances. */
-int synth_op(const AxTarget *t, TermCtx *tc, int op, int depth, SynthInstCb icb, SynthCb cb, void *env, int *checked);
-
-/* ---- tile.c: the tiling pass (strip, block and tile sizes; 2-D tile ops) ------- */
-enum { TR_NONE, TR_SUM, TR_MAX, TR_MIN, TR_SCAN };        /* how partial tiles combine */
-enum { TO_INPUT, TO_COMPUTE, TO_VIEW, TO_CONST, TO_UNTILED };
-typedef struct TileAxis {    /* one axis an operation iterates over */
-	Term *extent;
-	int out;                 /* position in the result; -1: reduced away */
-	int tiled;               /* 1: a dim of the 2-D tiles; 0: a loop, one index at a time */
-	int red;                 /* TR_*: a reduction along it (TR_SCAN: a running one, carried) */
-	int whole;               /* a reduction that is not plain: one tile spans the axis */
-	int unit;                /* a size-1 axis: 1 in the tile, no parameters */
-	int cls;                 /* axis class: one strip count shared by the graph; -1 none */
-	const char *t, *b;       /* tile size and block count ("t0_5", "b0_5"); NULL for loops */
-} TileAxis;
-typedef struct TileAxisRead {   /* how an operation reads one dim of an operand */
-	int kind;                /* 1 an axis of the operation, 2 a constant index (broadcast),
-	                            3 index arithmetic, 4 an axis plus an offset (views) */
-	int axis;
-} TileAxisRead;
-typedef struct TileOp {
-	int kind;                /* TO_* */
-	TileAxisRead read[AX_MAXOPND][AX_MAXR];   /* per operand dim */
-	int naxes;
-	TileAxis ax[AX_MAXR + 4];
-	uint32_t replicated;     /* bit o: operand o is replicated across partitions by its load */
-	AxGraph *tile;           /* TO_COMPUTE: the op over 2-D tiles, sizes named by its tile parameters */
-	const char *why;         /* TO_VIEW, TO_UNTILED: what it is instead */
-} TileOp;
-typedef struct AxTiling {
-	const AxGraph *g;
-	TileOp *op;              /* per node */
-	int ncls;
-	Term *cls_extent[64];
-	const char *strip[64];   /* "n0", ...: the number of strips along the class */
-} AxTiling;
-AxTiling *tile_graph(const AxGraph *g);
-void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */
-int tile_print_node(FILE *f, const AxTiling *T, int id);   /* one node's line (no newline); 0: an input */
-
-/* ---- tilecheck.c: a tiling executed tile by tile ----------------------------------- */
-/* Every tiled op of T run tile by tile at the given sizes (random inputs from
- * seed) and compared with the op computed whole; the number of ops checked,
- * or -1 and err says which differs. */
-int tile_check(const AxTiling *T, const AxEnv *sizes, uint64_t seed, char *err, size_t n);
-
-/* ---- lower.c: tile operations to instruction choices, with data movement ------- */
-enum { LOWER_MAXSTEPS = 16 };
-typedef struct LowerCache LowerCache;   /* synthesized sequences by (tile semantics, target, depth) */
-typedef struct LowerMove {
-	int inst, from, to;      /* a copy instruction between two memories */
-	const char *what;        /* the operand or instruction whose data it moves, or "result" */
-	int before, opnd;        /* for operand opnd of instruction before (before = ninsts: the result) */
-} LowerMove;
-typedef struct LowerChoice {
-	SynthSeq seq;            /* the computation, sizes named by the node's tile parameters */
-	int mem[8];              /* the memory each instruction writes */
-	int nmoves;
-	LowerMove move[LOWER_MAXSTEPS];   /* loads, moves between instructions, the store */
-	char text[1024];         /* the whole sequence in order */
-	/* instruction fusion (fuse_apply.c): a window of the sequence (or of a producer's and this
-	 * node's sequences in one loop nest) replaced by the one instruction proved equal to it */
-	int fused;               /* 1: made by instruction fusion (--no-fusion leaves it out) */
-	const char *fusion;      /* what was fused: "window => instruction", or NULL */
-	const AxGraph *tile;     /* non-NULL: seq's inputs (the producer's tile inputs, then this node's
-	                            but the one the producer feeds), sizes shared with the producer
-	                            named by its tile parameters; NULL: the node's own tile */
-	int absorb;              /* with tile: the producer whose computation seq includes; the choice
-	                            is written only when that producer is loop-fused into this node */
-	int absorb_opnd;         /* ... the node's tile input it feeds */
-	int absorb_choice;       /* ... the producer's choice the fusion was found with */
-	int nprod;               /* ... seq's inputs 0..nprod-1 are the producer's */
-	Term *hyp;               /* the instruction limits the fusion's proofs assumed (a limit too) */
-	int ntie;                /* ... this node's tile sizes tie_from[k] are the producer's tie_to[k] */
-	Term *tie_from[8], *tie_to[8];
-} LowerChoice;
-typedef struct LowerNode {
-	int nchoices, unplaced;  /* unplaced: sequences whose memories no copy reaches */
-	LowerChoice *choice;
-	const char *constant[AX_MAXOPND];   /* operands made on chip: the instruction that makes them */
-	int const_inst[AX_MAXOPND];         /* ... its index, and its attributes */
-	Term *const_sattr[AX_MAXOPND][AX_MAXATTR];
-	int red;                 /* TR_* of the reduction that crosses tiles, 0 none */
-	const char *combine_op;  /* the op that merges partial tiles */
-	int ncombine;
-	SynthSeq *combine;       /* its sequences */
-	const char *combine_why; /* why there is none */
-} LowerNode;
-LowerCache *lower_cache_new(const AxTarget *t, TermCtx *tc, int depth);
-void lower_cache_free(LowerCache *c);
-void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, double *ms);
-/* sequences for one tile graph (cached), renamed to its sizes; returns how many */
-int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
-/* every compute node of a tiled variant: its choices (per node, NULL for others), the
- * synthesized sequences first, then those instruction fusion adds (fuse_apply) */
-LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);
-/* ... the synthesized sequences only (what fusion is searched over) */
-LowerNode *lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices);
-/* Appends a choice to node id of T: ch's sequence (over ch->tile's inputs, or the node's tile's)
- * with its data movement placed; constants made on chip per input (their instruction
- * cinst[k] >= 0).  0 = added, -1 if a memory cannot be reached. */
-int lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice *ch, const int *cinst);
-/* Which node's operand input k of choice ch of node id is: returns the node (id, or the producer
- * ch absorbs) and its operand index in *o (nin if none). */
-int lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o);
-/* An instruction whose element equation is the identity on its one operand (a copy). */
-int lower_is_copy(const AxTarget *t, TermCtx *tc, int inst);
-
-/* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
-typedef struct FuseFound {
-	int nodes[2];            /* the graph ops the two instructions come from (equal: one op's;
-	                            else a producer's and its consumer's, in one loop nest) */
-	int inst[2];             /* the two instructions: nodes of the instruction graph they are in */
-	char window[300];        /* the two instructions */
-	int nmoves;              /* the second round's swaps that made the window (0: none), */
-	const char *const *moves;   /* in order: "nc_transpose() before activation(func=exp)" */
-	SynthSeq fused;          /* one instruction proved equal to them */
-	int nwsrc;               /* the window's inputs: fused's input k is node wsrc[k] of the graph */
-	int wsrc[2 * AX_MAXOPND];
-} FuseFound;
-typedef void (*FuseCb)(void *env, const FuseFound *f);
-typedef struct FuseResult FuseResult;
-/* every fusion in a lowered variant (fuse_nests below, default budget), through
- * cb (c1: a cache of depth 1), each (ops, window, fused instruction) once, the
- * first time it is found; returns how many, and the nests in *res (if res) */
-int fuse_variant(LowerCache *c1, const AxTiling *T, const LowerNode *L, FuseCb cb, void *env, FuseResult **res);
-
-/* The instruction-level variants behind fuse_variant, as data.  A loop nest's
- * instruction graph is one op's chosen sequence over its operands (each behind
- * its load), or a producer's sequence followed by its only consumer's, the
- * consumer's tile sizes set to the producer's.  The second propagation round
- * (Algorithm 1, propagate_ex, the same checker) runs over it: an instruction
- * is pushed past its one reader when the checker proves the pair equal for
- * every tile size the graph's instruction limits admit, and only into graphs
- * where every instruction can read its operands where they are (a load is
- * not pushed past the instruction it feeds).  Every variant's windows are
- * then depth-1 synthesized. */
-typedef struct FuseInstVariant {
-	AxGraph *g;              /* instructions over the nest's tiles; meta[i].origin: the node of
-	                            v[0] it derives from (clones: the node they copy) */
-	int parent;              /* the variant it was made from by one swap; -1 for v[0] */
-	int moved, past;         /* that swap, as nodes of v[0]: past (the reader of moved) was
-	                            cloned onto moved's operands in `clones` and moved reads the clones */
-	unsigned clones;
-	int nmoves;              /* the swaps from v[0], in order, as text */
-	const char **moves;
-	int nfound;              /* fusions in its windows (v[0] of a producer and consumer: the
-	                            windows across the two; each op's own are in its own nest) */
-	FuseFound *found;
-} FuseInstVariant;
-typedef struct FuseNest {
-	int nodes[2];            /* the graph ops (equal: one op; else producer, consumer) */
-	int choice[2];           /* their sequences: L[nodes[k]].choice[choice[k]] */
-	const int *owner;        /* per node of v[0]: the graph op whose sequence or load it is */
-	int nvariants;
-	FuseInstVariant *v;      /* v[0]: as lowered; the rest proved equal to it */
-	const char *stop;        /* why the round stopped: "saturated", "max-variants", "time", ... */
-	Term *hyp;               /* the instructions' limits the second round assumed */
-	int opnd;                /* producer and consumer: the consumer's tile input the producer feeds */
-	int nsub;                /* ... the consumer's tile sizes from[k] set to the producer's to[k] */
-	Term *from[8], *to[8];
-} FuseNest;
-struct FuseResult {
-	int nnests;
-	FuseNest *nest;          /* per op in order: each of its sequences, then with each producer
-	                            whose only reader it is, each pair of sequences */
-	int nwindows, nfound;    /* windows tried, fusions found (with repeats across variants) */
-	int swaps, checks;       /* swaps the checker proved, equivalence checks asked */
-};
-/* Every loop nest of a lowered variant with its instruction-level variants and
- * their fusions (c1: a cache of depth 1; po: the round's budget per nest, NULL:
- * 16 variants, 10 s).  In the arena of T's terms. */
-FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts *po);
-/* fuse_apply.c: the fusions of fuse_nests made choices of L (LowerChoice.fused): per loop
- * nest variant, each fusion alone and all of its disjoint ones together, the sequence (or
- * the producer's and consumer's together, as a choice of the consumer) rebuilt around the
- * fused instruction; copies of inputs left to the lowering's data movement.  A choice
- * equal to one L has is not added again.  Returns how many were added. */
-int fuse_apply(const AxTiling *T, LowerNode *L);
-
-/* ---- emit_kernel.c: a candidate as a kernel, through the target's templates ------------ */
-typedef struct Footprint {  /* on-chip room: the largest over the kernel's loop nests */
-	int64_t bytes[32];       /* per memory: bytes per partition of the tiles a loop nest makes */
-	int64_t banks[32];       /* per banked memory: banks they take */
-	int fits;                /* within every memory's capacity */
-} Footprint;
-/* The kernel `name` for variant T with sequence choice[id] per operation (instruction j
- * of it on its engsel[id * 8 + j]-th engine; engsel NULL: each on its first), with loop
- * fusion if fuse (*nfused: the producers fused), at
- * the sizes env (program sizes, scalar parameters and tile sizes); NULL and
- * why if it cannot be written. */
-char *emit_kernel(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
-               int fuse, int *nfused, Footprint *fp, const char *name, char *why, size_t nwhy);
-/* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
- * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
-int kernel_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
-                   double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
-
-/* select.c: s as a JSON string on f */
-void json_fstr(FILE *f, const char *s);
-
-/* ---- ckernel.c: the C rendering of candidates, run through libtcc (nest.h) ------------- */
-typedef struct CkCheck CkCheck;
-struct Nest;
-/* For axonc compile: each candidate's C rendering written as DIR/NAME.c (dir non-NULL) and,
- * with validate, run on random inputs (seed) at the sizes names/vals (sizes and scalar
- * parameters) and compared with g0's reference execution on the same inputs. */
-CkCheck *ck_check_new(const AxGraph *g0, const char *const *names, const double *vals, int n, int validate,
-                      uint64_t seed, const char *dir);
-/* One candidate's statements (nest.h; label: its file name, DIR/label.c): -1 a file cannot
- * be written, 1 rejected by validation, else 0.  c NULL: nothing, 0. */
-int ck_candidate(CkCheck *c, const struct Nest *ns, const char *fn, const char *label);
-void ck_report(const CkCheck *c, FILE *f);     /* , "emit_all_validated": N, "emit_all_rejected": M (with validation) */
-void ck_summary(const CkCheck *c, FILE *f);    /* a line for stderr (with validation) */
-const char *ck_first_rejection(const CkCheck *c);
-void ck_check_free(CkCheck *c);
-
-/* ---- pyemit.c: a variant as a NumPy function ----------------------------------- */
-/* The source of a runnable NumPy function `name(params)` computing g; NULL
- * (and why) if an op has no NumPy spelling. */
-char *graph_numpy(const AxGraph *g, const char *name, char *why, size_t n);
-void graph_dot(FILE *f, const NuGraph *ng);
-/* the NumPy expression of node id over operands named a[]; 0 = ok, else why not */
-int node_numpy(FILE *f, const AxGraph *g, int id, char a[][16], char *why, size_t wn);
-
 /* ---- npy.c: NumPy's .npy files (float32, C order) ----------------------------- */
 int npy_write(const char *path, const AxShape *s, const float *data, char *err, size_t n);
 int npy_read(const char *path, AxShape *s, float **data, char *err, size_t n);   /* data: malloc'd */
-
-/* ---- canon.c: normal forms of element terms --------------------------------- */
-typedef struct Canon Canon;
-Canon *canon_new(TermCtx *tc, const AxTarget *t);
-void canon_free(Canon *c);
-void canon_range(Canon *c, Term *index, Term *hi);    /* index ranges over [0, hi) */
-void canon_deadline(Canon *c, double deadline_ms);    /* gives up past ax_now_ms() == deadline */
-/* facts about sizes it may ask (lo <= s <= hi to split a sum); 1 = proved */
-void canon_prover(Canon *c, int (*prove)(void *env, Term *goal), void *env);
-Term *canon_term(Canon *c, Term *t);
-int canon_overflowed(const Canon *c);                 /* then nothing it made may be trusted */
-const char *canon_why(const Canon *c);                /* why, when it overflowed */
-int canon_denominators(const Canon *c, Term *const **dens);  /* non-constant real divisors met */
-
-/* ---- equiv.c: the equivalence checker ------------------------------------------ */
-/* verdicts: EQ_ERROR, the pair is no question (its parameters do not line up,
- * its assumptions contradict); EQ_INTERNAL, a proof the spot check refuted (a
- * bug of the checker, reported on stderr, never a verdict to act on) */
-enum { EQ_INTERNAL = -3, EQ_ERROR = -2, EQ_NOT_EQUIVALENT = -1, EQ_NOT_PROVED = 0, EQ_EQUIVALENT = 1 };
-typedef struct EquivResult {
-	int verdict;             /* EQ_* */
-	char reason[1024];
-	/* with equiv_report(q, 1), in the TermCtx's arena: */
-	int nassume;             /* what the proof assumed: "M >= 1", "D % 2 == 0 (rhs)", "Y[i0, i1] != 0" */
-	const char *assume[64];
-	const char *explain;     /* the normal forms compared, output by output, or where they first differ */
-	int spot_runs;           /* runs of the spot check behind "equivalent" (0: none was possible) */
-} EquivResult;
-Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
-void equiv_free(Equiv *q);
-void equiv_report(Equiv *q, int on);                   /* fill EquivResult's texts */
-/* Do a and b compute the same outputs for every size?  Parameters line up by
- * position, sizes by the rule of equiv_sides.c; a proof holds under both
- * sides' assumptions and non-zero denominators (listed with equiv_report);
- * --timeout-ms bounds the whole check.  Both graphs live in q's TermCtx. */
-int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
-void equiv_stats(const Equiv *q, int *checks, int *hits);
-void equiv_clear_cache(Equiv *q);
-Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
 /* ---- sizes.c: concrete sizes from --dims ------------------------------------  */
 /* "M=64,K=32" into names (malloc'd) and values; 0 = ok, else err says why */
@@ -789,12 +428,6 @@ int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, i
  * are malloc'd.  0 = ok, 2 = badly written, 1 = they do not fit g (err says why) */
 int ax_size_env(const AxGraph *g, const char *dims, const char **names, double *vals, int cap, int *n, int *nsizes,
                 char *err, size_t errlen);
-
-/* ---- frontend.c: the NumPy subset to a graph --------------------------------- */
-
-/* Parses path and builds the graph of function fn (NULL: "kernel"); NULL after
- * reporting errors with file:line:col. */
-AxGraph *frontend_read(const AxTarget *t, TermCtx *tc, const char *path, const char *fn);
 
 /* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
 
@@ -874,22 +507,13 @@ int64_t ax_gcd(int64_t a, int64_t b);      /* >= 1 */
 int64_t ax_offset(int rank, const int64_t *dims, const int64_t *idx);
 int64_t ax_numel(const AxShape *s);
 
-/* ---- smt.c: the Z3 boundary ------------------------------------------------ */
-Smt *smt_new(const AxTarget *t);
-void smt_free(Smt *s);
-void smt_set_timeout(Smt *s, int ms);                  /* per query; 0: none */
-/* 1 if hyp => goal for all values of the free variables; else 0 and why */
-int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
-/* the same in a child process killed at the time limit (Z3 4.8 does not always stop
- * by itself on nonlinear queries with fns); the checker's computation condition */
-int smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
-/* 1 if t can be true; 0 if not or unknown */
-int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
-
 /* ---- target.c --------------------------------------------------------------- */
 const AxOp *ax_find_op(const AxTarget *t, const char *name);
 const AxOp *ax_find_inst(const AxTarget *t, const char *name);
 int ax_has_role(const AxOp *op, const char *role);   /* the op declares python "role" */
 void ax_print_target(FILE *f, const AxTarget *t);
+
+/* ---- json.c ------------------------------------------------------------------ */
+void json_fstr(FILE *f, const char *s);   /* s as a JSON string on f */
 
 #endif

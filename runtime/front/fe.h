@@ -10,7 +10,7 @@
 #ifndef AXON_FE_H
 #define AXON_FE_H
 #include <setjmp.h>
-#include "axon.h"
+#include "front.h"
 
 /* Integers of the program stay within 64 bits through the shape arithmetic
  * the specs do on them: a literal or a size computed from literals is at

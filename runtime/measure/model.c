@@ -46,7 +46,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nest.h"
+#include "measure.h"
 
 enum {
 	MAXBUF = 2,              /* buffers per tile at most (double buffering) */

@@ -8,7 +8,7 @@
  * allow below that: 128 partitions by 512 on the target's matrix unit).
  */
 #include <string.h>
-#include "nest.h"
+#include "measure.h"
 
 Nest *
 naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *vals, int nsizes, int cap, char *why,

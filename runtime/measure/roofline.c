@@ -29,7 +29,7 @@
  */
 #include <ctype.h>
 #include <string.h>
-#include "nest.h"
+#include "measure.h"
 
 typedef struct Work {
 	double flops;            /* arithmetic nodes evaluated */

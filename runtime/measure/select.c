@@ -34,7 +34,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "select.h"
+#include "measure.h"
 
 typedef struct Shared {
 	int64_t done[SEL_MAXJOBS];   /* visits done, per worker */

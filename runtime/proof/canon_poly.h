@@ -6,7 +6,7 @@
  */
 #ifndef CANON_H
 #define CANON_H
-#include "axon.h"
+#include "proof.h"
 
 typedef struct SVar {
 	Term *v, *lo, *hi;

@@ -5,7 +5,7 @@
  */
 #ifndef EQUIV_H
 #define EQUIV_H
-#include "axon.h"
+#include "proof.h"
 
 enum { SIDES_MAXREN = 128, SIDES_MAXPART = 192 };
 

@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <z3.h>
-#include "axon.h"
+#include "proof.h"
 
 typedef struct Memo {
 	Z3_ast hyp, goal;   /* goal NULL: a satisfiability query of hyp */
@@ -376,4 +376,38 @@ smt_satisfiable(Smt *s, Term *t, char *why, size_t n)
 	if (r != Z3_L_UNDEF)
 		memo_keep(s, memo_slot(s, a, NULL), a, NULL, r == Z3_L_TRUE, why);
 	return r == Z3_L_TRUE;
+}
+
+/* A size or condition term with maxof/minof decided wherever the sizes
+ * allowed by hyp decide them (broadcasting leaves maxof(M, M), maxof(N, 1)). */
+Term *
+size_simplify(Smt *smt, TermCtx *tc, Term *hyp, Term *t)
+{
+	if (t->n == 0 || t->sort == TS_REAL)
+		return t;
+	switch ((TermKind)t->kind) {
+	case TK_ADD: case TK_SUB: case TK_MUL: case TK_DIV: case TK_MOD: case TK_MAX: case TK_MIN:
+	case TK_LT: case TK_LE: case TK_EQ: case TK_NE: case TK_AND: case TK_OR:
+		break;
+	case TK_NOT:
+		return t_not(tc, size_simplify(smt, tc, hyp, t->a[0]));
+	default:
+		return t;
+	}
+	Term *a = size_simplify(smt, tc, hyp, t->a[0]), *b = size_simplify(smt, tc, hyp, t->a[1]);
+	if (t->kind == TK_MAX || t->kind == TK_MIN) {
+		if (a == b)
+			return a;
+		char why[256];
+		int upper = t->kind == TK_MAX;
+		int a_wins = smt_prove(smt, hyp, t_bin(tc, TK_LE, upper ? b : a, upper ? a : b), why, sizeof why);
+		int b_wins = smt_prove(smt, hyp, t_bin(tc, TK_LE, upper ? a : b, upper ? b : a), why, sizeof why);
+		if (a_wins && b_wins)
+			return t_size(a) <= t_size(b) ? a : b;
+		if (a_wins)
+			return a;
+		if (b_wins)
+			return b;
+	}
+	return t_bin(tc, (TermKind)t->kind, a, b);
 }

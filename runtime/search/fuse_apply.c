@@ -22,7 +22,7 @@
  * what synthesis proved.
  */
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 enum { MAXADD = 8,     /* fused choices added per operation */
        MAXN = 64 };    /* nodes of a loop nest's instruction graph */

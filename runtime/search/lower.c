@@ -21,7 +21,7 @@
  * constant.  Nothing here names an instruction or a memory.
  */
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 struct LowerCache {
 	const AxTarget *t;

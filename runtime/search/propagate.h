@@ -6,7 +6,7 @@
  */
 #ifndef AXON_PROPAGATE_H
 #define AXON_PROPAGATE_H
-#include "axon.h"
+#include "search.h"
 
 typedef struct PropStep {    /* how a variant was reached: one swap, proved */
 	int parent;              /* the variant it was made from; -1 for variant 0 */

@@ -24,7 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 #include "synth.h"
 

@@ -5,7 +5,7 @@
  */
 #ifndef AXON_SYNTH_H
 #define AXON_SYNTH_H
-#include "axon.h"
+#include "search.h"
 
 /* MAXCAND bounds the candidates of one tile (a guard against a runaway
  * search, said on stderr when it is reached); the array grows on demand. */

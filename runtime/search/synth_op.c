@@ -6,7 +6,7 @@
  * synthesized by synth_tile.
  */
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 /* Union-find over size variables by name, for the equalities an op needs. */
 static Term *

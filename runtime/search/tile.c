@@ -17,7 +17,7 @@
  * its element equation (a + b, max, min) and synthesized like any tile.
  */
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 enum { MAXAX = AX_MAXR + 4 };
 

@@ -8,7 +8,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "axon.h"
+#include "search.h"
 
 enum { MAXAX = AX_MAXR + 4 };
 

@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "front.h"
+#include "measure.h"
 #include "nest.h"
 #include "check.h"
 

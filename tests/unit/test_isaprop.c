@@ -16,7 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "front.h"
+#include "measure.h"
 #include "propagate.h"
 
 #include "check.h"

@@ -18,7 +18,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "axon.h"
+#include "front.h"
+#include "measure.h"
 #include "nest.h"
 
 #include "check.h"

@@ -17,8 +17,9 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include "axon.h"
-#include "select.h"
+#include "front.h"
+#include "measure.h"
+#include "measure.h"
 #include "check.h"
 
 static const AxTarget *T;

@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "axon.h"
+#include "front.h"
+#include "measure.h"
 
 /* ---- the harness ----------------------------------------------------------- */
 
