@@ -7,14 +7,6 @@
 #include <string.h>
 #include "cli.h"
 
-static uint64_t
-splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* The path of output k of n: out.npy, or out.0.npy, out.1.npy, ... */
 static char *
@@ -104,7 +96,7 @@ run_program(const AxGraph *g, const char *dims, const char *inputs, uint64_t see
 		owned[p] = 1;
 		uint64_t st = seed * 1000003u + (uint64_t)p;
 		for (int64_t i = 0; i < numel; i++)
-			in[p][i] = (float)((double)(splitmix(&st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+			in[p][i] = (float)((double)(ax_splitmix(&st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 	}
 	free(list);
 	AxShape os[16];

@@ -133,6 +133,7 @@ Term *t_open(TermCtx *c, Term *t, Term *x);
 Term *t_dbvar(TermCtx *c, int k, TermSort s);
 Term *t_bignum(TermCtx *c, const char *rational);        /* an exact real "num/den" past 64 bits */
 Term *t_binder(TermCtx *c, TermSort s);
+enum { DB_BASE = 1 << 24, DB_BINDER = DB_BASE - 1 };   /* bound-variable ids of De Bruijn indices, the binder placeholder */
 int t_is_dbvar(const Term *t);                            /* its index, or -1 */
 size_t t_dag_size(const Term *t);                         /* distinct subterms */
 int t_cmp(const Term *a, const Term *b);                  /* a total order by structure */
@@ -154,6 +155,7 @@ char *t_str(TermCtx *c, const Term *t);                  /* in the context's are
 char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: for messages */
 int t_size(const Term *t);                               /* nodes of the tree */
 Arena *tc_arena(TermCtx *c);
+const AxTarget *tc_target(const TermCtx *c);   /* the target whose fns its calls name */
 
 typedef struct AxEnv {       /* values of free variables, by name */
 	int n;
@@ -506,6 +508,8 @@ int64_t ax_gcd(int64_t a, int64_t b);      /* >= 1 */
  * out of range (broadcast indices are already mapped to 0 by the caller) */
 int64_t ax_offset(int rank, const int64_t *dims, const int64_t *idx);
 int64_t ax_numel(const AxShape *s);
+void ax_shape_str(const AxShape *s, char *b, size_t n);   /* "[2, 3]" */
+uint64_t ax_splitmix(uint64_t *state);                    /* the next of a seeded sequence */
 
 /* ---- target.c --------------------------------------------------------------- */
 const AxOp *ax_find_op(const AxTarget *t, const char *name);

@@ -1,5 +1,6 @@
 /*
- * ref.c — small helpers that the generated reference kernels call.
+ * ref.c — small helpers that the generated reference kernels call, and
+ * the shape text and random numbers the runs of programs and kernels share.
  *
  * Index arithmetic follows the integer semantics the SMT encoding uses
  * (floor division and a non-negative remainder for a positive divisor), so the
@@ -64,4 +65,24 @@ ax_gcd(int64_t a, int64_t b)
 		b = t;
 	}
 	return a ? a : 1;
+}
+
+void
+ax_shape_str(const AxShape *s, char *b, size_t n)
+{
+	size_t w = (size_t)snprintf(b, n, "[");
+	for (int d = 0; d < s->rank && w < n; d++)
+		w += (size_t)snprintf(b + w, n - w, "%s%lld", d ? ", " : "", (long long)s->d[d]);
+	if (w < n)
+		snprintf(b + w, n - w, "]");
+}
+
+/* SplitMix64: the random inputs of runs and validations, from a seed */
+uint64_t
+ax_splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
