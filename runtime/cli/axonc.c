@@ -50,8 +50,10 @@ static const char usage[] =
 	"                          the requested sizes (or the largest that fit the check's limits);\n"
 	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
 	"                          with --validate each one run at the requested sizes\n"
-	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list]\n"
+	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list] [--no-jump]\n"
 	"                          the performance model: roofline, naive lowering, candidates ranked\n"
+	"                          (--list: every candidate; --no-jump: every loop iteration scheduled,\n"
+	"                          slow, the check of the model's steady-state jumps)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -102,7 +104,7 @@ int_option(const char *name, const char *v, long lo, long hi, int *out)
 	return 0;
 }
 
-/* every command but `model` (which reads its own options), as `axonc help` lists them */
+/* every command, as `axonc help` lists them */
 static const struct {
 	const char *name;
 	int (*run)(const AxTarget *t, const Opts *o);
@@ -111,7 +113,7 @@ static const struct {
 	{ "insts", cmd_insts },     { "show", cmd_show },         { "demo", cmd_demo },
 	{ "graph", cmd_graph },     { "run", cmd_run },           { "equiv", cmd_equiv },
 	{ "variants", cmd_variants }, { "tile", cmd_tile },       { "synth", cmd_synth },
-	{ "fuse", cmd_fuse },       { "compile", cmd_compile },
+	{ "fuse", cmd_fuse },       { "compile", cmd_compile },   { "model", cmd_model },
 };
 
 static int
@@ -119,8 +121,6 @@ axonc_main(int argc, char **argv)
 {
 	Opts o = { 0 };
 	o.timeout_ms = 10000;
-	if (argc > 1 && strcmp(argv[1], "model") == 0)
-		return cmd_model(argc, argv);   /* its own options (cmd_model.c) */
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
 		int bad = 0;
@@ -142,6 +142,10 @@ axonc_main(int argc, char **argv)
 			o.no_fusion = 1;
 		else if (strcmp(argv[i], "--validate") == 0)
 			o.validate = 1;
+		else if (strcmp(argv[i], "--list") == 0)
+			o.list = 1;
+		else if (strcmp(argv[i], "--no-jump") == 0)
+			o.no_jump = 1;
 		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
 			if (bad)
 				return 2;

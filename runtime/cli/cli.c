@@ -45,3 +45,16 @@ program_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
 		ax_die("νGraph invariant: %s", err);
 	return ng;
 }
+
+NuGraph *
+program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **names, double *vals, int *n,
+                 int *nsizes, int *rc)
+{
+	*n = *nsizes = 0;
+	NuGraph *ng = program_variants(t, tc, o);
+	char err[512];
+	*rc = ng ? 0 : 1;
+	if (ng && (*rc = ax_size_env(ng->g0, o->dims, names, vals, 128, n, nsizes, err, sizeof err)) != 0)
+		fprintf(stderr, "axonc: error: %s\n", err);
+	return *rc ? NULL : ng;
+}

@@ -15,6 +15,7 @@ typedef struct Opts {
 	int jobs, dtype;         /* compile: worker processes (0: every core); bytes per element for the model */
 	uint64_t seed;
 	int timeout_ms, json, explain, variant_cap, no_algebraic, depth, tile_cap, no_fusion, budget, validate;
+	int list, no_jump;       /* model: every candidate listed; every loop iteration scheduled */
 } Opts;
 
 /* cli.c */
@@ -22,6 +23,10 @@ int fail(const char *fmt, const char *arg);                       /* usage error
 void json_str(const char *s);                                    /* a JSON string on stdout */
 AxGraph *program_graph(const AxTarget *t, TermCtx *tc, const Opts *o);
 NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
+/* ... and the sizes of --dims (names[0..*nsizes) malloc'd, the caller frees them, also
+ * after an error); NULL after an error, *rc its exit code */
+NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **names, double *vals, int *n,
+                          int *nsizes, int *rc);
 /* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,
  * cmd_compile.c; 0 = done, else the exit code */
 int cmd_targets(const AxTarget *t, const Opts *o);
@@ -38,6 +43,6 @@ int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);
 int cmd_compile(const AxTarget *t, const Opts *o);
-int cmd_model(int argc, char **argv);   /* cmd_model.c: parses its own options */
+int cmd_model(const AxTarget *t, const Opts *o);
 
 #endif

@@ -283,11 +283,8 @@ compile_variants(Compile *c)
 		return fail("%s needs --dims (the sizes to compile for, e.g. --dims M=2048,K=2048,N=2048)", "compile");
 	c->t0 = ax_now_ms();
 	c->tc = tc_new(c->t);
-	c->ng = program_variants(c->t, c->tc, o);
-	int rc = c->ng ? 0 : 1;
-	char err[512];
-	if (c->ng && (rc = ax_size_env(c->ng->g0, o->dims, c->names, c->vals, 128, &c->n, &c->nsizes, err, sizeof err)) != 0)
-		fprintf(stderr, "axonc: error: %s\n", err);
+	int rc = 0;
+	c->ng = program_at_sizes(c->t, c->tc, o, c->names, c->vals, &c->n, &c->nsizes, &rc);
 	if (rc == 0 && o->emit_all && mkdir(o->emit_all, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "axonc: error: cannot make %s: %s\n", o->emit_all, strerror(errno));
 		rc = 1;
@@ -323,21 +320,11 @@ compile_bounds(Compile *c)
 {
 	AxEnv sizes = { c->n, c->names, c->vals };
 	c->roof_s = model_roofline(c->g0, &sizes, c->dtype, NULL);
-	c->naive_s = -1;
-	const char *nn[512];
-	double nvv[512];
-	memcpy(nn, c->names, sizeof *c->names * (size_t)c->n);
-	memcpy(nvv, c->vals, sizeof *c->vals * (size_t)c->n);
-	Nest *ns = naive_nest(c->T[0], c->L[0], nn, nvv, c->n, 512, c->naive_why, sizeof c->naive_why);
-	if (ns) {
-		ModelStats st;
-		c->naive_s = model_latency(ns, c->dtype, NULL, &st);
-		if (!st.fits) {
-			c->naive_s = -1;
-			snprintf(c->naive_why, sizeof c->naive_why, "its tiles do not fit on chip");
-		}
-		nest_free(ns);
-	}
+	ModelStats st;
+	c->naive_s = naive_latency(c->T[0], c->L[0], c->names, c->vals, c->n, c->dtype, &st, c->naive_why,
+	                           sizeof c->naive_why);
+	if (c->naive_s < 0)
+		c->naive_s = -1;
 	return 0;
 }
 

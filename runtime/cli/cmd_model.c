@@ -23,12 +23,6 @@ typedef struct Pick {
 
 enum { MODEL_BUDGET = 20000 };   /* candidates visited by default (compile's default), all variants together */
 
-static const char usage_model[] =
-	"usage: axonc model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list]\n"
-	"                   [--budget N] [--fn NAME] [--target NAME] [--max-variants N] [--no-algebraic] [--no-fusion]\n"
-	"                   [--max-tile T]\n"
-	"                   [--no-jump]   (every loop iteration scheduled: slow; checks the steady-state jumps)\n";
-
 /* blocks per strip, "n0=2,n1=4" ("-" for none) */
 static void
 blocks_text(const AxTiling *T, const int *blocks, char *b, size_t n)
@@ -86,76 +80,38 @@ print_pick(const AxTarget *t, const char *what, const Pick *p, double roof_ms)
 	       p->fused < 0 ? "unfused" : p->fused > 0 ? "loop-fused" : "nothing to fuse", p->blocks, p->key);
 }
 
-static int
-int_arg(const char *v, int lo, int hi, int *out)
+/* the naive lowering of the program as written (variant 0) */
+static void
+model_naive(const AxTarget *t, LowerCache *cache, const NuGraph *ng, const char *const *names, const double *vals,
+            int n, int dtype, double roof_ms)
 {
-	char *end;
-	long x = strtol(v, &end, 10);
-	if (*end || end == v || x < lo || x > hi)
-		return -1;
-	*out = (int)x;
-	return 0;
+	AxTiling *T = tile_graph(ng->variants[0]);
+	LowerNode *L = lower_variant(cache, T, 64);
+	char why[512];
+	ModelStats st;
+	double s = naive_latency(T, L, names, vals, n, dtype, &st, why, sizeof why);
+	if (s == -1)
+		printf("%-12s(cannot be written: %s)\n", "naive", why);
+	else if (s < 0)
+		printf("%-12s(its tiles do not fit on chip)\n", "naive");
+	else
+		print_stats(t, "naive", s * 1e3, roof_ms, &st);
 }
 
 int
-cmd_model(int argc, char **argv)
+cmd_model(const AxTarget *t, const Opts *o)
 {
-	Opts o = { .cmd = "model" };
-	int dtype = 4, list = 0;
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int bad = 0;
-		if (strcmp(a, "--list") == 0)
-			list = 1;
-		else if (strcmp(a, "--no-algebraic") == 0)
-			o.no_algebraic = 1;
-		else if (strcmp(a, "--no-fusion") == 0)
-			o.no_fusion = 1;
-		else if (strcmp(a, "--no-jump") == 0)
-			model_no_jump = 1;   /* every loop iteration run: the check of the jumps */
-		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(usage_model, stdout);
-			return 0;
-		} else if (a[0] == '-' && !v)
-			return fail("option '%s' needs a value", a);
-		else if (strcmp(a, "--dims") == 0)
-			o.dims = argv[++i];
-		else if (strcmp(a, "--fn") == 0)
-			o.fn = argv[++i];
-		else if (strcmp(a, "--target") == 0)
-			o.target = argv[++i];
-		else if (strcmp(a, "--dtype-bytes") == 0)
-			bad = int_arg(argv[++i], 1, 8, &dtype);
-		else if (strcmp(a, "--max-variants") == 0)
-			bad = int_arg(argv[++i], 1, 1 << 20, &o.variant_cap);
-		else if (strcmp(a, "--max-tile") == 0)
-			bad = int_arg(argv[++i], 1, 1 << 20, &o.tile_cap);
-		else if (strcmp(a, "--budget") == 0)
-			bad = int_arg(argv[++i], 1, 1 << 30, &o.budget);
-		else if (a[0] == '-')
-			return fail("unknown option '%s'", a);
-		else if (o.nargs < 1)
-			o.args[o.nargs++] = a;
-		else
-			return fail("unexpected argument '%s'", a);
-		if (bad)
-			return fail("'%s' is not a valid value here", argv[i]);
-	}
-	if (o.nargs != 1)
+	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "model");
-	if (!o.dims)
+	if (!o->dims)
 		return fail("%s needs --dims (the sizes to model, e.g. --dims M=2048,K=2048,N=2048)", "model");
-	const AxTarget *t = ax_find_target(o.target);
-	if (!t)
-		return fail("no target '%s' in this build (see 'axonc targets')", o.target ? o.target : "");
+	int dtype = o->dtype > 0 ? o->dtype : 4, list = o->list;
+	model_no_jump = o->no_jump;   /* every loop iteration run: the check of the jumps */
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, &o);
 	const char *names[512];
 	double vals[512];
-	int n = 0, nsizes = 0, rc = ng ? 0 : 1;
-	char err[512];
-	if (ng && (rc = ax_size_env(ng->g0, o.dims, names, vals, 128, &n, &nsizes, err, sizeof err)) != 0)
-		fprintf(stderr, "axonc: error: %s\n", err);
+	int n = 0, nsizes = 0, rc = 0;
+	NuGraph *ng = program_at_sizes(t, tc, o, names, vals, &n, &nsizes, &rc);
 	if (rc) {
 		for (int i = 0; i < nsizes; i++)
 			free((char *)names[i]);
@@ -165,37 +121,16 @@ cmd_model(int argc, char **argv)
 	AxEnv sizes = { n, names, vals };
 	ModelRoof rf;
 	double roof_ms = model_roofline(ng->g0, &sizes, dtype, &rf) * 1e3;
-	printf("axonc model: %s at %s, %d bytes per element, one core of %s (a model, not a measurement)\n", o.args[0],
-	       o.dims, dtype, t->name);
+	printf("axonc model: %s at %s, %d bytes per element, one core of %s (a model, not a measurement)\n", o->args[0],
+	       o->dims, dtype, t->name);
 	printf("%-12s%10.4f ms  compute %.4f ms (%.4g MACs at %.4g/s, %.4g other flops at %.4g/s), memory %.4f ms "
 	       "(%.4g MB at %.4g GB/s)\n",
 	       "roofline", roof_ms, rf.compute_s * 1e3, rf.macs, rf.macs_rate, rf.flops, rf.flops_rate, rf.mem_s * 1e3,
 	       rf.bytes / 1e6, rf.bandwidth / 1e9);
 	LowerCache *cache = lower_cache_new(t, tc, 3);
-	/* the naive lowering of the program as written */
-	{
-		AxTiling *T = tile_graph(ng->variants[0]);
-		LowerNode *L = lower_variant(cache, T, 64);
-		const char *nn[512];
-		double nv[512];
-		memcpy(nn, names, sizeof *names * (size_t)n);
-		memcpy(nv, vals, sizeof *vals * (size_t)n);
-		char why[512];
-		Nest *ns = naive_nest(T, L, nn, nv, n, 512, why, sizeof why);
-		if (!ns)
-			printf("%-12s(cannot be written: %s)\n", "naive", why);
-		else {
-			ModelStats st;
-			double s = model_latency(ns, dtype, NULL, &st);
-			if (!st.fits)
-				printf("%-12s(its tiles do not fit on chip)\n", "naive");
-			else
-				print_stats(t, "naive", s * 1e3, roof_ms, &st);
-			nest_free(ns);
-		}
-	}
+	model_naive(t, cache, ng, names, vals, n, dtype, roof_ms);
 	/* the candidates visited: compile's budget (shared evenly by the variants) unless given */
-	int64_t budget = (o.budget > 0 ? o.budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	int64_t budget = (o->budget > 0 ? o->budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
 	if (budget < 64)
 		budget = 64;
 	Pick first = { 0 }, best = { 0 };
@@ -204,7 +139,7 @@ cmd_model(int argc, char **argv)
 	for (int v = 0; v < ng->nvariants; v++) {
 		AxTiling *T = tile_graph(ng->variants[v]);
 		LowerNode *L = lower_variant(cache, T, 64);
-		Extract *x = extract_new(T, L, names, vals, n, o.tile_cap, o.no_fusion, budget);
+		Extract *x = extract_new(T, L, names, vals, n, o->tile_cap, o->no_fusion, budget);
 		Pick vbest = { 0 };
 		for (;;) {
 			ExtractCand c;

@@ -53,6 +53,10 @@ double model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, Mo
 enum { NAIVE_TILE = 512 };
 Nest *naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *vals, int nsizes, int cap,
                  char *why, size_t nwhy);
+/* its modelled latency in seconds at the sizes names/vals (st: the model's view of it);
+ * -1 if it cannot be written, -2 if its tiles do not fit on chip (why says so) */
+double naive_latency(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int n,
+                     int dtype_bytes, ModelStats *st, char *why, size_t nwhy);
 
 enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */

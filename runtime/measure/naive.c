@@ -33,3 +33,25 @@ naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *va
 	free(choice);
 	return ns;
 }
+
+double
+naive_latency(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int n,
+              int dtype_bytes, ModelStats *st, char *why, size_t nwhy)
+{
+	const char *nn[512];
+	double nv[512];
+	if (n > 512)
+		n = 512;
+	memcpy(nn, names, sizeof *names * (size_t)n);
+	memcpy(nv, vals, sizeof *vals * (size_t)n);
+	Nest *ns = naive_nest(T, L, nn, nv, n, 512, why, nwhy);
+	if (!ns)
+		return -1;
+	double s = model_latency(ns, dtype_bytes, NULL, st);
+	nest_free(ns);
+	if (!st->fits) {
+		snprintf(why, nwhy, "its tiles do not fit on chip");
+		return -2;
+	}
+	return s;
+}
