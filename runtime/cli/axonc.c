@@ -1,10 +1,8 @@
 /*
- * axonc.c — the command-line driver.
- *
- * Commands land here as the pipeline grows (DESIGN.md, "Data flow").  What
- * exists today is the spec layer: the targets this build was generated for,
- * their operators and instructions, and a demo that exercises the generated
- * tables end to end (preconditions, shapes, encoders, reference kernels).
+ * axonc.c — the command-line driver: the options (one Opts for every
+ * command), the table of commands, and the thread with a large stack they
+ * run on.  Each command lives in the cmd_*.c of its stage; cmd_compile.c is
+ * the whole pipeline as one list of stages.
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -74,13 +74,13 @@ sym_instance(TermCtx *tc, const AxOp *op, AxSym *s)
 }
 
 /* demo: the generated tables on the first two-operand op whose element is a
- * reduction, symbolically and on numbers.  It exercises the spec layer only:
- * the compilation pipeline comes with the next issues and the output says so. */
+ * reduction, symbolically and on numbers.  It exercises the spec layer only,
+ * and says so. */
 static int
 demo(const AxTarget *t)
 {
-	printf("axonc demo: the generated target's tables at work (the pipeline so far: graph, variants,\n"
-	       "tile, synth; fusion, extraction, measurement and emission are not built yet).\n\n");
+	printf("axonc demo: the generated target's tables at work, the spec layer alone (`make demo` runs\n"
+	       "the whole pipeline on an example).\n\n");
 	ax_print_target(stdout, t);
 	TermCtx *tc = tc_new(t);
 	const AxOp *op = NULL;
