@@ -29,7 +29,8 @@ TARGET_NAMES := $(notdir $(TARGET_DIRS))
 TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
-GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
+GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c gen/emit_buf.c
+GEN_HDRS := $(wildcard gen/*.h)
 RT_SRCS  := runtime/diag.c runtime/arena.c runtime/term.c runtime/layout.c runtime/ref.c runtime/target.c runtime/smt.c \
             runtime/graph.c runtime/npy.c runtime/run.c runtime/canon.c runtime/canon_range.c runtime/canon_order.c runtime/equiv.c runtime/equiv_sides.c runtime/equiv_spot.c runtime/nugraph.c runtime/propagate.c runtime/pyemit.c runtime/synth.c runtime/synth_check.c runtime/synth_op.c runtime/tile.c runtime/tilecheck.c runtime/lower.c runtime/fuse.c runtime/fuse_apply.c runtime/emit_nki.c runtime/emit_inst.c runtime/emit_tile.c runtime/nest.c runtime/nki_print.c runtime/extract.c runtime/emit_c.c runtime/ckernel.c runtime/select.c runtime/model.c runtime/roofline.c runtime/naive.c runtime/frontend.c runtime/frontend_ops.c runtime/frontend_index.c runtime/frontend_mask.c
 GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/gen/spec.tab.o $(BUILD)/obj/gen/spec.lex.o \
@@ -49,13 +50,13 @@ $(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h &: grammar/spec.y
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h runtime/axon.h
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c $(GEN_HDRS) runtime/axon.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
+$(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h runtime/axon.h $(BUILD)/gen/spec.tab.h
+$(BUILD)/obj/gen/%.o: gen/%.c $(GEN_HDRS) runtime/axon.h $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen -Iruntime -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)
