@@ -137,7 +137,7 @@ typedef struct Prop {    /* `clock 2.8GHz` in engine/memory declarations */
 	const char *text;
 } Prop;
 
-typedef enum { D_FN, D_AXIOM, D_ENUM, D_OP, D_INST, D_ENGINE, D_MEMORY, D_TEMPLATE, D_TARGET } DeclKind;
+typedef enum { D_FN, D_AXIOM, D_ENUM, D_OP, D_INST, D_ENGINE, D_MEMORY, D_TEMPLATE, D_TARGET, D_KERNEL } DeclKind;
 
 typedef struct EnumItem {
 	Loc loc;
@@ -170,11 +170,12 @@ struct Decl {
 	List body;           /* Stmt* */
 	/* D_ENGINE, D_MEMORY */
 	List props;          /* Prop* */
-	/* D_TEMPLATE */
+	/* D_TEMPLATE, D_KERNEL: the template, the kernel language's name */
 	const char *str;
 	Loc sloc;
 	/* D_TARGET: nested declarations */
 	List decls;
+	const char *kernel;  /* D_TARGET: the language its kernel templates write (sema, from its D_KERNEL) */
 	/* sema results for D_OP / D_INST */
 	List syms;           /* const char*: size symbols, in binding order */
 	List symlocs;        /* Loc* */

@@ -232,7 +232,8 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 			list_push(&axioms, spec->decls.v[i]);
 	for (int i = 0; i < spec->target->decls.n; i++) {
 		Decl *d = spec->target->decls.v[i];
-		list_push(d->kind == D_ENGINE ? &g.engines : d->kind == D_MEMORY ? &g.mems : &g.templates, d);
+		if (d->kind != D_KERNEL)
+			list_push(d->kind == D_ENGINE ? &g.engines : d->kind == D_MEMORY ? &g.mems : &g.templates, d);
 	}
 	if (g.engines.n > 32 || g.mems.n > 32) {
 		error_at(spec->target->nloc, "at most 32 engines and 32 memories");
@@ -312,7 +313,7 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 		emitf("\t{ %s, %s },   /* %s */\n", cstr(t->name), cstr(t->str), locstr(t->loc));
 	}
 	emitf("};\n\n");
-	emitf("const AxTarget ax_target_%s = {\n\t%s, files,\n", tname, cstr(tname));
+	emitf("const AxTarget ax_target_%s = {\n\t%s, %s, files,\n", tname, cstr(tname), cstr(spec->target->kernel));
 	emitf("\tNOPS, NINSTS, NFNS, %d, %d, %d, %d, %d,\n", axioms.n, g.nenums, g.engines.n, g.mems.n, g.templates.n);
 	emitf("\tops, insts, fns, axioms, enums, engines, mems, templates,\n};\n");
 	fclose(out);

@@ -503,8 +503,17 @@ check_props(Decl *d, const char *const *allowed)
 static void
 check_target(Spec *spec, Decl *t)
 {
+	Decl *kernel = NULL;
 	for (int i = 0; i < t->decls.n; i++) {
 		Decl *d = t->decls.v[i];
+		if (d->kind == D_KERNEL) {
+			if (kernel) {
+				error_at(d->loc, "second kernel language for target '%s'", t->name);
+				note_at(kernel->loc, "first kernel language is here");
+			} else
+				kernel = d;
+			continue;
+		}
 		for (int k = 0; k < i; k++) {
 			Decl *p = t->decls.v[k];
 			if (p->kind == d->kind && strcmp(p->name, d->name) == 0) {
@@ -538,13 +547,17 @@ check_target(Spec *spec, Decl *t)
 		error_at(t->nloc, "target '%s' declares no engine", t->name);
 	if (!nmem)
 		error_at(t->nloc, "target '%s' declares no memory", t->name);
+	if (kernel)
+		t->kernel = kernel->str;
+	else
+		error_at(t->nloc, "target '%s' names no kernel language (add: kernel \"LANGUAGE\";)", t->name);
 	(void)spec;
 }
 
 static const char *
 kind_name(DeclKind k)
 {
-	static const char *s[] = { "fn", "axiom", "enum", "op", "inst", "engine", "memory", "template", "target" };
+	static const char *s[] = { "fn", "axiom", "enum", "op", "inst", "engine", "memory", "template", "target", "kernel" };
 	return s[k];
 }
 

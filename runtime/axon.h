@@ -379,6 +379,7 @@ typedef struct AxTemplate {
 
 struct AxTarget {
 	const char *name;
+	const char *kernel;        /* the language its kernel templates write ("NKI"): `kernel "NKI";` */
 	const char *const *files;  /* spec files it was generated from */
 	int nops, ninsts, nfns, naxioms, nenums, nengines, nmems, ntemplates;
 	const AxOp *ops;
