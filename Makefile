@@ -10,6 +10,10 @@
 #
 # Every target directory under targets/ is generated into build/gen/<name>/
 # and linked into axonc; nothing generated is committed.
+#
+#   DEFAULT_TARGET=NAME   the target axonc uses when no --target is given
+#                         (default trainium; must be a directory under targets/:
+#                         a new target directory never becomes the default by itself)
 
 CC      ?= cc
 BUILD   ?= build
@@ -26,6 +30,7 @@ LDLIBS  := -lz3 -ltcc -ldl -lm
 
 TARGET_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard targets/*/*.ax))))
 TARGET_NAMES := $(notdir $(TARGET_DIRS))
+DEFAULT_TARGET ?= trainium
 TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
@@ -37,7 +42,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
             $(BUILD)/obj/rt/diag.o
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 
-.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv
+.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv FORCE
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -74,10 +79,18 @@ $(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c runti
 endef
 $(foreach t,$(TARGET_DIRS) $(TOY_DIR),$(eval $(call target_rules,$(t))))
 
-$(BUILD)/gen/registry.c: $(BUILD)/axgen Makefile
-	$(BUILD)/axgen --registry $@ $(TARGET_NAMES)
+# the registry: the targets linked into axonc and the default among them.  Its
+# arguments are kept in registry.args, rewritten only when they change, so a
+# new target directory or another DEFAULT_TARGET regenerates it.
+REGISTRY_ARGS := --default $(DEFAULT_TARGET) $(TARGET_NAMES)
+$(BUILD)/gen/registry.args: FORCE
+	@mkdir -p $(@D)
+	@echo '$(REGISTRY_ARGS)' | cmp -s - $@ || echo '$(REGISTRY_ARGS)' >$@
+FORCE:
+$(BUILD)/gen/registry.c: $(BUILD)/axgen $(BUILD)/gen/registry.args Makefile
+	$(BUILD)/axgen --registry $@ $(REGISTRY_ARGS)
 $(BUILD)/gen/registry_toy.c: $(BUILD)/axgen Makefile
-	$(BUILD)/axgen --registry $@ toy
+	$(BUILD)/axgen --registry $@ --default toy toy
 $(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c runtime/axon.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iruntime -c $< -o $@

@@ -392,9 +392,11 @@ struct AxTarget {
 	const AxTemplate *templates;
 };
 
-/* registry.c (generated): every target this build knows */
+/* registry.c (generated): every target this build knows, and the one used
+ * when none is named (the Makefile's DEFAULT_TARGET) */
 extern const AxTarget *const ax_targets[];
-const AxTarget *ax_find_target(const char *name);
+extern const AxTarget *const ax_default_target;
+const AxTarget *ax_find_target(const char *name);   /* NULL: the default target */
 
 /* ---- graph.c: a tensor program as a dataflow graph of spec'd ops ----------- */
 
