@@ -10,6 +10,10 @@
 #
 # Every target directory under targets/ is generated into build/gen/<name>/
 # and linked into axonc; nothing generated is committed.
+#
+#   DEFAULT_TARGET=NAME   the target axonc uses when no --target is given
+#                         (default trainium; must be a directory under targets/:
+#                         a new target directory never becomes the default by itself)
 
 CC      ?= cc
 BUILD   ?= build
@@ -26,10 +30,12 @@ LDLIBS  := -lz3 -ltcc -ldl -lm
 
 TARGET_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard targets/*/*.ax))))
 TARGET_NAMES := $(notdir $(TARGET_DIRS))
+DEFAULT_TARGET ?= trainium
 TOY_DIR := tests/targets/toy
 SPEC_FILES := $(sort $(wildcard specs/*.ax))
 
-GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c
+GEN_SRCS := gen/main.c gen/util.c gen/diag.c gen/ast.c gen/sema.c gen/sema_expr.c gen/emit.c gen/emit_op.c gen/emit_expr.c gen/emit_buf.c
+GEN_HDRS := $(wildcard gen/*.h)
 # the runtime's stages, one folder each, in the order data flows (runtime/README.md)
 RT_STAGES := core proof front search back measure
 RT_SRCS  := $(foreach d,$(RT_STAGES),$(sort $(wildcard runtime/$(d)/*.c)))
@@ -41,7 +47,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 CLI_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(CLI_SRCS))
 
-.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv
+.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv FORCE
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -54,13 +60,13 @@ $(BUILD)/gen/spec.tab.c $(BUILD)/gen/spec.tab.h &: grammar/spec.y
 $(BUILD)/gen/spec.lex.c: grammar/spec.l
 	@mkdir -p $(BUILD)/gen
 	flex -o $@ $<
-$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c gen/ast.h $(RT_HDRS)
+$(BUILD)/obj/gen/spec.tab.o: $(BUILD)/gen/spec.tab.c $(GEN_HDRS) $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h gen/ast.h
+$(BUILD)/obj/gen/spec.lex.o: $(BUILD)/gen/spec.lex.c $(BUILD)/gen/spec.tab.h $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
-$(BUILD)/obj/gen/%.o: gen/%.c gen/ast.h gen/emit.h gen/sema.h $(RT_HDRS) $(BUILD)/gen/spec.tab.h
+$(BUILD)/obj/gen/%.o: gen/%.c $(GEN_HDRS) $(RT_HDRS) $(BUILD)/gen/spec.tab.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Igen $(RT_INC) -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/axgen: $(GEN_OBJS)
@@ -78,10 +84,18 @@ $(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c $(RT_
 endef
 $(foreach t,$(TARGET_DIRS) $(TOY_DIR),$(eval $(call target_rules,$(t))))
 
-$(BUILD)/gen/registry.c: $(BUILD)/axgen Makefile
-	$(BUILD)/axgen --registry $@ $(TARGET_NAMES)
+# the registry: the targets linked into axonc and the default among them.  Its
+# arguments are kept in registry.args, rewritten only when they change, so a
+# new target directory or another DEFAULT_TARGET regenerates it.
+REGISTRY_ARGS := --default $(DEFAULT_TARGET) $(TARGET_NAMES)
+$(BUILD)/gen/registry.args: FORCE
+	@mkdir -p $(@D)
+	@echo '$(REGISTRY_ARGS)' | cmp -s - $@ || echo '$(REGISTRY_ARGS)' >$@
+FORCE:
+$(BUILD)/gen/registry.c: $(BUILD)/axgen $(BUILD)/gen/registry.args Makefile
+	$(BUILD)/axgen --registry $@ $(REGISTRY_ARGS)
 $(BUILD)/gen/registry_toy.c: $(BUILD)/axgen Makefile
-	$(BUILD)/axgen --registry $@ toy
+	$(BUILD)/axgen --registry $@ --default toy toy
 $(BUILD)/obj/registry.o: $(BUILD)/gen/registry.c $(RT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(RT_INC) -c $< -o $@

@@ -1,5 +1,6 @@
 /*
- * ast.c — constructors and a printer for spec expressions.
+ * ast.c — constructors and a printer for spec expressions, and the lookups of
+ * declarations in a Spec.
  *
  * The printer writes spec syntax back; generated C uses it in comments and in
  * the human-readable strings of the tables (preconditions, cost terms).
@@ -128,4 +129,46 @@ expr_str(const Expr *e)
 	char *s = xstrdup(buf);
 	free(buf);
 	return s;
+}
+
+/* ---- declarations of a spec ------------------------------------------------ */
+
+/* The declaration of kind k named name, in the files or the target block. */
+Decl *
+find_decl(Spec *spec, DeclKind k, const char *name)
+{
+	List *ls[2] = { &spec->decls, spec->target ? &spec->target->decls : NULL };
+	for (int j = 0; j < 2; j++) {
+		if (!ls[j])
+			continue;
+		for (int i = 0; i < ls[j]->n; i++) {
+			Decl *d = ls[j]->v[i];
+			if (d->kind == k && strcmp(d->name, name) == 0)
+				return d;
+		}
+	}
+	return NULL;
+}
+
+static int
+cmpdecl(const void *a, const void *b)
+{
+	return strcmp((*(Decl *const *)a)->name, (*(Decl *const *)b)->name);
+}
+
+/* All declarations of kind k sorted by name: generated output is ordered by
+ * name so that regeneration is byte-identical whatever the file order. */
+Decl **
+sorted_decls(Spec *spec, DeclKind k, int *n)
+{
+	List l = { 0 };
+	List *ls[2] = { &spec->decls, spec->target ? &spec->target->decls : NULL };
+	for (int j = 0; j < 2; j++)
+		for (int i = 0; ls[j] && i < ls[j]->n; i++)
+			if (((Decl *)ls[j]->v[i])->kind == k)
+				list_push(&l, ls[j]->v[i]);
+	if (l.n > 1)
+		qsort(l.v, (size_t)l.n, sizeof *l.v, cmpdecl);
+	*n = l.n;
+	return (Decl **)l.v;
 }

@@ -3,7 +3,11 @@
  * (grammar/spec.y), semantic analysis (gen/sema.c) and the C writers
  * (gen/emit_*.c).
  *
- * One header with a section per file (QBE all.h, chibicc chibicc.h).
+ * One header with a section per stage that main.c drives (QBE all.h,
+ * chibicc chibicc.h), standing on util.h.  The lower files of sema and of
+ * the C writers, which the upper ones call into, declare themselves in
+ * headers of their own (sema_expr.h; emit_buf.h, emit_expr.h, emit_op.h), so
+ * that each file includes only what lies below it.
  * axgen is a short-lived program: nodes come from a bump allocator that is
  * never freed (chibicc's rule).  Every node keeps the Loc it was parsed at,
  * so any stage can report "at this node".
@@ -17,13 +21,9 @@
 enum { MAXDIMS = 8, MAXERR = 20 };
 
 #include "axon.h"
+#include "util.h"
 
 typedef AxLoc Loc;      /* runtime/diag.c prints them, for axgen and axonc alike */
-
-typedef struct List {   /* growable vector of pointers */
-	void **v;
-	int n, cap;
-} List;
 
 /* ---- expressions -------------------------------------------------------- */
 
@@ -137,7 +137,7 @@ typedef struct Prop {    /* `clock 2.8GHz` in engine/memory declarations */
 	const char *text;
 } Prop;
 
-typedef enum { D_FN, D_AXIOM, D_ENUM, D_OP, D_INST, D_ENGINE, D_MEMORY, D_TEMPLATE, D_TARGET } DeclKind;
+typedef enum { D_FN, D_AXIOM, D_ENUM, D_OP, D_INST, D_ENGINE, D_MEMORY, D_TEMPLATE, D_TARGET, D_KERNEL } DeclKind;
 
 typedef struct EnumItem {
 	Loc loc;
@@ -170,11 +170,12 @@ struct Decl {
 	List body;           /* Stmt* */
 	/* D_ENGINE, D_MEMORY */
 	List props;          /* Prop* */
-	/* D_TEMPLATE */
+	/* D_TEMPLATE, D_KERNEL: the template, the kernel language's name */
 	const char *str;
 	Loc sloc;
 	/* D_TARGET: nested declarations */
 	List decls;
+	const char *kernel;  /* D_TARGET: the language its kernel templates write (sema, from its D_KERNEL) */
 	/* sema results for D_OP / D_INST */
 	List syms;           /* const char*: size symbols, in binding order */
 	List symlocs;        /* Loc* */
@@ -194,22 +195,11 @@ typedef struct Spec {    /* everything read: specs/ plus one target directory */
 	int check_only;      /* axgen --check: a target block is optional */
 } Spec;
 
-/* ---- util.c --------------------------------------------------------------- */
-void *xalloc(size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void list_push(List *l, void *p);
-void list_sort_str(List *l);
-char *read_file(const char *path, size_t *len);
-
 /* ---- diag.c --------------------------------------------------------------- */
 extern int nerrors;
 void diag_add_source(const char *file, const char *text);
 void error_at(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note_at(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void die_(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
-#define die(...) die_(__FILE__, __LINE__, __VA_ARGS__)
 void diag_finish(void);  /* prints "N errors" and exits 1 if any */
 
 /* ---- parse (grammar/spec.y) ----------------------------------------------- */
@@ -221,14 +211,13 @@ Expr *new_bin(BinOp op, Expr *a, Expr *b, Loc loc);
 const char *binop_str(BinOp op);
 void print_expr(FILE *f, const Expr *e);   /* spec syntax, for comments and strings */
 char *expr_str(const Expr *e);
+Decl *find_decl(Spec *spec, DeclKind k, const char *name);
+Decl **sorted_decls(Spec *spec, DeclKind k, int *n);
 
 /* ---- sema.c --------------------------------------------------------------- */
 void sema(Spec *spec);   /* resolves names, types and checks consistency; collects errors */
-Decl *find_decl(Spec *spec, DeclKind k, const char *name);
-int find_str(const List *l, const char *s);
-Decl **sorted_decls(Spec *spec, DeclKind k, int *n);
 
-/* ---- emit.c, emit_c.c ------------------------------------------------------ */
+/* ---- emit.c --------------------------------------------------------------- */
 void emit_all(Spec *spec, const char *outdir, const char *tname);
 
 #endif

@@ -2,7 +2,7 @@
  * diag.c — axgen's error counting on top of runtime/diag.c.
  *
  * Semantic errors are collected up to MAXERR; diag_finish() prints the count
- * and exits 1.  Internal bugs go through die(), which aborts.
+ * and exits 1.  Internal bugs go through die() (util.c), which aborts.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -36,18 +36,6 @@ note_at(Loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	ax_vdiag(loc, "note", fmt, ap);
 	va_end(ap);
-}
-
-void
-die_(const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "%s:%d: axgen: internal error: ", file, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
 }
 
 void

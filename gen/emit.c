@@ -10,23 +10,11 @@
  * indexes and one exported `const AxTarget ax_target_<name>`.  Output depends
  * only on the spec text, so regeneration is byte-identical.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "emit.h"
-
-FILE *out;
-
-
-void
-emitf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-}
+#include "emit_expr.h"
+#include "emit_op.h"
 
 static FILE *
 open_out(const char *dir, const char *name)
@@ -38,130 +26,6 @@ open_out(const char *dir, const char *name)
 		diag_finish();
 	}
 	return f;
-}
-
-/* A C string literal for s. */
-const char *
-cstr(const char *s)
-{
-	if (!s)
-		return "NULL";
-	Buf b = { 0 };
-	buf_printf(&b, "\"");
-	for (const char *p = s; *p; p++) {
-		switch (*p) {
-		case '"': buf_printf(&b, "\\\""); break;
-		case '\\': buf_printf(&b, "\\\\"); break;
-		case '\n': buf_printf(&b, "\\n"); break;
-		case '\t': buf_printf(&b, "\\t"); break;
-		default:
-			if ((unsigned char)*p < 32)
-				buf_printf(&b, "\\%03o", (unsigned char)*p);
-			else
-				buf_printf(&b, "%c", *p);
-		}
-	}
-	buf_printf(&b, "\"");
-	return xstrdup(buf_str(&b));
-}
-
-const char *
-locstr(Loc l)
-{
-	return xprintf("%s:%d", l.file, l.line);
-}
-
-/* ---- printable forms of declarations ------------------------------------- */
-
-static const char *
-dim_str(const Dim *d)
-{
-	if (d->ellipsis)
-		return xprintf("...%s", d->group);
-	return xprintf("%s%s", d->par ? "par " : "", expr_str(d->e));
-}
-
-const char *
-pattern_str(const List *dims)
-{
-	Buf b = { 0 };
-	buf_printf(&b, "[");
-	for (int i = 0; i < dims->n; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", dim_str(dims->v[i]));
-	buf_printf(&b, "]");
-	return xstrdup(buf_str(&b));
-}
-
-const char *
-mems_str(const List *m)
-{
-	Buf b = { 0 };
-	for (int i = 1; i < m->n; i += 2)
-		buf_printf(&b, "%s%s", i > 1 ? "|" : "", (char *)m->v[i]);
-	return xstrdup(buf_str(&b));
-}
-
-const char *
-sig_str(const Decl *d)
-{
-	Buf b = { 0 };
-	buf_printf(&b, "%s %s(", d->kind == D_OP ? "op" : "inst", d->name);
-	for (int i = 0; i < d->operands.n; i++) {
-		Operand *o = d->operands.v[i];
-		buf_printf(&b, "%s%s%s%s%s", i ? ", " : "", o->name, o->mems.n ? ": " : "", mems_str(&o->mems),
-		           pattern_str(&o->dims));
-		if (o->defval)
-			buf_printf(&b, " = %s", expr_str(o->defval));
-	}
-	for (int i = 0; i < d->attrs.n; i++) {
-		Attr *a = d->attrs.v[i];
-		buf_printf(&b, "%s%s: %s", i ? ", " : "; ", a->name, a->type);
-	}
-	buf_printf(&b, ") -> %s%s%s", mems_str(&d->outmems), d->outmems.n ? " " : "", pattern_str(&d->out));
-	if (d->engines.n) {
-		buf_printf(&b, " on ");
-		for (int i = 1; i < d->engines.n; i += 2)
-			buf_printf(&b, "%s%s", i > 1 ? " | " : "", (char *)d->engines.v[i]);
-	}
-	return xstrdup(buf_str(&b));
-}
-
-/* ---- tables of the whole target ------------------------------------------ */
-
-
-
-int
-index_of_decl(Decl **v, int n, const char *name)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(v[i]->name, name) == 0)
-			return i;
-	return -1;
-}
-
-int
-index_in(const List *l, const char *name)
-{
-	for (int i = 0; i < l->n; i++)
-		if (strcmp(((Decl *)l->v[i])->name, name) == 0)
-			return i;
-	return -1;
-}
-
-Ctx
-ctx_for(Gen *g, Decl *d, Mode m, Buf *pre, const char *prefix)
-{
-	Ctx x = { 0 };
-	x.mode = m;
-	x.pre = pre;
-	x.depth = 1;
-	x.prefix = prefix;
-	for (int i = 0; d && (d->kind == D_OP || d->kind == D_INST) && i < d->attrs.n && i < 16; i++) {
-		Attr *a = d->attrs.v[i];
-		x.enum_prefix_of_attr[i] = a->kind == A_ENUM ? xprintf("enum_%s", a->type) : "";
-	}
-	(void)g;
-	return x;
 }
 
 /* ---- fns, axioms, enums ---------------------------------------------------- */
@@ -186,12 +50,12 @@ emit_fns(Gen *g)
 			emitf(");\n}\n\n");
 		} else {
 			Buf pre = { 0 };
-			Ctx x = ctx_for(g, f, M_REF, &pre, "");
+			Ctx x = ctx_for(f, M_REF, &pre, "");
 			const char *e = compile_expr(&x, f->def);
 			emitf("%s\treturn %s;\n}\n\n", buf_str(&pre), e);
 		}
 		if (f->def) {
-			Ctx x = ctx_for(g, f, M_TERM, NULL, "");
+			Ctx x = ctx_for(f, M_TERM, NULL, "");
 			emitf("static Term *\nfn_%s_unfold(TermCtx *tc, Term *const *p)\n{\n\treturn %s;\n}\n\n", f->name,
 			      compile_expr(&x, f->def));
 		}
@@ -213,12 +77,12 @@ collect_fns(const Expr *e, List *out)
 }
 
 static void
-emit_axioms(Gen *g, List *axioms)
+emit_axioms(List *axioms)
 {
 	emitf("/* ---- axioms ---- */\n\n");
 	for (int i = 0; i < axioms->n; i++) {
 		Decl *a = axioms->v[i];
-		Ctx x = ctx_for(g, a, M_TERM, NULL, "");
+		Ctx x = ctx_for(a, M_TERM, NULL, "");
 		emitf("/* %s */\n", locstr(a->loc));
 		emitf("static Term *\naxiom_%d(TermCtx *tc, Term *const *p)\n{\n\treturn %s;\n}\n", i,
 		      compile_expr(&x, a->def));
@@ -260,7 +124,7 @@ emit_enums(Gen *g)
 		emitf("static Term *\nenum_%s_term(TermCtx *tc, int item, Term *const *p)\n{\n\tswitch (item) {\n", en->name);
 		for (int k = 0; k < en->items.n; k++) {
 			EnumItem *it = en->items.v[k];
-			Ctx x = ctx_for(g, en, M_TERM, NULL, "");
+			Ctx x = ctx_for(en, M_TERM, NULL, "");
 			emitf("\tcase %d: return %s;   /* %s */\n", k, compile_expr(&x, it->sem), it->name);
 		}
 		emitf("\t}\n\tax_die(\"enum %s: item %%d\", item);\n}\n\n", en->name);
@@ -268,7 +132,7 @@ emit_enums(Gen *g)
 		for (int k = 0; k < en->items.n; k++) {
 			EnumItem *it = en->items.v[k];
 			Buf pre = { 0 };
-			Ctx x = ctx_for(g, en, M_REF, &pre, "");
+			Ctx x = ctx_for(en, M_REF, &pre, "");
 			x.depth = 2;
 			const char *e = compile_expr(&x, it->sem);
 			emitf("\tcase %d: {   /* %s */\n%s\t\treturn %s;\n\t}\n", k, it->name, buf_str(&pre), e);
@@ -368,7 +232,8 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 			list_push(&axioms, spec->decls.v[i]);
 	for (int i = 0; i < spec->target->decls.n; i++) {
 		Decl *d = spec->target->decls.v[i];
-		list_push(d->kind == D_ENGINE ? &g.engines : d->kind == D_MEMORY ? &g.mems : &g.templates, d);
+		if (d->kind != D_KERNEL)
+			list_push(d->kind == D_ENGINE ? &g.engines : d->kind == D_MEMORY ? &g.mems : &g.templates, d);
 	}
 	if (g.engines.n > 32 || g.mems.n > 32) {
 		error_at(spec->target->nloc, "at most 32 engines and 32 memories");
@@ -387,7 +252,7 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 	emitf("enum {\n#define OP(name, nopnd, nattr, loc) OPX_##name,\n#include \"ops.def\"\n#undef OP\n\tNOPS\n};\n");
 	emitf("enum {\n#define INST(name, nopnd, nattr, loc) INSTX_##name,\n#include \"insts.def\"\n#undef INST\n\tNINSTS\n};\n\n");
 	emit_fns(&g);
-	emit_axioms(&g, &axioms);
+	emit_axioms(&axioms);
 	emit_enums(&g);
 	for (int i = 0; i < g.nops; i++)
 		emit_opinst(&g, g.ops[i]);
@@ -448,7 +313,7 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 		emitf("\t{ %s, %s },   /* %s */\n", cstr(t->name), cstr(t->str), locstr(t->loc));
 	}
 	emitf("};\n\n");
-	emitf("const AxTarget ax_target_%s = {\n\t%s, files,\n", tname, cstr(tname));
+	emitf("const AxTarget ax_target_%s = {\n\t%s, %s, files,\n", tname, cstr(tname), cstr(spec->target->kernel));
 	emitf("\tNOPS, NINSTS, NFNS, %d, %d, %d, %d, %d,\n", axioms.n, g.nenums, g.engines.n, g.mems.n, g.templates.n);
 	emitf("\tops, insts, fns, axioms, enums, engines, mems, templates,\n};\n");
 	fclose(out);

@@ -13,38 +13,24 @@
  * sym[] sizes, x_<name> output indices, v[] / v<id> bound variables,
  * p[] parameters, c->/s-> instance fields.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "emit.h"
+#include "emit_expr.h"
 
-void
-buf_printf(Buf *b, const char *fmt, ...)
+/* How to compile the expressions of d (NULL: of no op) in mode m. */
+Ctx
+ctx_for(Decl *d, Mode m, Buf *pre, const char *prefix)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (b->len + (size_t)n + 1 > cap)
-			cap *= 2;
-		char *s = xalloc(cap);
-		if (b->len)
-			memcpy(s, b->s, b->len);
-		b->s = s;
-		b->cap = cap;
+	Ctx x = { 0 };
+	x.mode = m;
+	x.pre = pre;
+	x.depth = 1;
+	x.prefix = prefix;
+	for (int i = 0; d && (d->kind == D_OP || d->kind == D_INST) && i < d->attrs.n && i < 16; i++) {
+		Attr *a = d->attrs.v[i];
+		x.enum_prefix_of_attr[i] = a->kind == A_ENUM ? xprintf("enum_%s", a->type) : "";
 	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-const char *
-buf_str(Buf *b)
-{
-	return b->s ? b->s : "";
+	return x;
 }
 
 /* A decimal literal as an exact fraction. */

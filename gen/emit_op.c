@@ -9,7 +9,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "emit.h"
+#include "emit_expr.h"
+#include "emit_op.h"
 
 typedef struct Site {   /* where a size symbol is read */
 	int o, k;           /* operand and pattern entry; o = -1: attribute k */
@@ -162,7 +163,7 @@ emit_check(Gen *g, Decl *d, const char *P)
 	for (int i = 0; i < d->where.n; i++) {
 		Expr *w = d->where.v[i];
 		Buf pre = { 0 };
-		Ctx x = ctx_for(g, d, M_REF, &pre, P);
+		Ctx x = ctx_for(d, M_REF, &pre, P);
 		const char *e = compile_expr(&x, w);
 		List used = { 0 };
 		collect_syms(w, &used);
@@ -182,7 +183,7 @@ emit_check(Gen *g, Decl *d, const char *P)
 		if (dm->ellipsis)
 			continue;
 		Buf pre = { 0 };
-		Ctx x = ctx_for(g, d, M_REF, &pre, P);
+		Ctx x = ctx_for(d, M_REF, &pre, P);
 		const char *e = compile_expr(&x, dm->e);
 		const char *pos = xprintf("ax_pos(&%s_L, c->rank, c->grank, -1, %d)", P, k);
 		emitf("%s\tout->d[%s] = %s;\n", buf_str(&pre), pos, e);
@@ -209,7 +210,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 	emitf("\t%s_bind_s(s, sym);\n", P);
 	emit_dim_checks(d, P, 1);
 	for (int i = 0; i < d->where.n; i++) {
-		Ctx x = ctx_for(g, d, M_TERM, NULL, P);
+		Ctx x = ctx_for(d, M_TERM, NULL, P);
 		emitf("\tcs[n++] = %s;   /* %s: %s */\n", compile_expr(&x, d->where.v[i]),
 		      locstr(((Expr *)d->where.v[i])->loc), expr_str(d->where.v[i]));
 	}
@@ -219,7 +220,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 		if (dm->ellipsis || dm->e->kind == E_NUM ||
 		    (dm->e->kind == E_NAME && dm->e->nk == N_SIZE && site[dm->e->slot].o >= 0))
 			continue;
-		Ctx x = ctx_for(g, d, M_TERM, NULL, P);
+		Ctx x = ctx_for(d, M_TERM, NULL, P);
 		emitf("\tcs[n++] = t_bin(tc, TK_LE, t_int(tc, 1), %s);\n", compile_expr(&x, dm->e));
 	}
 	emitf("\treturn t_and_all(tc, n, cs);\n}\n\n");
@@ -231,7 +232,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 		Dim *dm = d->out.v[k];
 		if (dm->ellipsis)
 			continue;
-		Ctx x = ctx_for(g, d, M_TERM, NULL, P);
+		Ctx x = ctx_for(d, M_TERM, NULL, P);
 		emitf("\tout[ax_pos(&%s_L, s->rank, s->grank, -1, %d)] = %s;\n", P, k, compile_expr(&x, dm->e));
 	}
 	emitf("\treturn r;\n}\n\n");
@@ -251,7 +252,7 @@ emit_outvars(Decl *d, const char *P, const char *X, const char *ty, const char *
 }
 
 static void
-emit_enc(Gen *g, Decl *d, const char *P)
+emit_enc(Decl *d, const char *P)
 {
 	if (d->operands.n) {
 		emitf("static Term *\n%s_acc(TermCtx *tc, const AxSym *s, int o, Term *const *idx, Term *const *fixed)\n{\n", P);
@@ -262,13 +263,13 @@ emit_enc(Gen *g, Decl *d, const char *P)
 	if (d->nvars)
 		emitf("\tTerm *v[%d];\n", d->nvars);
 	emit_outvars(d, P, "s", "Term *", "idx");
-	Ctx x = ctx_for(g, d, M_TERM, NULL, P);
+	Ctx x = ctx_for(d, M_TERM, NULL, P);
 	emitf("\t/* %s */\n", locstr(d->out_stmt->loc));
 	emitf("\treturn t_toreal(tc, %s);\n}\n\n", compile_expr(&x, d->out_stmt->rhs));
 }
 
 static void
-emit_ref(Gen *g, Decl *d, const char *P)
+emit_ref(Decl *d, const char *P)
 {
 	emitf("static int\n%s_ref(const AxConc *c, const float *const *in, float *out, char *err, size_t n)\n{\n", P);
 	emitf("\tAxShape os;\n\tif (%s_check(c, &os, err, n))\n\t\treturn 1;\n", P);
@@ -290,7 +291,7 @@ emit_ref(Gen *g, Decl *d, const char *P)
 		emitf("\t\tint64_t x_%s = oi[p_%s];\n\t\t(void)x_%s;\n", ix->name, ix->name, ix->name);
 	}
 	Buf pre = { 0 };
-	Ctx x = ctx_for(g, d, M_REF, &pre, P);
+	Ctx x = ctx_for(d, M_REF, &pre, P);
 	x.depth = 2;
 	const char *e = compile_expr(&x, st->rhs);
 	emitf("%s\t\tout[flat] = (float)(%s);\n", buf_str(&pre), e);
@@ -299,14 +300,32 @@ emit_ref(Gen *g, Decl *d, const char *P)
 }
 
 static void
-emit_cost(Gen *g, Decl *d, const char *P)
+emit_cost(Decl *d, const char *P)
 {
 	Buf pre = { 0 };
-	Ctx x = ctx_for(g, d, M_REF, &pre, P);
+	Ctx x = ctx_for(d, M_REF, &pre, P);
 	const char *e = compile_expr(&x, d->cost);
 	emitf("static double\n%s_cost(const AxConc *c, int dtype_bytes)\n{\n", P);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n\t(void)dtype_bytes;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\t/* %s */\n%s\treturn (double)(%s);\n}\n\n", locstr(d->cost->loc), buf_str(&pre), e);
+}
+
+static int
+index_of_decl(Decl **v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(v[i]->name, name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+index_in(const List *l, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(((Decl *)l->v[i])->name, name) == 0)
+			return i;
+	return -1;
 }
 
 unsigned
@@ -417,8 +436,8 @@ emit_opinst(Gen *g, Decl *d)
 	emit_bind(d, P, 1);
 	emit_check(g, d, P);
 	emit_pre(g, d, P);
-	emit_enc(g, d, P);
-	emit_ref(g, d, P);
+	emit_enc(d, P);
+	emit_ref(d, P);
 	if (d->cost)
-		emit_cost(g, d, P);
+		emit_cost(d, P);
 }

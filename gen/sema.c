@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sema.h"
+#include "sema_expr.h"
 
 /* C math functions a `ref` may name, with their arity. */
 static const struct { const char *name; int arity; } libm[] = {
@@ -50,24 +50,6 @@ static const char *python_roles[] = {
 static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", 0 };
 static const char *memory_props[] = { "partitions", "bytes", "banks", "bandwidth", "offchip", 0 };
 
-int
-find_str(const List *l, const char *s)
-{
-	for (int i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return i;
-	return -1;
-}
-
-int
-in_strv(const char *const *v, const char *s)
-{
-	for (int i = 0; v[i]; i++)
-		if (strcmp(v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 static int
 holes_contain(const char *holes, const char *name)
 {
@@ -81,46 +63,6 @@ holes_contain(const char *holes, const char *name)
 	}
 	return 0;
 }
-
-Decl *
-find_decl(Spec *spec, DeclKind k, const char *name)
-{
-	List *ls[2] = { &spec->decls, spec->target ? &spec->target->decls : NULL };
-	for (int j = 0; j < 2; j++) {
-		if (!ls[j])
-			continue;
-		for (int i = 0; i < ls[j]->n; i++) {
-			Decl *d = ls[j]->v[i];
-			if (d->kind == k && strcmp(d->name, name) == 0)
-				return d;
-		}
-	}
-	return NULL;
-}
-
-static int
-cmpdecl(const void *a, const void *b)
-{
-	return strcmp((*(Decl *const *)a)->name, (*(Decl *const *)b)->name);
-}
-
-/* All declarations of kind k sorted by name: generated output is ordered by
- * name so that regeneration is byte-identical whatever the file order. */
-Decl **
-sorted_decls(Spec *spec, DeclKind k, int *n)
-{
-	List l = { 0 };
-	List *ls[2] = { &spec->decls, spec->target ? &spec->target->decls : NULL };
-	for (int j = 0; j < 2; j++)
-		for (int i = 0; ls[j] && i < ls[j]->n; i++)
-			if (((Decl *)ls[j]->v[i])->kind == k)
-				list_push(&l, ls[j]->v[i]);
-	if (l.n > 1)
-		qsort(l.v, (size_t)l.n, sizeof *l.v, cmpdecl);
-	*n = l.n;
-	return (Decl **)l.v;
-}
-
 
 /* ---- declarations ------------------------------------------------------- */
 
@@ -561,8 +503,17 @@ check_props(Decl *d, const char *const *allowed)
 static void
 check_target(Spec *spec, Decl *t)
 {
+	Decl *kernel = NULL;
 	for (int i = 0; i < t->decls.n; i++) {
 		Decl *d = t->decls.v[i];
+		if (d->kind == D_KERNEL) {
+			if (kernel) {
+				error_at(d->loc, "second kernel language for target '%s'", t->name);
+				note_at(kernel->loc, "first kernel language is here");
+			} else
+				kernel = d;
+			continue;
+		}
 		for (int k = 0; k < i; k++) {
 			Decl *p = t->decls.v[k];
 			if (p->kind == d->kind && strcmp(p->name, d->name) == 0) {
@@ -596,13 +547,17 @@ check_target(Spec *spec, Decl *t)
 		error_at(t->nloc, "target '%s' declares no engine", t->name);
 	if (!nmem)
 		error_at(t->nloc, "target '%s' declares no memory", t->name);
+	if (kernel)
+		t->kernel = kernel->str;
+	else
+		error_at(t->nloc, "target '%s' names no kernel language (add: kernel \"LANGUAGE\";)", t->name);
 	(void)spec;
 }
 
 static const char *
 kind_name(DeclKind k)
 {
-	static const char *s[] = { "fn", "axiom", "enum", "op", "inst", "engine", "memory", "template", "target" };
+	static const char *s[] = { "fn", "axiom", "enum", "op", "inst", "engine", "memory", "template", "target", "kernel" };
 	return s[k];
 }
 

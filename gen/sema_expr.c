@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sema.h"
+#include "sema_expr.h"
 
 static const char *cost_builtins[] = { "dtype_bytes", 0 };
 static const char *

@@ -1,13 +1,27 @@
 /*
- * util.c — allocation, strings and growable lists for axgen.
+ * util.c — allocation, strings, growable lists and internal errors for axgen.
  *
  * axgen reads a few spec files and exits: memory is taken from calloc and
- * never given back (chibicc's rule for short-lived compilers).
+ * never given back (chibicc's rule for short-lived compilers).  Internal bugs
+ * go through die(), which aborts; errors in the spec go through diag.c.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
+#include "util.h"
+
+void
+die_(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s:%d: axgen: internal error: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
 
 void *
 xalloc(size_t n)
@@ -70,6 +84,24 @@ list_sort_str(List *l)
 {
 	if (l->n > 1)
 		qsort(l->v, (size_t)l->n, sizeof *l->v, cmpstr);
+}
+
+int
+find_str(const List *l, const char *s)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return i;
+	return -1;
+}
+
+int
+in_strv(const char *const *v, const char *s)
+{
+	for (int i = 0; v[i]; i++)
+		if (strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
 }
 
 char *

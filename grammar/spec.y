@@ -7,7 +7,7 @@
  *   enum NAME[(a, b)] { item = expr, ... }      finite attribute choices with semantics
  *   op NAME(operands [; attrs]) -> [shape] [broadcast] [where c, ...] { body }
  *   inst NAME(operands [; attrs]) -> mems [shape] [on e | e] [where c, ...] [cost expr] { body }
- *   target NAME { engine ...; memory ...; template NAME "..."; }
+ *   target NAME { kernel "LANGUAGE"; engine ...; memory ...; template NAME "..."; }
  * The parser only builds the AST (gen/ast.h); names, types and consistency are
  * checked by gen/sema.c.  It stops at the first syntax error.
  */
@@ -49,7 +49,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 %token FN "fn" AXIOM "axiom" ENUM "enum" OP "op" INST "inst" TARGET "target"
 %token ENGINE "engine" MEMORY "memory" TEMPLATE "template" WHERE "where" COST "cost"
 %token ON "on" EMIT "emit" REF "ref" SIZE "size" FLOAT "float" PAR "par"
-%token BROADCAST "broadcast" FOR "for" PYTHON "python"
+%token BROADCAST "broadcast" FOR "for" PYTHON "python" KERNEL "kernel"
 %token ARROW "->" LE "<=" GE ">=" EQ "==" NE "!=" AND "&&" OR "||"
 %token <s> ID "identifier" STRING "string" ELLIPSIS "..."
 %token <s> BADCHAR "invalid character" BADSTRING "unterminated string"
@@ -59,7 +59,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 %type <list> idlist idlist_opt enumitems operands operands_opt idxlist_opt attrs_opt attrs dims dims_opt memlist memspec_opt
 %type <list> python_opt pystrs on_opt where_opt exprlist args_opt args idxlist stmts props tdecls engines enum_params
 %type <e> expr cond or and cmp add mul unary primary idx fndef_opt cost_opt default_opt
-%type <s> ref_opt opname name
+%type <s> ref_opt opname name tname
 %type <dim> dim
 %type <opnd> operand
 %type <attr> attr
@@ -123,7 +123,7 @@ name
 	: ID
 	| OP { $$ = "op"; } | SIZE { $$ = "size"; } | FLOAT { $$ = "float"; }
 	| MEMORY { $$ = "memory"; } | TEMPLATE { $$ = "template"; } | TARGET { $$ = "target"; }
-	| REF { $$ = "ref"; } | EMIT { $$ = "emit"; }
+	| REF { $$ = "ref"; } | EMIT { $$ = "emit"; } | KERNEL { $$ = "kernel"; }
 	;
 bcast_opt: %empty { $$ = NULL; } | BROADCAST { $$ = new_expr(E_NUM, L(@1)); } ;
 /* the Python syntax an op implements, for the NumPy front end: (Loc *, string) pairs */
@@ -206,10 +206,13 @@ target
 	;
 tdecls: %empty { $$ = (List){0}; } | tdecls tdecl { $$ = $1; list_push(&$$, $2); } ;
 tdecl
-	: ENGINE ID props ';'      { $$ = new_decl(D_ENGINE, L(@1), L(@2), $2, file); $$->props = $3; }
-	| MEMORY ID props ';'      { $$ = new_decl(D_MEMORY, L(@1), L(@2), $2, file); $$->props = $3; }
-	| TEMPLATE ID STRING ';'   { $$ = new_decl(D_TEMPLATE, L(@1), L(@2), $2, file); $$->str = $3; $$->sloc = L(@3); }
+	: ENGINE ID props ';'       { $$ = new_decl(D_ENGINE, L(@1), L(@2), $2, file); $$->props = $3; }
+	| MEMORY ID props ';'       { $$ = new_decl(D_MEMORY, L(@1), L(@2), $2, file); $$->props = $3; }
+	| TEMPLATE tname STRING ';' { $$ = new_decl(D_TEMPLATE, L(@1), L(@2), $2, file); $$->str = $3; $$->sloc = L(@3); }
+	| KERNEL STRING ';'         { $$ = new_decl(D_KERNEL, L(@1), L(@2), "kernel", file); $$->str = $2; $$->sloc = L(@2); }
 	;
+/* the skeleton template `kernel` is named by the keyword of the kernel language statement */
+tname: ID | KERNEL { $$ = "kernel"; } ;
 props: %empty { $$ = (List){0}; } | props prop { $$ = $1; list_push(&$$, $2); } ;
 prop
 	: ID      { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->name = $1; }

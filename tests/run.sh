@@ -7,7 +7,7 @@
 #   generated C      banner and file:line notes are there
 #   toy target       a second target directory builds and loads on its own
 #   architecture     runtime/ names no spec'd op, instruction, fn or memory
-#   CLI              axonc's commands, help and errors
+#   CLI              axonc's commands, help and errors; axgen's registry and its default
 #   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash
 #   bench harness    bench/sweep.py on a 2-size sweep and on a sample: its tables and plot
 #   unit             every tests/unit/*.c program
@@ -112,6 +112,14 @@ expect_grep '2 sequences found, but no copy instruction of the target moves thei
 expect_rc 1 "$BUILD/toy/axonc" compile examples/multiply.py --dims M=4,N=4
 expect_grep 'its sequences use memories no copy instruction of the target connects' "$tmp/err" "toy: compile says why nothing can be emitted"
 expect_rc 0 "$BUILD/toy/axonc" demo
+# the runtime names no target: each build's help speaks of its own targets and kernel language
+expect_rc 0 "$BUILD/toy/axonc" --help
+expect_grep 'targets built in: toy (toy kernels, the default)' "$tmp/out" "toy help names its target"
+expect_grep 'fastest proved toy kernel' "$tmp/out" "toy help names its kernel language"
+if grep -qi 'nki\|trainium\|neuron' "$tmp/out"; then bad "the toy axonc's help names another target's words"; else ok; fi
+expect_rc 0 "$AXONC" --help
+expect_grep 'targets built in: trainium (NKI kernels, the default)' "$tmp/out" "help names the default target"
+expect_grep 'default: trainium' "$tmp/out" "help names the default target"
 
 # ---- architecture ----
 expect_rc 0 env BUILD="$BUILD" sh tests/arch.sh
@@ -143,6 +151,15 @@ expect_rc 0 "$AXGEN" --help
 expect_rc 2 "$AXGEN" -o
 expect_rc 1 "$AXGEN" --check does/not/exist.ax
 expect_grep 'cannot read does/not/exist.ax' "$tmp/err" "axgen missing file"
+# the registry names its default target: never the first by name, never implied among several
+expect_rc 0 "$AXGEN" --registry "$tmp/reg.c" --default toy trainium toy
+expect_grep '^const AxTarget \*const ax_default_target = &ax_target_toy;$' "$tmp/reg.c" "registry --default"
+expect_rc 1 "$AXGEN" --registry "$tmp/reg.c" --default nowhere trainium toy
+expect_grep "default target 'nowhere' is not one of the targets of the build: trainium, toy" "$tmp/err" "registry: unknown --default"
+expect_rc 1 "$AXGEN" --registry "$tmp/reg.c" trainium toy
+expect_grep '2 targets and no default: say which with --default NAME (one of: trainium, toy)' "$tmp/err" "registry: no --default"
+expect_rc 0 "$AXGEN" --registry "$tmp/reg.c" toy
+expect_grep '^const AxTarget \*const ax_default_target = &ax_target_toy;$' "$tmp/reg.c" "registry: one target is the default"
 
 # ---- bad input never crashes axgen (mutation fuzzing, fixed seed) ----
 if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_specs.py" "$OLDPWD/$AXGEN" 300 1 >"$tmp/fuzz" 2>&1); then ok; else

@@ -13,6 +13,8 @@
 static const char usage[] =
 	"usage: axonc COMMAND [OPTIONS]\n"
 	"\n"
+	"targets built in: @TARGETS@\n"
+	"\n"
 	"commands:\n"
 	"  targets                 list the targets built into this axonc\n"
 	"  target                  summarise a target: engines, memories, counts\n"
@@ -39,10 +41,10 @@ static const char usage[] =
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--measure model|'CMD']\n"
 	"          [--jobs N] [--budget N] [--no-algebraic] [--no-fusion] [--max-tile T] [--dtype-bytes 2|4]\n"
 	"          [--emit-all DIR [--validate]] [--seed S]\n"
-	"                          the fastest proved NKI kernel: every candidate structure validated at\n"
+	"                          the fastest proved @LANG@ kernel: every candidate structure validated at\n"
 	"                          reduced sizes (C rendering run by libtcc against the program), every\n"
 	"                          candidate measured by the performance model (default) or by CMD, run\n"
-	"                          with {kernel} (its NKI file) and {config} (a JSON of its choices), which\n"
+	"                          with {kernel} (its @LANG@ file) and {config} (a JSON of its choices), which\n"
 	"                          prints its latency in microseconds (the last number it prints; a failing\n"
 	"                          command makes the candidate infeasible); the winner validated again at\n"
 	"                          the requested sizes (or the largest that fit the check's limits);\n"
@@ -55,7 +57,7 @@ static const char usage[] =
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
-	"  --target NAME           the target to use (default: the first built in)\n"
+	"  --target NAME           the target to use (default: @DEFAULT@, the build's DEFAULT_TARGET)\n"
 	"  --fn NAME               the function of FILE.py to compile (default: kernel)\n"
 	"  --budget N              compile: candidates to visit at most, spread evenly over the\n"
 	"                          variants and their choices (default 20000)\n"
@@ -64,6 +66,29 @@ static const char usage[] =
 	"  --version               print the version\n"
 	"\n"
 	"Every latency axonc reports is modelled for one core; with --measure, it is what the command printed.\n";
+
+/* The usage text with the words of this build's targets: @LANG@ the kernel language of
+ * the target used (--target, else the default), @DEFAULT@ the default target's name,
+ * @TARGETS@ every target with its kernel language. */
+static void
+print_usage(FILE *f, const AxTarget *t)
+{
+	for (const char *p = usage; *p;) {
+		if (strncmp(p, "@LANG@", 6) == 0) {
+			fputs(t->kernel, f);
+			p += 6;
+		} else if (strncmp(p, "@DEFAULT@", 9) == 0) {
+			fputs(ax_default_target->name, f);
+			p += 9;
+		} else if (strncmp(p, "@TARGETS@", 9) == 0) {
+			for (int i = 0; ax_targets[i]; i++)
+				fprintf(f, "%s%s (%s kernels%s)", i ? ", " : "", ax_targets[i]->name, ax_targets[i]->kernel,
+				        ax_targets[i] == ax_default_target ? ", the default" : "");
+			p += 9;
+		} else
+			fputc(*p++, f);
+	}
+}
 
 /* --name VALUE or --name=VALUE; 1 if argv[*i] is that option. */
 static int
@@ -123,7 +148,11 @@ axonc_main(int argc, char **argv)
 		const char *v = NULL;
 		int bad = 0;
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "help") == 0) {
-			fputs(usage, stdout);
+			const AxTarget *t = NULL;   /* the words of the target named anywhere, else the default's */
+			for (int k = 1; k + 1 < argc && !t; k++)
+				if (strcmp(argv[k], "--target") == 0)
+					t = ax_find_target(argv[k + 1]);
+			print_usage(stdout, t ? t : ax_find_target(NULL));
 			return 0;
 		}
 		if (strcmp(argv[i], "--version") == 0) {
@@ -203,13 +232,13 @@ axonc_main(int argc, char **argv)
 		else
 			return fail("unexpected argument '%s'", argv[i]);
 	}
-	if (!o.cmd) {
-		fputs(usage, stderr);
-		return 2;
-	}
 	const AxTarget *t = ax_find_target(o.target);
 	if (!t)
 		return fail("no target '%s' in this build (see 'axonc targets')", o.target ? o.target : "");
+	if (!o.cmd) {
+		print_usage(stderr, t);
+		return 2;
+	}
 	for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
 		if (strcmp(o.cmd, commands[k].name) == 0)
 			return commands[k].run(t, &o);

@@ -146,10 +146,11 @@ demo(const AxTarget *t)
 int
 cmd_targets(const AxTarget *t, const Opts *o)
 {
-	(void)o;
-	for (int i = 0; ax_targets[i]; i++)
-		printf("%s%s\n", ax_targets[i]->name, ax_targets[i] == ax_find_target(NULL) && ax_targets[1] ? " (default)" : "");
 	(void)t;
+	(void)o;
+	int several = ax_targets[0] && ax_targets[1];   /* then the default is marked */
+	for (int i = 0; ax_targets[i]; i++)
+		printf("%s%s\n", ax_targets[i]->name, several && ax_targets[i] == ax_default_target ? " (default)" : "");
 	return 0;
 }
 

@@ -319,6 +319,7 @@ typedef struct AxTemplate {
 
 struct AxTarget {
 	const char *name;
+	const char *kernel;        /* the language its kernel templates write ("NKI"): `kernel "NKI";` */
 	const char *const *files;  /* spec files it was generated from */
 	int nops, ninsts, nfns, naxioms, nenums, nengines, nmems, ntemplates;
 	const AxOp *ops;
@@ -331,9 +332,11 @@ struct AxTarget {
 	const AxTemplate *templates;
 };
 
-/* registry.c (generated): every target this build knows */
+/* registry.c (generated): every target this build knows, and the one used
+ * when none is named (the Makefile's DEFAULT_TARGET) */
 extern const AxTarget *const ax_targets[];
-const AxTarget *ax_find_target(const char *name);
+extern const AxTarget *const ax_default_target;
+const AxTarget *ax_find_target(const char *name);   /* NULL: the default target */
 
 /* ---- graph.c: a tensor program as a dataflow graph of spec'd ops ----------- */
 

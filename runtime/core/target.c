@@ -7,8 +7,10 @@
 const AxTarget *
 ax_find_target(const char *name)
 {
+	if (!name)
+		return ax_default_target;
 	for (int i = 0; ax_targets[i]; i++)
-		if (!name || strcmp(ax_targets[i]->name, name) == 0)
+		if (strcmp(ax_targets[i]->name, name) == 0)
 			return ax_targets[i];
 	return NULL;
 }

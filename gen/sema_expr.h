@@ -1,9 +1,10 @@
 /*
- * sema.h — shared by the two halves of semantic analysis: declarations
- * (sema.c) and expressions (sema_expr.c).
+ * sema_expr.h — the checking of expressions (sema_expr.c), which the checking
+ * of declarations (sema.c) stands on: sema.c fills a Scope for each
+ * expression a declaration holds and hands both to check_expr.
  */
-#ifndef AXGEN_SEMA_H
-#define AXGEN_SEMA_H
+#ifndef AXGEN_SEMA_EXPR_H
+#define AXGEN_SEMA_EXPR_H
 #include "ast.h"
 
 typedef enum { CX_FN, CX_AXIOM, CX_ENUM, CX_BODY, CX_SHAPE, CX_WHERE, CX_COST, CX_DEFAULT } Cx;
@@ -27,6 +28,5 @@ Ty want(Expr *e, Ty got, Ty need, const char *what);
 Attr *find_attr(Decl *d, const char *name, int *slot);
 int find_operand(Decl *d, const char *name);
 int engine_index(Spec *spec, const char *name);
-int in_strv(const char *const *v, const char *s);
 int is_cmp(BinOp op);
 #endif
