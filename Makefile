@@ -5,7 +5,7 @@
 #   make check    install what is missing, build under ASan+UBSan, run every test
 #   make gen      regenerate build/gen/ for reading
 #   make lint     the architecture check: runtime/ names no op or instruction
-#   make bench    the size sweep through axonc compile, bench/RESULTS.md (~25 min)
+#   make bench    the size sweep through axonc compile, bench/RESULTS.md (~12 min on 2 cores)
 #   make bench-quick  a subset of it in about 10 s, bench/quick/RESULTS.md
 #
 # Every target directory under targets/ is generated into build/gen/<name>/

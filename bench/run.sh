@@ -126,7 +126,7 @@ sweep_t1=$(date +%s)
 	# selection with its numerics, 15-150 s per example, so it is no longer timed here)
 	echo "## Performance model per example (\`axonc model\`, fp32, sizes 2048 / GQA S=2048)"
 	echo
-	echo "The model of one NeuronCore-v2 (see README, \"Performance model\"): the roofline bound, the naive"
+	echo "The model of one NeuronCore-v2 (see docs/performance-model.md): the roofline bound, the naive"
 	echo "lowering (one loop nest per operation, 128x512 tiles, no fusion, no blocks), the first candidate"
 	echo "visited (largest tiles, no blocks) and the best candidate by the model; every candidate visited"
 	echo "at the default budget that fits is modelled (one process, no validation): the time spent in the"

@@ -303,11 +303,11 @@ def render_md(data, paper):
         w("")
     w(("**Every latency below is modelled, not measured on Trainium**" if not meta.get("measure_cmd") else
        "**The naive and roofline figures are modelled**") + ": the built-in performance model of one "
-      "NeuronCore-v2 (fp32; see the README's \"Performance model\" for what it does and does not model). "
+      "NeuronCore-v2 (fp32; see docs/performance-model.md for what it does and does not model). "
       "The naive lowering is one loop nest per operation, 128x512 tiles, no fusion, no blocks; the roofline is "
       "the bound of compute at peak rate and of HBM traffic at the DMA queues' bandwidth. "
       "To time the selected kernels on a Trainium machine instead, run the sweep with `--measure CMD` "
-      "(`bench/sweep.py --measure 'CMD {kernel} {config}'`, passed to `axonc compile --measure`; see the README).")
+      "(`bench/sweep.py --measure 'CMD {kernel} {config}'`, passed to `axonc compile --measure`; see docs/cli.md).")
     w("")
     w(f"Each row: `axonc compile FILE --dims ... --report r.json` (selection by the model, every candidate "
       f"structure validated numerically), budget {meta['budget'] if meta['budget'] else 'the default'} candidates "

@@ -1,5 +1,5 @@
 #!/bin/sh
-# arch.sh — the one rule of the architecture (DESIGN.md): runtime/ names no
+# arch.sh — the one rule of the architecture (docs/design.md): runtime/ names no
 # operator, instruction, scalar fn or memory declared in specs/ or any target
 # directory.  Names come from the generated tables; runtime sources are read
 # with comments stripped, so identifiers and string literals both count.

@@ -11,6 +11,7 @@
 #   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash
 #   bench harness    bench/sweep.py on a 2-size sweep and on a sample: its tables and plot
 #   unit             every tests/unit/*.c program
+#   doc test         every command and code sample of README.md and docs/ (tests/doctest.py)
 # Prints one line per failure and ends with "N passed, M failed".
 set -u
 BUILD=${BUILD:-build}
@@ -694,6 +695,15 @@ for u in "$BUILD"/test/*; do
 	if "$u" >"$tmp/out" 2>&1; then ok; else bad "$u"; tail -20 "$tmp/out" | sed 's/^/    /'; fi
 	tail -1 "$tmp/out" | sed "s|^|$(basename "$u"): |"
 done
+
+# ---- the doc test: every command and code sample of README.md and docs/ runs as shown ----
+if /usr/bin/python3 tests/doctest.py "$BUILD" >"$tmp/doc" 2>&1; then ok; else
+	bad "README.md or docs/ do not run as shown"; grep -v '^doctest:' "$tmp/doc" | head -20 | sed 's/^/    /'
+fi
+tail -1 "$tmp/doc"
+if /usr/bin/python3 tests/doctest.py --self-test "$BUILD" >"$tmp/doc" 2>&1; then ok; else
+	bad "doctest.py --self-test: the doc test passes what it must fail"; grep -v '^ok' "$tmp/doc" | head -10 | sed 's/^/    /'
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,5 +1,5 @@
 /*
- * emit_kernel.c — one candidate as loop nests (paper section 3.6), written
+ * emit_kernel.c — one candidate as loop nests (paper section 4.6), written
  * into the statements of nest.h; kernel_print.c prints them through the
  * target's templates, emit_c.c as C.
  *

@@ -21,7 +21,7 @@ static const char usage[] =
 	"  ops                     list the operators (specs/) with signatures\n"
 	"  insts                   list the target's instructions with engines\n"
 	"  show NAME               everything the specs say about one op or instruction\n"
-	"  demo                    run the generated tables on an example (see README)\n"
+	"  demo                    the generated tables at work on one op (the spec layer alone)\n"
 	"  graph FILE.py           the dataflow graph of a program (ops, shapes, assumptions)\n"
 	"  run FILE.py --dims M=64,K=32 [--seed S] [--inputs a.npy,b.npy] -o out.npy\n"
 	"                          run a program with the reference kernels\n"

@@ -1,6 +1,6 @@
 /*
  * nugraph.c — the νGraph: a set of semantically equivalent graph variants
- * (paper section 3.1), each with its own copy of per-operation metadata that
+ * (paper section 4.1), each with its own copy of per-operation metadata that
  * later stages extend.
  *
  * A variant is an AxGraph whose nodes are in dependency order and all live

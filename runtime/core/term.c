@@ -4,7 +4,7 @@
  * Terms are hash-consed in a context's arena: structurally equal terms are
  * the same pointer.  Reductions stay visible as TK_SUM/TK_RMAX/TK_RMIN/TK_FOLD
  * nodes with an explicit bound variable, never unrolled, so the checker can
- * canonicalise them (DESIGN.md, "The equivalence checker").  Constructors
+ * canonicalise them (docs/checker.md).  Constructors
  * insert TK_TOREAL where an integer meets a real and fold integer constants;
  * every rewrite they do is an identity of integer or real arithmetic.
  */

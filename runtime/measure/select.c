@@ -1,5 +1,5 @@
 /*
- * select.c — Phase 2 (paper section 3.6): every candidate measured, the best
+ * select.c — Phase 2 (paper section 4.6): every candidate measured, the best
  * kept.
  *
  * A candidate's structure is its (variant, sequences and engines, fusion

@@ -1,6 +1,6 @@
 /*
  * canon.c — a normal form for element terms, so that equal computations
- * become the same term (DESIGN.md, "The equivalence checker", route 2).
+ * become the same term (docs/checker.md).
  *
  * A real term becomes a polynomial: a sum of monomials, each a rational
  * coefficient times a product of atoms, possibly under a multi-sum

@@ -1,6 +1,6 @@
 /*
  * equiv.c — the equivalence checker: do two graphs compute the same outputs
- * for every size of their inputs?  (Paper section 4; DESIGN.md's checker.)
+ * for every size of their inputs?  (Paper section 5; docs/checker.md.)
  *
  * The steps, in order:
  *   1. the sides line up (equiv_sides.c: parameters by position, the right

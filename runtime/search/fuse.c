@@ -1,5 +1,5 @@
 /*
- * fuse.c — instruction fusion (paper section 3.5), found by synthesis.
+ * fuse.c — instruction fusion (paper section 4.5), found by synthesis.
  *
  * The instruction graph of one operation is its chosen sequence over its
  * operands, each operand behind the load the lowering inserted; that of a

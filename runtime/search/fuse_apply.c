@@ -1,5 +1,5 @@
 /*
- * fuse_apply.c — instruction fusion applied (paper section 3.5): the
+ * fuse_apply.c — instruction fusion applied (paper section 4.5): the
  * fusions fuse.c finds become choices of the lowering, next to the
  * sequences they fuse (which stay), so that extraction, emission, the C
  * rendering, the footprint and the performance model all see them.

@@ -1,5 +1,5 @@
 /*
- * lower.c — from a tiled variant to instruction choices (paper section 3.4,
+ * lower.c — from a tiled variant to instruction choices (paper section 4.4,
  * "DMA Operations and Engine Selection").
  *
  * Every 2-D tile operation of the tiling is synthesized (synth.c), once per

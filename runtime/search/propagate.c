@@ -1,5 +1,5 @@
 /*
- * propagate.c — operator propagation, Algorithm 1 of the paper (section 3.2).
+ * propagate.c — operator propagation, Algorithm 1 of the paper (section 4.2).
  *
  * Each operator op1 of the input graph, in topological order, is pushed
  * down past its successors: SwapWithSuccessor(G, op1, op2, S) applies op2 to

@@ -1,5 +1,5 @@
 /*
- * synth.c — ISA synthesis for one tile operation (paper section 3.4,
+ * synth.c — ISA synthesis for one tile operation (paper section 4.4,
  * Algorithm 2); the tiles come from tile.c (programs) or synth_op (one op).
  *
  * The pool holds the target's instructions that share a granular operation

@@ -1,5 +1,5 @@
 /*
- * tile.c — the tiling pass (paper section 3.3): every operation of a variant
+ * tile.c — the tiling pass (paper section 4.3): every operation of a variant
  * gets symbolic strip, block and tile sizes, and N-D operations become 2-D
  * tile operations inside loops over the remaining axes.
  *

@@ -1,0 +1,27 @@
+# docs/limits.py — what the front end or compile does not take yet, as docs/programs.md says.
+# The doc test runs these through axonc; when one starts to work, it fails and the docs change.
+import numpy as np
+
+
+def power_of_number(X: "f32[M,N]", eps=1e-6):
+    return X * eps ** 0.5
+
+
+def full(X: "f32[M,N]"):
+    return X + np.full(X.shape, 2.0)
+
+
+def relu_where(X: "f32[M,N]"):
+    return np.where(X > 0, X, 0.0)
+
+
+def add_row(X: "f32[M,N]", b: "f32[1,N]"):
+    return X + b
+
+
+def add_column(X: "f32[M,N]", b: "f32[M,1]"):
+    return X + b
+
+
+def sum_loop_axis(X: "f32[B,M,N]"):
+    return np.sum(X, axis=0)
