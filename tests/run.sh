@@ -526,6 +526,46 @@ expect_grep 'compile needs --dims' "$tmp/err" "compile without sizes"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8,K=4
 expect_grep 'size N is not given' "$tmp/err" "compile with a missing size"
 
+# ---- compile behaves like a tool: workers die with it, limits and options checked before any work ----
+# a compile killed (SIGKILL: no handler runs) leaves none of its worker processes behind
+"$AXONC" compile examples/gqa.py --dims B=1,Hq=32,Hkv=8,S=2048,D=128 --jobs 2 -o "$tmp/orph.py" >/dev/null 2>&1 &
+p=$!
+kids=""; i=0
+while [ $i -lt 600 ]; do
+	kids=$(grep -l "^PPid:[[:space:]]*$p\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3 | tr '\n' ' ')
+	[ "$(echo $kids | wc -w)" -ge 2 ] && break
+	sleep 0.1; i=$((i + 1))
+done
+kill -9 $p; wait $p 2>/dev/null
+sleep 1
+left=0
+for k in $kids; do
+	if [ -r /proc/$k/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$k/status; then left=$((left + 1)); kill -9 $k 2>/dev/null; fi
+done
+if [ -n "$kids" ] && [ $left -eq 0 ]; then ok; else bad "compile killed with SIGKILL: workers '$kids' seen, $left left running"; fi
+# outputs that cannot be written, sizes too large to validate, sizes past 64 bits, an unknown
+# element size: each refused at once with its reason
+expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=64,K=64,N=64 -o "$tmp/no/such/dir/k.py"
+expect_grep "cannot write $tmp/no/such/dir/k.py" "$tmp/err" "compile: -o checked first"
+if grep -q 'phase 1' "$tmp/err"; then bad "compile: an unwritable -o is found only after the work"; else ok; fi
+expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=64,K=64,N=64 -o "$tmp/k.py" --report "$tmp/no/such/r.json"
+expect_grep "cannot write $tmp/no/such/r.json" "$tmp/err" "compile: --report checked first"
+expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=99999999,K=64,N=64 -o "$tmp/k.py"
+expect_grep 'is too large to validate' "$tmp/err" "compile: sizes too large to validate are refused"
+expect_rc 2 "$AXONC" run examples/relu.py --dims M=99999999999999999999,N=2 -o "$tmp/o.npy"
+expect_grep "'M=99999999999999999999' is too large" "$tmp/err" "--dims past 64 bits"
+expect_rc 2 "$AXONC" compile examples/matmul.py --dims M=64,K=64,N=64 --dtype-bytes 3
+expect_grep 'the model knows 2 (bf16) and 4 (fp32)' "$tmp/err" "--dtype-bytes 3"
+# a program whose shapes are all literal needs no --dims; its kernel matches NumPy
+printf 'import numpy as np\n\ndef kernel(X: "f32[128,512]", W: "f32[512,256]"):\n    return np.maximum(X @ W, 0.0)\n' >"$tmp/lit.py"
+expect_rc 0 "$AXONC" compile "$tmp/lit.py" -o "$tmp/lit_k.py" --report "$tmp/lit_r.json"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/lit_k.py" "$tmp/lit.py" >"$tmp/out" 2>&1; then ok; else bad "a literal-shape kernel differs from NumPy"; fi
+expect_rc 0 "$AXONC" model "$tmp/lit.py"
+# the stand-in's tolerance follows the output's scale: SiLU-MLP's outputs reach the hundreds
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=256,K=384,N=512 -o "$tmp/silu.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/silu.py" examples/silu_mlp.py --dims M=256,K=384,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "SiLU-MLP at M=256,K=384,N=512 fails the stand-in's tolerance"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
+
 # ---- the C rendering of every candidate, run through libtcc against the program's reference execution ----
 # sizes as tests/nki/check_examples.py picks them (the sizes each program has, tiles of at most 4)
 for f in examples/*.py; do

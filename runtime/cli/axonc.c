@@ -192,8 +192,10 @@ axonc_main(int argc, char **argv)
 			if (bad || int_option("--jobs", v, 1, 64, &o.jobs))
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--dtype-bytes", &v, &bad)) {
-			if (bad || int_option("--dtype-bytes", v, 1, 8, &o.dtype))
+			if (bad || int_option("--dtype-bytes", v, 2, 4, &o.dtype))
 				return 2;
+			if (o.dtype == 3)
+				return fail("--dtype-bytes %s: the model knows 2 (bf16) and 4 (fp32)", v);
 		} else if (opt_value(argc, argv, &i, "--measure", &o.measure, &bad)) {
 			if (bad)
 				return 2;

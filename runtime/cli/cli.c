@@ -54,6 +54,15 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
 	NuGraph *ng = program_variants(t, tc, o);
 	char err[512];
 	*rc = ng ? 0 : 1;
+	if (ng && !o->dims && ng->g0->nsyms > 0) {   /* no sizes are needed where every shape is literal */
+		size_t k = 0;
+		for (int i = 0; i < ng->g0->nsyms && k < sizeof err; i++)
+			k += (size_t)snprintf(err + k, sizeof err - k, "%s%s=...", i ? "," : "", ng->g0->syms[i]);
+		fprintf(stderr, "axonc: error: %s needs --dims (the sizes of %s: --dims %s)\n(run 'axonc --help' for usage)\n",
+		        o->cmd, ng->g0->fn, err);
+		*rc = 2;
+		return NULL;
+	}
 	if (ng && (*rc = ax_size_env(ng->g0, o->dims, names, vals, 128, n, nsizes, err, sizeof err)) != 0)
 		fprintf(stderr, "axonc: error: %s\n", err);
 	return *rc ? NULL : ng;

@@ -25,6 +25,7 @@ typedef struct Compile {
 	/* parse, variants */
 	NuGraph *ng;
 	const AxGraph *g0;
+	const char *dims;           /* --dims as given ("" where every shape is literal) */
 	const char *names[512];     /* the requested sizes (malloc'd), then the scalar parameters */
 	double vals[512];
 	int n, nsizes, dtype;
@@ -38,6 +39,7 @@ typedef struct Compile {
 	char naive_why[512];
 	/* extract, validate, measure (Phase 2) */
 	double rv[SEL_LEVELS][512]; /* the reduced sizes structures are validated at */
+	int nlev, requested_ok;     /* how many; the requested sizes within the winner's check */
 	const double *rlev[SEL_LEVELS];
 	char rdims[256], wdims[256];
 	SelIn in;
@@ -72,6 +74,22 @@ write_file(const char *path, const char *text)
 		return -1;
 	}
 	return 0;
+}
+
+/* path can be written (made and removed again if it did not exist); else said so */
+static int
+writable(const char *path)
+{
+	int existed = access(path, F_OK) == 0;
+	FILE *f = fopen(path, "a");
+	if (!f) {
+		fprintf(stderr, "axonc: error: cannot write %s: %s\n", path, strerror(errno));
+		return 0;
+	}
+	fclose(f);
+	if (!existed)
+		remove(path);
+	return 1;
 }
 
 static void
@@ -190,7 +208,7 @@ compile_report(const Compile *c)
 	fprintf(f, "\"note\": \"latencies are %s%s%s; naive_latency_us and roofline_us are modelled\", ",
 	        o->measure ? "as printed by the command" : "modelled on one core of ", o->measure ? "" : t->name,
 	        o->measure ? "" : ", not measured");
-	fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", o->dims,
+	fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", c->dims,
 	        c->dtype, (c->t1 - c->t0) / 1e3, (c->t2 - c->t1) / 1e3, c->in.jobs);
 	fprintf(f, "\"variants\": %d, \"visits\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
 	           "\"dropped_footprint\": %lld, \"emitted\": %lld, \"feasible\": %lld, \"infeasible_command\": %lld, ",
@@ -200,7 +218,7 @@ compile_report(const Compile *c)
 	           "\"structures_unvalidated\": %lld, \"runs\": %lld, \"ms\": %.1f, \"winner_dims\": \"%s\", \"winner_at_requested\": %s}, ",
 	        c->rdims, (long long)so->structures, (long long)so->struct_rejected, (long long)so->struct_unvalidated,
 	        (long long)so->runs, so->validate_ms, c->wdims,
-	        strcmp(c->wdims, o->dims) == 0 || !strchr(c->wdims, '=') ? "true" : "false");
+	        strcmp(c->wdims, c->dims) == 0 || !strchr(c->wdims, '=') ? "true" : "false");
 	fprintf(f, "\"validated\": %lld, \"rejected_numerics\": %lld, \"unvalidated\": %lld, ",
 	        (long long)so->validated, (long long)(so->rejected + c->winner_rejected), (long long)so->unvalidated);
 	if (so->first_rejection[0]) {
@@ -279,9 +297,8 @@ compile_variants(Compile *c)
 	const Opts *o = c->o;
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "compile");
-	if (!o->dims)
-		return fail("%s needs --dims (the sizes to compile for, e.g. --dims M=2048,K=2048,N=2048)", "compile");
 	c->t0 = ax_now_ms();
+	c->dims = o->dims ? o->dims : "";
 	c->tc = tc_new(c->t);
 	int rc = 0;
 	c->ng = program_at_sizes(c->t, c->tc, o, c->names, c->vals, &c->n, &c->nsizes, &rc);
@@ -295,6 +312,48 @@ compile_variants(Compile *c)
 		c->nv = c->ng->nvariants;
 	}
 	return rc;
+}
+
+/* limits, checked before any work: the outputs can be written, and the program can be
+ * validated at reduced sizes (the smallest first, then larger ones, x8 the work each, for
+ * structures whose fusion differs at the smaller) */
+static int
+compile_limits(Compile *c)
+{
+	const Opts *o = c->o;
+	const char *out[2] = { o->out, o->report };
+	for (int k = 0; k < 2; k++)
+		if (out[k] && !writable(out[k]))
+			return 1;
+	for (int l = 0; l < SEL_LEVELS; l++) {
+		memcpy(c->rv[c->nlev], c->vals, sizeof *c->vals * (size_t)c->n);
+		double f = (double)(1 << (3 * l));
+		int sh = select_shrink(c->g0, c->names, c->rv[c->nlev], c->n, c->nsizes, STRUCT_OPS * f, STRUCT_BYTES * f);
+		if (sh < 0 && l == 0) {   /* validated where it could be reduced to: refused if that is past the winner's limits */
+			double big[512];
+			memcpy(big, c->rv[0], sizeof *c->vals * (size_t)c->n);
+			if (select_shrink(c->g0, c->names, big, c->n, c->nsizes, WINNER_OPS, WINNER_BYTES) < 0) {
+				char at[256];
+				dims_text(c->names, c->rv[0], c->nsizes, at, sizeof at);
+				fprintf(stderr, "axonc: error: %s at %s is too large to validate: every candidate is run against "
+				        "the program, and these sizes cannot be reduced below %d operations and %d bytes (only "
+				        "even sizes are halved; got down to %s)\n", c->g0->fn, c->dims[0] ? c->dims : "its literal shapes",
+				        WINNER_OPS, WINNER_BYTES, at[0] ? at : "the same");
+				return 1;
+			}
+		}
+		if (c->nlev > 0 && memcmp(c->rv[c->nlev], c->rv[c->nlev - 1], sizeof *c->vals * (size_t)c->nsizes) == 0)
+			continue;
+		c->rlev[c->nlev] = c->rv[c->nlev];
+		c->nlev++;
+		if (sh == 0)
+			break;   /* the requested sizes themselves */
+	}
+	dims_text(c->names, c->rv[0], c->nsizes, c->rdims, sizeof c->rdims);
+	double wv[512];   /* are the requested sizes within the winner's limits? */
+	memcpy(wv, c->vals, sizeof *c->vals * (size_t)c->n);
+	c->requested_ok = select_shrink(c->g0, c->names, wv, c->n, c->nsizes, WINNER_OPS, WINNER_BYTES) == 0;
+	return 0;
 }
 
 /* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved
@@ -335,31 +394,13 @@ static int
 compile_select(Compile *c)
 {
 	const Opts *o = c->o;
-	int nlev = 0;
-	for (int l = 0; l < SEL_LEVELS; l++) {
-		memcpy(c->rv[nlev], c->vals, sizeof *c->vals * (size_t)c->n);
-		double f = (double)(1 << (3 * l));
-		int sh = select_shrink(c->g0, c->names, c->rv[nlev], c->n, c->nsizes, STRUCT_OPS * f, STRUCT_BYTES * f);
-		if (sh < 0 && l == 0)
-			fprintf(stderr, "axonc: warning: the reduced sizes for validation are over the check's limits\n");
-		if (nlev > 0 && memcmp(c->rv[nlev], c->rv[nlev - 1], sizeof *c->vals * (size_t)c->nsizes) == 0)
-			continue;
-		c->rlev[nlev] = c->rv[nlev];
-		nlev++;
-		if (sh == 0)
-			break;   /* the requested sizes themselves */
-	}
-	dims_text(c->names, c->rv[0], c->nsizes, c->rdims, sizeof c->rdims);
-	double wv[512];   /* are the requested sizes within the winner's limits? */
-	memcpy(wv, c->vals, sizeof *c->vals * (size_t)c->n);
-	int requested_ok = select_shrink(c->g0, c->names, wv, c->n, c->nsizes, WINNER_OPS, WINNER_BYTES) == 0;
 	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (c->nv > 0 ? c->nv : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->in = (SelIn){ .g0 = c->g0, .nv = c->nv, .T = c->T, .L = c->L, .names = c->names, .vals = c->vals,
-		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = nlev,
-		         .validate_requested = requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
+		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = c->nlev,
+		         .validate_requested = c->requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
 		         .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
 		         .progress = isatty(2), .cmd = o->measure, .dtype = c->dtype, .fn = c->g0->fn, .seed = o->seed };
 	return select_run(&c->in, &c->so) != 0;
@@ -437,6 +478,7 @@ cmd_compile(const AxTarget *t, const Opts *o)
 	c->o = o;
 	static int (*const stage[])(Compile *) = {
 		compile_variants,   /* parse -> variants; the sizes of --dims */
+		compile_limits,     /* the outputs writable, the sizes within the check's limits */
 		compile_lower,      /* tile -> synth -> fuse (Phase 1) */
 		compile_bounds,     /* the roofline and the naive lowering */
 		compile_select,     /* extract -> validate -> measure (Phase 2) */

@@ -103,8 +103,6 @@ cmd_model(const AxTarget *t, const Opts *o)
 {
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "model");
-	if (!o->dims)
-		return fail("%s needs --dims (the sizes to model, e.g. --dims M=2048,K=2048,N=2048)", "model");
 	int dtype = o->dtype > 0 ? o->dtype : 4, list = o->list;
 	model_no_jump = o->no_jump;   /* every loop iteration run: the check of the jumps */
 	TermCtx *tc = tc_new(t);
@@ -122,7 +120,7 @@ cmd_model(const AxTarget *t, const Opts *o)
 	ModelRoof rf;
 	double roof_ms = model_roofline(ng->g0, &sizes, dtype, &rf) * 1e3;
 	printf("axonc model: %s at %s, %d bytes per element, one core of %s (a model, not a measurement)\n", o->args[0],
-	       o->dims, dtype, t->name);
+	       o->dims ? o->dims : "its literal shapes", dtype, t->name);
 	printf("%-12s%10.4f ms  compute %.4f ms (%.4g MACs at %.4g/s, %.4g other flops at %.4g/s), memory %.4f ms "
 	       "(%.4g MB at %.4g GB/s)\n",
 	       "roofline", roof_ms, rf.compute_s * 1e3, rf.macs, rf.macs_rate, rf.flops, rf.flops_rate, rf.mem_s * 1e3,

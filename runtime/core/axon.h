@@ -49,6 +49,10 @@ char *arena_strdup(Arena *a, const char *s);
 void arena_free(Arena *a);                      /* frees everything at once */
 double ax_now_ms(void);                         /* a monotonic clock */
 
+/* ---- proc.c: child processes ------------------------------------------------ */
+#include <sys/types.h>
+pid_t ax_fork(void);   /* fork(), the child killed (SIGKILL) when its parent ends */
+
 void ax_die_(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 #define ax_die(...) ax_die_(__FILE__, __LINE__, __VA_ARGS__)
@@ -427,6 +431,7 @@ int npy_write(const char *path, const AxShape *s, const float *data, char *err, 
 int npy_read(const char *path, AxShape *s, float **data, char *err, size_t n);   /* data: malloc'd */
 
 /* ---- sizes.c: concrete sizes from --dims ------------------------------------  */
+#define AX_MAX_SIZE ((int64_t)1 << 48)   /* the largest size --dims takes (an annotation's fixed dim alike) */
 /* "M=64,K=32" into names (malloc'd) and values; 0 = ok, else err says why */
 int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *n, char *err, size_t errlen);
 /* g's sizes from "M=64,K=32" plus scalar defaults, assumptions checked; names[0..*nsizes)

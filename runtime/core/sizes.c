@@ -3,6 +3,7 @@
  * parsed, matched with a program's size names and scalar parameters, and
  * checked against its assumptions.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "axon.h"
@@ -19,9 +20,12 @@ ax_parse_dims(const char *spec, const char **names, double *vals, int cap, int *
 		if (!eq || eq == p)
 			return ax_fail(err, errlen, "--dims: expected NAME=VALUE, got '%.*s'", (int)w, p);
 		char *end;
+		errno = 0;
 		long long v = strtoll(eq + 1, &end, 10);
 		if (end != p + w || end == eq + 1 || v < 1)
 			return ax_fail(err, errlen, "--dims: '%.*s' needs a positive integer value", (int)w, p);
+		if (errno == ERANGE || v > AX_MAX_SIZE)   /* as the program's own annotations: their products stay in 64 bits */
+			return ax_fail(err, errlen, "--dims: '%.*s' is too large (a size is at most 2^48)", (int)w, p);
 		if (*n == cap)
 			return ax_fail(err, errlen, "--dims: too many sizes");
 		char *nm = malloc((size_t)(eq - p) + 1);

@@ -18,7 +18,7 @@
  * of them fit), the fixed dims of one tensor at most 2^62 elements (a
  * product of them fits). */
 #define FE_MAX_INT ((int64_t)1 << 62)
-#define FE_MAX_DIM ((int64_t)1 << 48)
+#define FE_MAX_DIM AX_MAX_SIZE
 
 typedef enum {
 	V_NONE,

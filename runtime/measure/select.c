@@ -481,7 +481,7 @@ run_workers(Sel *S, int jobs, ShareFn fn, int64_t total, int show)
 	pid_t pid[SEL_MAXJOBS];
 	fflush(NULL);
 	for (int k = 0; k < jobs; k++) {
-		pid[k] = fork();
+		pid[k] = ax_fork();
 		if (pid[k] == 0) {
 			fn(S, k, jobs, &S->sh->part[k]);
 			_exit(0);

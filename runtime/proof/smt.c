@@ -280,7 +280,7 @@ check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 	fflush(NULL);
 	if (pipe(fd) != 0)
 		return check_here(s, as, na, prove, why, n);
-	pid_t pid = fork();
+	pid_t pid = ax_fork();
 	if (pid < 0) {
 		close(fd[0]);
 		close(fd[1]);

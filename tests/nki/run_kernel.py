@@ -6,7 +6,10 @@ PROGRAM.py is the NumPy program the kernel was compiled from: `def kernel(X: "f3
 tensor parameters annotated with shape strings, scalar parameters with defaults.  Random
 float32 inputs in [-1, 1) of the annotated shapes (symbols taken from --dims) are passed
 positionally, tensors only, to both functions; every output must have the reference's
-shape and satisfy np.allclose(kernel, reference, rtol=1e-4, atol=1e-4).
+shape and satisfy np.allclose(kernel, reference, rtol=1e-4, atol=1e-4 * scale), where scale is
+the output's largest magnitude (at least 1): float32 sums of values in the hundreds carry
+absolute errors in proportion, also on the elements near zero.  --dims may be left out
+where every annotated shape is literal.
 
 Exit status: 0 and `ok: <max abs err>` when all outputs match; 1 when an output differs
 (the difference is printed); 2 on a usage error or an exception (traceback printed).
@@ -134,7 +137,9 @@ def compare(got, want):
         both_nan = np.isnan(g64) & np.isnan(w64)
         err = np.where(both_nan, 0.0, err)
         err = np.where(np.isnan(err), np.inf, err)
-        close = np.isclose(g64, w64, rtol=RTOL, atol=ATOL, equal_nan=True)
+        finite = np.abs(w64[np.isfinite(w64)])
+        scale = max(1.0, float(finite.max())) if finite.size else 1.0
+        close = np.isclose(g64, w64, rtol=RTOL, atol=ATOL * scale, equal_nan=True)
         e = float(err.max()) if err.size else 0.0
         max_err = max(max_err, e)
         if not close.all():
@@ -151,7 +156,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("kernel", help="emitted NKI kernel file")
     ap.add_argument("program", help="NumPy program the kernel was compiled from")
-    ap.add_argument("--dims", required=True, help="shape symbols, e.g. M=64,K=32,N=48")
+    ap.add_argument("--dims", default="", help="shape symbols, e.g. M=64,K=32,N=48 (none: literal shapes)")
     ap.add_argument("--fn", default="kernel", help="function name in both files (default: kernel)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
