@@ -561,6 +561,26 @@ printf 'import numpy as np\n\ndef kernel(X: "f32[128,512]", W: "f32[512,256]"):\
 expect_rc 0 "$AXONC" compile "$tmp/lit.py" -o "$tmp/lit_k.py" --report "$tmp/lit_r.json"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/lit_k.py" "$tmp/lit.py" >"$tmp/out" 2>&1; then ok; else bad "a literal-shape kernel differs from NumPy"; fi
 expect_rc 0 "$AXONC" model "$tmp/lit.py"
+# a program of 50 chained additions: its combinations of choices pass 2^63 (they are sampled,
+# never counted past it) and its kernel matches NumPy
+/usr/bin/python3 -c 'import sys
+print("import numpy as np\n\ndef kernel(X: \"f32[M,N]\", Y: \"f32[M,N]\"):\n    y = X + Y")
+for i in range(50): print("    y = y + X")
+print("    return y")' >"$tmp/chain.py"
+expect_rc 0 "$AXONC" compile "$tmp/chain.py" --dims M=256,N=512 --max-variants 1 --budget 200 -o "$tmp/chain_k.py"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/chain_k.py" "$tmp/chain.py" --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the kernel of 50 chained additions differs from NumPy"; fi
+# its variants are bounded by its size when they are to be lowered (said in a note); a program
+# past the operations lowering takes is refused where the first one too many is written
+expect_rc 0 "$AXONC" synth "$tmp/chain.py"
+expect_grep 'variants kept of more, for a program of 53 operations' "$tmp/err" "variants bounded by the program's size"
+expect_grep '^# 9 variants' "$tmp/out" "variants bounded by the program's size"
+/usr/bin/python3 -c 'import sys
+print("import numpy as np\n\ndef kernel(X: \"f32[M,N]\", Y: \"f32[M,N]\"):\n    y = X + Y")
+for i in range(600): print("    y = y + X")
+print("    return y")' >"$tmp/chain600.py"
+expect_rc 1 "$AXONC" compile "$tmp/chain600.py" --dims M=256,N=512 -o "$tmp/k.py"
+expect_grep 'chain600.py:514:11: error: kernel has 603 operations' "$tmp/err" "a program too large to lower, located"
 # the stand-in's tolerance follows the output's scale: SiLU-MLP's outputs reach the hundreds
 expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=256,K=384,N=512 -o "$tmp/silu.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/silu.py" examples/silu_mlp.py --dims M=256,K=384,N=512 >"$tmp/out" 2>&1; then ok; else

@@ -132,7 +132,7 @@ extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, con
 	if (budget < 1)
 		budget = 1;
 	int64_t combos = budget / MINPER > 0 ? budget / MINPER : 1;   /* combinations visited at most */
-	x->cstride = x->ncombo > combos ? (x->ncombo + combos - 1) / combos : 1;
+	x->cstride = x->ncombo > combos ? x->ncombo / combos + (x->ncombo % combos != 0) : 1;   /* no overflow at INT64_MAX */
 	x->per = x->ncombo >= combos ? MINPER : budget / x->ncombo;
 	x->visit = -1;
 	return x;
@@ -357,6 +357,13 @@ order_step(int64_t n)
 	return s;
 }
 
+/* The next combination visited: a stride further, or the end (ncombo may be INT64_MAX) */
+static void
+step_combo(Extract *x)
+{
+	x->combo = x->combo > x->ncombo - x->cstride ? x->ncombo : x->combo + x->cstride;
+}
+
 /* Advances to the next candidate to visit; 0 at the end. */
 static int
 advance(Extract *x)
@@ -375,10 +382,10 @@ advance(Extract *x)
 			}
 		}
 		if (x->started)
-			x->combo += x->cstride;
+			step_combo(x);
 		x->started = 1;
 		while (x->combo < x->ncombo && (!decode(x, x->combo) || !start_combo(x, &x->count)))
-			x->combo += x->cstride;
+			step_combo(x);
 		if (x->combo >= x->ncombo)
 			return 0;
 		x->sstride = order_step(x->count);

@@ -3,6 +3,7 @@
  * stdout, and the program a command reads (its graph, or its variants).
  */
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 
 int
@@ -33,16 +34,30 @@ json_str(const char *s)
 /* The program's variants (operator propagation), their invariants checked;
  * NULL after the front end reported errors. */
 NuGraph *
-program_variants(const AxTarget *t, TermCtx *tc, const Opts *o)
+program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int lowered)
 {
 	AxGraph *g = frontend_read(t, tc, o->args[0], o->fn);
 	if (!g)
 		return NULL;
 	PropOpts po = { .variant_cap = o->variant_cap, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
+	if (lowered && g->nnodes > LOWER_MAX_OPS) {
+		ax_error_at(g->nodes[LOWER_MAX_OPS].loc, "%s has %d operations, and tiling and lowering take at most %d: "
+		            "this is operation %d (split the program into smaller kernels)", g->fn, g->nnodes, LOWER_MAX_OPS,
+		            LOWER_MAX_OPS + 1);
+		return NULL;
+	}
+	int adaptive = lowered && !o->variant_cap;   /* each variant is tiled and lowered: their work is bounded */
+	if (adaptive) {
+		po.variant_cap = LOWER_WORK / (g->nnodes > 0 ? g->nnodes : 1);
+		po.variant_cap = po.variant_cap < 1 ? 1 : po.variant_cap > 256 ? 256 : po.variant_cap;
+	}
 	NuGraph *ng = propagate(g, &po);
 	char err[256];
 	if (ng_check(ng, err, sizeof err) != 0)
 		ax_die("νGraph invariant: %s", err);
+	if (adaptive && po.variant_cap < 256 && strcmp(ng->stop, "max-variants") == 0)
+		fprintf(stderr, "axonc: note: %d variants kept of more, for a program of %d operations (each variant is "
+		        "tiled and lowered); --max-variants N keeps more\n", ng->nvariants, g->nnodes);
 	return ng;
 }
 
@@ -51,7 +66,7 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
                  int *nsizes, int *rc)
 {
 	*n = *nsizes = 0;
-	NuGraph *ng = program_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o, 1);
 	char err[512];
 	*rc = ng ? 0 : 1;
 	if (ng && !o->dims && ng->g0->nsyms > 0) {   /* no sizes are needed where every shape is literal */

@@ -22,7 +22,12 @@ typedef struct Opts {
 int fail(const char *fmt, const char *arg);                       /* usage error: exit code 2 */
 void json_str(const char *s);                                    /* a JSON string on stdout */
 AxGraph *program_graph(const AxTarget *t, TermCtx *tc, const Opts *o);
-NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o);
+/* the program's variants (operator propagation), NULL after errors.  lowered: they are to be
+ * tiled and lowered, so a program has at most LOWER_MAX_OPS operations and, unless
+ * --max-variants says, variants x operations stay within LOWER_WORK (each variant's
+ * lowering and fusion search costs memory in proportion to its operations) */
+enum { LOWER_MAX_OPS = 512, LOWER_WORK = 512 };
+NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int lowered);
 /* ... and the sizes of --dims (names[0..*nsizes) malloc'd, the caller frees them, also
  * after an error); NULL after an error, *rc its exit code */
 NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **names, double *vals, int *n,

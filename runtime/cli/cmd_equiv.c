@@ -14,7 +14,7 @@ cmd_variants(const AxTarget *t, const Opts *o)
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "variants");
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o, 0);
 	if (!ng) {
 		tc_free(tc);
 		return 1;

@@ -110,7 +110,7 @@ cmd_synth_program(const AxTarget *t, const Opts *o)
 {
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o, 1);
 	if (!ng) {
 		tc_free(tc);
 		return 1;
@@ -277,7 +277,7 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 		return fail("%s needs FILE.py", "fuse");
 	double t0 = ax_now_ms();
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o, 1);
 	if (!ng) {
 		tc_free(tc);
 		return 1;
@@ -327,7 +327,7 @@ cmd_tile(const AxTarget *t, const Opts *o)
 	if (o->nargs != 1)
 		return fail("%s needs FILE.py", "tile");
 	TermCtx *tc = tc_new(t);
-	NuGraph *ng = program_variants(t, tc, o);
+	NuGraph *ng = program_variants(t, tc, o, 1);
 	const char *names[96];
 	double vals[96];
 	int n = 0, nsizes = 0, rc = ng ? 0 : 1;

@@ -568,7 +568,8 @@ select_run(const SelIn *in, SelOut *out)
 		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
 		S.stride[v] = extract_stride(x);
-		S.ncv[v] = (extract_combinations(x) + S.stride[v] - 1) / S.stride[v];
+		int64_t nc = extract_combinations(x);
+		S.ncv[v] = nc / S.stride[v] + (nc % S.stride[v] != 0);   /* no overflow at INT64_MAX */
 		extract_free(x);
 		if (in->progress)
 			total += extract_visits(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->budget);
