@@ -304,14 +304,10 @@ emit_group(Em *e, const int *ids, int n)
 static int
 writable(Em *e, int id)
 {
-	const AxGraph *g = e->g;
-	const TileOp *to = &e->T->op[id];
-	if (to->kind == TO_UNTILED || (to->kind == TO_COMPUTE && !e->L[id].nchoices)) {
+	const char *why = lower_unwritable(e->T, e->L, id);
+	if (why) {
 		char msg[300];
-		snprintf(msg, sizeof msg, "%s: %s", node_op(g, &g->nodes[id])->name,
-		         to->kind == TO_UNTILED ? to->why
-		         : e->L[id].unplaced    ? "its sequences use memories no copy instruction of the target connects"
-		                                : "no instruction sequence found");
+		snprintf(msg, sizeof msg, "%s: %s", node_op(e->g, &e->g->nodes[id])->name, why);
 		em_fail(e, "%s", msg);
 		return 0;
 	}

@@ -356,6 +356,30 @@ compile_limits(Compile *c)
 	return 0;
 }
 
+/* At least one variant has every operation written by some instruction sequence; else the
+ * first operation of variant 0 that has none, at its place in the program, before Phase 2. */
+static int
+compile_writable(const Compile *c)
+{
+	int first = -1;
+	for (int v = 0; v < c->nv; v++) {
+		int bad = -1;
+		for (int id = 0; id < c->T[v]->g->nnodes && bad < 0; id++)
+			if (lower_unwritable(c->T[v], c->L[v], id))
+				bad = id;
+		if (bad < 0)
+			return 0;
+		if (v == 0)
+			first = bad;
+	}
+	const AxGraph *g = c->T[0]->g;
+	const AxNode *n = &g->nodes[first];
+	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name,
+	            lower_unwritable(c->T[0], c->L[0], first), c->t->name, c->nv == 1 ? "its one" : "each of its",
+	            c->nv == 1 ? "" : "s");
+	return 1;
+}
+
 /* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved
  * instruction sequences, then the fusions found among them added as more choices */
 static int
@@ -370,7 +394,7 @@ compile_lower(Compile *c)
 		c->L[v] = lower_variant(c->cache, c->T[v], 64);
 	}
 	c->t1 = ax_now_ms();
-	return 0;
+	return compile_writable(c);
 }
 
 /* the bounds: the roofline, and the naive lowering of the program as written */

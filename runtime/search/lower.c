@@ -628,3 +628,15 @@ lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice *pro
 	ln->choice = nc;
 	return 0;
 }
+
+const char *
+lower_unwritable(const AxTiling *T, const LowerNode *L, int id)
+{
+	const TileOp *to = &T->op[id];
+	if (to->kind == TO_UNTILED)
+		return to->why;
+	if (to->kind == TO_COMPUTE && !L[id].nchoices)
+		return L[id].unplaced ? "its sequences use memories no copy instruction of the target connects"
+		                      : "no instruction sequence found";
+	return NULL;
+}

@@ -149,6 +149,9 @@ int lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice 
 /* Which node's operand input k of choice ch of node id is: returns the node (id, or the producer
  * ch absorbs) and its operand index in *o (nin if none). */
 int lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o);
+/* Why operation id of T cannot be written in any candidate (untiled, or no instruction
+ * sequence, or none whose memories copies connect); NULL if it can. */
+const char *lower_unwritable(const AxTiling *T, const LowerNode *L, int id);
 /* An instruction whose element equation is the identity on its one operand (a copy). */
 int lower_is_copy(const AxTarget *t, TermCtx *tc, int inst);
 
