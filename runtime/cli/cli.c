@@ -36,7 +36,7 @@ json_str(const char *s)
 NuGraph *
 program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int lowered)
 {
-	AxGraph *g = frontend_read(t, tc, o->args[0], o->fn);
+	AxGraph *g = program_graph(t, tc, o);
 	if (!g)
 		return NULL;
 	PropOpts po = { .variant_cap = o->variant_cap, .no_algebraic = o->no_algebraic, .timeout_ms = 2000 };
@@ -49,13 +49,13 @@ program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int lowered)
 	int adaptive = lowered && !o->variant_cap;   /* each variant is tiled and lowered: their work is bounded */
 	if (adaptive) {
 		po.variant_cap = LOWER_WORK / (g->nnodes > 0 ? g->nnodes : 1);
-		po.variant_cap = po.variant_cap < 1 ? 1 : po.variant_cap > 256 ? 256 : po.variant_cap;
+		po.variant_cap = po.variant_cap < 1 ? 1 : po.variant_cap > PROP_VARIANTS ? PROP_VARIANTS : po.variant_cap;
 	}
 	NuGraph *ng = propagate(g, &po);
 	char err[256];
 	if (ng_check(ng, err, sizeof err) != 0)
 		ax_die("νGraph invariant: %s", err);
-	if (adaptive && po.variant_cap < 256 && strcmp(ng->stop, "max-variants") == 0)
+	if (adaptive && po.variant_cap < PROP_VARIANTS && strcmp(ng->stop, "max-variants") == 0)
 		fprintf(stderr, "axonc: note: %d variants kept of more, for a program of %d operations (each variant is "
 		        "tiled and lowered); --max-variants N keeps more\n", ng->nvariants, g->nnodes);
 	return ng;
@@ -70,12 +70,12 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
 	char err[512];
 	*rc = ng ? 0 : 1;
 	if (ng && !o->dims && ng->g0->nsyms > 0) {   /* no sizes are needed where every shape is literal */
-		size_t k = 0;
+		size_t k = (size_t)snprintf(err, sizeof err, "%s needs --dims (the sizes of %s: --dims ", o->cmd, ng->g0->fn);
 		for (int i = 0; i < ng->g0->nsyms && k < sizeof err; i++)
 			k += (size_t)snprintf(err + k, sizeof err - k, "%s%s=...", i ? "," : "", ng->g0->syms[i]);
-		fprintf(stderr, "axonc: error: %s needs --dims (the sizes of %s: --dims %s)\n(run 'axonc --help' for usage)\n",
-		        o->cmd, ng->g0->fn, err);
-		*rc = 2;
+		if (k < sizeof err)
+			snprintf(err + k, sizeof err - k, ")");
+		*rc = fail("%s", err);
 		return NULL;
 	}
 	if (ng && (*rc = ax_size_env(ng->g0, o->dims, names, vals, 128, n, nsizes, err, sizeof err)) != 0)

@@ -82,11 +82,9 @@ print_pick(const AxTarget *t, const char *what, const Pick *p, double roof_ms)
 
 /* the naive lowering of the program as written (variant 0) */
 static void
-model_naive(const AxTarget *t, LowerCache *cache, const NuGraph *ng, const char *const *names, const double *vals,
+model_naive(const AxTarget *t, const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals,
             int n, int dtype, double roof_ms)
 {
-	AxTiling *T = tile_graph(ng->variants[0]);
-	LowerNode *L = lower_variant(cache, T, 64);
 	char why[512];
 	ModelStats st;
 	double s = naive_latency(T, L, names, vals, n, dtype, &st, why, sizeof why);
@@ -126,7 +124,9 @@ cmd_model(const AxTarget *t, const Opts *o)
 	       "roofline", roof_ms, rf.compute_s * 1e3, rf.macs, rf.macs_rate, rf.flops, rf.flops_rate, rf.mem_s * 1e3,
 	       rf.bytes / 1e6, rf.bandwidth / 1e9);
 	LowerCache *cache = lower_cache_new(t, tc, 3);
-	model_naive(t, cache, ng, names, vals, n, dtype, roof_ms);
+	AxTiling *T0 = tile_graph(ng->variants[0]);   /* variant 0 is lowered once: naive, then candidates */
+	LowerNode *L0 = lower_variant(cache, T0, 64);
+	model_naive(t, T0, L0, names, vals, n, dtype, roof_ms);
 	/* the candidates visited: compile's budget (shared evenly by the variants) unless given */
 	int64_t budget = (o->budget > 0 ? o->budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
 	if (budget < 64)
@@ -135,8 +135,8 @@ cmd_model(const AxTarget *t, const Opts *o)
 	int64_t considered = 0, modelled = 0, nofit = 0, failed = 0;
 	double model_ms = 0;
 	for (int v = 0; v < ng->nvariants; v++) {
-		AxTiling *T = tile_graph(ng->variants[v]);
-		LowerNode *L = lower_variant(cache, T, 64);
+		AxTiling *T = v == 0 ? T0 : tile_graph(ng->variants[v]);
+		LowerNode *L = v == 0 ? L0 : lower_variant(cache, T, 64);
 		Extract *x = extract_new(T, L, names, vals, n, o->tile_cap, o->no_fusion, budget);
 		Pick vbest = { 0 };
 		for (;;) {

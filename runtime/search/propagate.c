@@ -448,7 +448,7 @@ out_of_budget(Prop *pr)
 {
 	if (pr->stopped)
 		return 1;
-	int maxv = pr->o->variant_cap > 0 ? pr->o->variant_cap : 256;
+	int maxv = pr->o->variant_cap > 0 ? pr->o->variant_cap : PROP_VARIANTS;
 	int ms = pr->o->time_ms > 0 ? pr->o->time_ms : 10000;
 	if (pr->ng->nvariants >= maxv) {
 		pr->ng->stop = "max-variants";

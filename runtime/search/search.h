@@ -11,8 +11,9 @@
 #include "proof.h"
 
 /* ---- propagate.c: Algorithm 1, operator propagation ------------------------- */
+enum { PROP_VARIANTS = 256 };   /* variants kept by default */
 typedef struct PropOpts {
-	int variant_cap;        /* stop after this many (0: 256) */
+	int variant_cap;        /* stop after this many (0: PROP_VARIANTS) */
 	int time_ms;             /* stop after this long (0: 10000) */
 	int no_algebraic;        /* keep the input graph only */
 	int timeout_ms;          /* per solver query */
