@@ -135,6 +135,7 @@ typedef struct Prop {    /* `clock 2.8GHz` in engine/memory declarations */
 	int has_value;
 	double value;
 	const char *text;
+	List mems;           /* `reads(sbuf|psum)`: (Loc *, memory name) pairs */
 } Prop;
 
 typedef enum { D_FN, D_AXIOM, D_ENUM, D_OP, D_INST, D_ENGINE, D_MEMORY, D_TEMPLATE, D_TARGET, D_KERNEL } DeclKind;

@@ -294,9 +294,18 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 		Decl *e = g.engines.v[i];
 		int dma;
 		prop(e, "transfers", &dma);
-		emitf("\t{ %s, %.17g, %d, %.17g, %.17g, %d },   /* %s */\n", cstr(e->name), prop(e, "clock", NULL),
-		      (int)prop(e, "queues", NULL), prop(e, "bandwidth", NULL), prop(e, "latency", NULL), dma,
-		      locstr(e->loc));
+		unsigned rw[2];
+		for (int w = 0; w < 2; w++) {   /* reads(...), writes(...): every memory when left out */
+			rw[w] = g.mems.n >= 32 ? 0xffffffffu : (1u << g.mems.n) - 1;
+			for (int k = 0; k < e->props.n; k++) {
+				Prop *p = e->props.v[k];
+				if (strcmp(p->name, w ? "writes" : "reads") == 0)
+					rw[w] = mem_mask(&g, &p->mems);
+			}
+		}
+		emitf("\t{ %s, %.17g, %d, %.17g, %.17g, %d, 0x%xu, 0x%xu },   /* %s */\n", cstr(e->name),
+		      prop(e, "clock", NULL), (int)prop(e, "queues", NULL), prop(e, "bandwidth", NULL),
+		      prop(e, "latency", NULL), dma, rw[0], rw[1], locstr(e->loc));
 	}
 	emitf("};\n\nstatic const AxMemory mems[%d] = {\n", g.mems.n ? g.mems.n : 1);
 	for (int i = 0; i < g.mems.n; i++) {

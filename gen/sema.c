@@ -47,7 +47,7 @@ static const char *python_roles[] = {
 	"<", "<=", ">", ">=", "==", "!=", 0,
 };
 
-static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", 0 };
+static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", "reads", "writes", 0 };
 static const char *memory_props[] = { "partitions", "bytes", "banks", "bandwidth", "offchip", 0 };
 
 static int
@@ -242,6 +242,52 @@ first_memory(Spec *spec)
 	return "MEMORY";
 }
 
+/* Whether engine en may read (which: "reads") or write ("writes") memory m:
+ * an engine that does not say touches every memory. */
+static int
+engine_touches(Spec *spec, const char *en, const char *which, const char *m)
+{
+	Decl *e = find_decl(spec, D_ENGINE, en);
+	for (int i = 0; e && i < e->props.n; i++) {
+		Prop *p = e->props.v[i];
+		if (strcmp(p->name, which) != 0)
+			continue;
+		for (int k = 1; k < p->mems.n; k += 2)
+			if (strcmp(p->mems.v[k], m) == 0)
+				return 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* The memories an operand (or the result: which "writes") may use against the
+ * engines the instruction runs on: each engine must reach one of them, and each
+ * of them must be reached by one engine, or the spec contradicts itself. */
+static void
+check_placement(Spec *spec, Decl *d, const List *mems, const char *what, const char *which)
+{
+	const char *verb = which[0] == 'r' ? "reads" : "writes", *all = "";
+	for (int k = 1; k < mems->n; k += 2)
+		all = xprintf("%s%s%s", all, k > 1 ? "|" : "", (char *)mems->v[k]);
+	for (int i = 0; i + 1 < d->engines.n; i += 2) {
+		const char *en = d->engines.v[i + 1];
+		int any = 0;
+		for (int k = 1; k < mems->n; k += 2)
+			any |= engine_touches(spec, en, which, mems->v[k]);
+		if (!any)
+			error_at(*(Loc *)d->engines.v[i], "'%s' runs on engine '%s', which %s none of the memories of %s (%s)",
+			         d->name, en, verb, what, all);
+	}
+	for (int k = 1; k < mems->n; k += 2) {
+		int any = 0;
+		for (int i = 0; i + 1 < d->engines.n; i += 2)
+			any |= engine_touches(spec, d->engines.v[i + 1], which, mems->v[k]);
+		if (!any)
+			error_at(*(Loc *)mems->v[k - 1], "%s of '%s' may be in %s, but none of its engines %s %s", what, d->name,
+			         (char *)mems->v[k], verb, (char *)mems->v[k]);
+	}
+}
+
 static void
 check_opinst(Spec *spec, Decl *d)
 {
@@ -383,6 +429,11 @@ check_opinst(Spec *spec, Decl *d)
 				         (char *)d->outmems.v[k], d->name);
 		if (!d->cost)
 			error_at(d->nloc, "instruction '%s' has no cost term", d->name);
+		for (int i = 0; i < d->operands.n; i++) {
+			Operand *o = d->operands.v[i];
+			check_placement(spec, d, &o->mems, xprintf("operand '%s'", o->name), "reads");
+		}
+		check_placement(spec, d, &d->outmems, "the result", "writes");
 	}
 	/* result shape */
 	int out_par = 0;
@@ -481,8 +532,14 @@ check_opinst(Spec *spec, Decl *d)
 	(void)out_par;
 }
 
+static int
+is_memlist_prop(const char *name)
+{
+	return strcmp(name, "reads") == 0 || strcmp(name, "writes") == 0;
+}
+
 static void
-check_props(Decl *d, const char *const *allowed)
+check_props(Spec *spec, Decl *d, const char *const *allowed)
 {
 	for (int i = 0; i < d->props.n; i++) {
 		Prop *p = d->props.v[i];
@@ -493,10 +550,19 @@ check_props(Decl *d, const char *const *allowed)
 			if (strcmp(((Prop *)d->props.v[k])->name, p->name) == 0)
 				error_at(p->loc, "property '%s' given twice", p->name);
 		int flag = strcmp(p->name, "transfers") == 0 || strcmp(p->name, "offchip") == 0;
+		int memlist = is_memlist_prop(p->name);
 		if (flag && p->has_value)
 			error_at(p->loc, "'%s' is a flag and takes no value", p->name);
-		if (!flag && !p->has_value && in_strv(allowed, p->name))
+		if (memlist && !p->mems.n)
+			error_at(p->loc, "'%s' takes a list of memories, e.g. %s(%s)", p->name, p->name, first_memory(spec));
+		if (!memlist && p->mems.n)
+			error_at(p->loc, "property '%s' takes no list of memories", p->name);
+		if (!flag && !memlist && !p->has_value && !p->mems.n && in_strv(allowed, p->name))
 			error_at(p->loc, "property '%s' needs a value", p->name);
+		for (int k = 1; k < p->mems.n; k += 2)
+			if (!find_decl(spec, D_MEMORY, p->mems.v[k]))
+				error_at(*(Loc *)p->mems.v[k - 1], "unknown memory '%s' in '%s' of %s '%s'", (char *)p->mems.v[k],
+				         p->name, d->kind == D_ENGINE ? "engine" : "memory", d->name);
 	}
 }
 
@@ -523,9 +589,9 @@ check_target(Spec *spec, Decl *t)
 			}
 		}
 		if (d->kind == D_ENGINE)
-			check_props(d, engine_props);
+			check_props(spec, d, engine_props);
 		else if (d->kind == D_MEMORY)
-			check_props(d, memory_props);
+			check_props(spec, d, memory_props);
 		else if (d->kind == D_TEMPLATE) {
 			const char *holes = NULL;
 			for (size_t k = 0; k < sizeof skeletons / sizeof skeletons[0]; k++)

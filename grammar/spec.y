@@ -217,6 +217,7 @@ props: %empty { $$ = (List){0}; } | props prop { $$ = $1; list_push(&$$, $2); } 
 prop
 	: ID      { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->name = $1; }
 	| ID NUM  { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->name = $1; $$->has_value = 1; $$->value = $2->num; $$->text = $2->text; }
+	| ID '(' memlist ')' { $$ = xalloc(sizeof *$$); $$->loc = L(@1); $$->name = $1; $$->mems = $3; }
 	;
 
 idlist_opt: %empty { $$ = (List){0}; } | idlist { $$ = $1; } ;

@@ -58,11 +58,11 @@ typedef struct Em {
 
 void em_fail(Em *e, const char *msg, const char *arg);
 int64_t em_int(Em *e, const Term *t);
-int em_engine(const AxOp *op, const AxTarget *t, int k);
+int em_seq_engine(const AxTarget *t, const SynthSeq *q, int j, int k);   /* engine of q's instruction j: the k-th its placement allows */
 NsStmt *em_push(Em *e, int kind);
 void em_note(Em *e, int node, int blank, const char *fmt, const char *arg);
 void em_dim(NsDim *d, int64_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-void em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+void em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const NsRef *const *opnd,
              const NsRef *dst, int mem, NsRef *out);
 size_t em_key_ref(char *buf, size_t n, const NsRef *r);
 Cse *em_cse_find(Em *e, const char *key);

@@ -27,19 +27,11 @@ em_int(Em *e, const Term *t)
 	return (int64_t)v;
 }
 
-/* the k-th engine instruction op may run on (the first if k is out of range) */
+/* the engine instruction j of q runs on: the k-th of those its placement allows */
 int
-em_engine(const AxOp *op, const AxTarget *t, int k)
+em_seq_engine(const AxTarget *t, const SynthSeq *q, int j, int k)
 {
-	int first = -1;
-	for (int e = 0; e < t->nengines; e++)
-		if (op->engines & (1u << e)) {
-			if (first < 0)
-				first = e;
-			if (k-- == 0)
-				return e;
-		}
-	return first;
+	return ax_nth_engine(q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines, k);
 }
 
 NsStmt *
@@ -71,12 +63,13 @@ em_dim(NsDim *d, int64_t len, const char *fmt, ...)
 
 /* ---- one instruction ------------------------------------------------------------- */
 
-/* The first on-chip memory an instruction writes (-1: none). */
+/* The first on-chip memory an instruction writes on its engine (-1: none). */
 static int
-onchip_mem(const AxTarget *t, const AxOp *op)
+onchip_mem(const AxTarget *t, const AxOp *op, int engine)
 {
+	uint32_t out = ax_inst_mems(t, op, -1, engine >= 0 ? 1u << engine : op->engines);
 	for (int m = 0; m < t->nmems && m < 32; m++)
-		if ((op->out_mems & (1u << m)) && !t->mems[m].offchip)
+		if ((out & (1u << m)) && !t->mems[m].offchip)
 			return m;
 	return -1;
 }
@@ -139,7 +132,7 @@ em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes)
  * in memory mem (-1: its first on-chip one), or written into the off-chip
  * sl dst; its value in *out. */
 void
-em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const NsRef *const *opnd,
           const NsRef *dst, int mem, NsRef *out)
 {
 	const AxTarget *t = e->g->t;
@@ -170,14 +163,14 @@ em_inst(Em *e, int inst, int engk, const int *attr, Term *const *sattr, const Ns
 			c.fval[a] = v;
 		s.aval[a] = v;
 	}
-	s.engine = c.engine = em_engine(op, t, engk);
+	s.engine = c.engine = engine >= 0 ? engine : ax_nth_engine(op->engines, 0);
 	char err[256];
 	if (op->check(&c, &s.shape, err, sizeof err) != 0) {
 		em_fail(e, "%s", err);
 		return;
 	}
 	if (s.mem < 0)
-		s.mem = onchip_mem(t, op);
+		s.mem = onchip_mem(t, op, s.engine);
 	char key[480];
 	int loadk = !dst && load_key(&s, op, key, sizeof key);
 	if (loadk) {   /* the same load made earlier in an open loop: its tile */
@@ -214,7 +207,7 @@ em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out)
 			if (s != SYNTH_OMITTED)
 				opnd[o] = s >= 0 ? &iv[s] : &in[-1 - s];
 		}
-		em_inst(e, q->inst[j], 0, q->attr[j], q->sattr[j], opnd, NULL, -1, &iv[j]);
+		em_inst(e, q->inst[j], em_seq_engine(e->g->t, q, j, 0), q->attr[j], q->sattr[j], opnd, NULL, -1, &iv[j]);
 	}
 	*out = iv[q->ninsts - 1];
 }

@@ -486,15 +486,14 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 	}
 	Term *limit = ch->hyp ? ch->hyp : t_bool(g->tc, 1);   /* a fusion: where its proofs hold */
 	for (int j = 0; j < q->ninsts; j++) {
-		const AxOp *op = &g->t->insts[q->inst[j]];
 		int opnd[AX_MAXOPND];
 		for (int o = 0; o < AX_MAXOPND; o++) {
 			int s = q->src[j][o];
 			opnd[o] = s == SYNTH_OMITTED ? -1 : s >= 0 ? node[s] : in[-1 - s];
 		}
 		Term *pre;
-		node[j] = graph_add_inst(h, q->inst[j], em_engine(op, g->t, engsel ? engsel[j] : 0), q->attr[j], q->sattr[j],
-		                         opnd, &pre);
+		node[j] = graph_add_inst(h, q->inst[j], em_seq_engine(g->t, q, j, engsel ? engsel[j] : 0), q->attr[j],
+		                         q->sattr[j], opnd, &pre);
 		limit = t_bin(g->tc, TK_AND, limit, pre);
 	}
 	return limit;

@@ -159,7 +159,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 		} else if (lp->constant[o]) {
 			const NsRef *none[AX_MAXOPND] = { 0 };
 			int attr[AX_MAXATTR] = { 0 };
-			em_inst(e, lp->const_inst[o], 0, attr, lp->const_sattr[o], none, NULL, -1, v);
+			em_inst(e, lp->const_inst[o], -1, attr, lp->const_sattr[o], none, NULL, -1, v);
 		} else
 			em_operand(e, node, o, node == id ? axidx : e->pax[node], v);
 	}
@@ -183,7 +183,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 				if (e->hoist == id && e->cur->hoisted[k] >= 0)   /* loaded with its block */
 					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
 				else
-					em_inst(e, m->inst, 0, attr, sattr, mo, NULL, m->to, &moved);
+					em_inst(e, m->inst, ax_nth_engine(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;   /* a replicated load fills the whole tile */
 				*v = moved;
 			}
@@ -193,8 +193,8 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 			iv[j] = em_block_tile(e, e->cur->hoisted[LOWER_MAXSTEPS + j], e->cur->hoisted_axes[LOWER_MAXSTEPS + j],
 			                   &e->cur->hoisted_shape[LOWER_MAXSTEPS + j]);
 		else
-			em_inst(e, q->inst[j], e->engsel ? e->engsel[id * 8 + j] : 0, q->attr[j], q->sattr[j], opnd, NULL,
-			          ch->mem[j], &iv[j]);
+			em_inst(e, q->inst[j], em_seq_engine(t, q, j, e->engsel ? e->engsel[id * 8 + j] : 0), q->attr[j],
+			        q->sattr[j], opnd, NULL, ch->mem[j], &iv[j]);
 	}
 	*res = iv[q->ninsts - 1];
 }
@@ -218,7 +218,7 @@ em_store(Em *e, int id, NsRef *v, const NsRef *dst)
 		int attr[AX_MAXATTR] = { 0 };
 		Term *sattr[AX_MAXATTR] = { 0 };
 		NsRef moved;
-		em_inst(e, m->inst, 0, attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
+		em_inst(e, m->inst, ax_nth_engine(m->engines, 0), attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
 		*v = moved;
 	}
 	if (last < 0 && dst) {   /* already off chip, or no copy declared: a plain store */
@@ -274,7 +274,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	const AxNode *nd = &g->nodes[id];
 	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
 		e->cur->hoisted[k] = -1;
-		int inst, mem, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
+		int inst, mem, eng, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
 		const int *attr = NULL;
 		Term *const *sattr = NULL;
 		int zattr[AX_MAXATTR] = { 0 };
@@ -288,7 +288,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			int s = q->src[m->before][m->opnd];
 			if (s >= 0 || s == SYNTH_OMITTED)
 				continue;
-			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr;
+			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr, eng = ax_nth_engine(m->engines, 0);
 			ins[nin] = -1 - s;
 			slot[nin++] = 0;
 			nop = 1;
@@ -311,6 +311,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			if (!ok || !nin)
 				continue;
 			inst = q->inst[j], mem = ch->mem[j], attr = q->attr[j], sattr = q->sattr[j];
+			eng = em_seq_engine(t, q, j, e->engsel ? e->engsel[id * 8 + j] : 0);
 			nop = op->nopnd;
 		}
 		/* the operands' slices, and the blocked axes they read */
@@ -340,7 +341,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			continue;
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
 		char key[480];
-		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d", axes, inst, mem);
+		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d", axes, inst, eng, mem);
 		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
 			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
 		for (int i = 0; i < nin && kk < sizeof key; i++)
@@ -363,7 +364,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			}
 		int at = e->ns->n;
 		NsRef res;
-		em_inst(e, inst, 0, attr, sattr, opnd, NULL, mem, &res);
+		em_inst(e, inst, eng, attr, sattr, opnd, NULL, mem, &res);
 		if (e->bad)
 			return;
 		NsStmt *ld = &e->ns->s[at];

@@ -61,12 +61,14 @@ struct Extract {
 	char why[512];
 };
 
+/* the engines instruction j of s may run on, as its placement allows */
 static int
-nengines(const AxTarget *t, int inst)
+nengines(const AxTarget *t, const SynthSeq *s, int j)
 {
+	uint32_t m = s->engines[j] ? s->engines[j] : t->insts[s->inst[j]].engines;
 	int ne = 0;
 	for (int e = 0; e < t->nengines; e++)
-		ne += (t->insts[inst].engines >> e) & 1;
+		ne += (m >> e) & 1;
 	return ne ? ne : 1;
 }
 
@@ -80,7 +82,7 @@ seq_combos(const Extract *x, int id, int q)
 		return 0;
 	int64_t n = 1;
 	for (int j = 0; j < s->ninsts; j++)
-		n *= nengines(x->T->g->t, s->inst[j]);
+		n *= nengines(x->T->g->t, s, j);
 	return n;
 }
 
@@ -194,7 +196,7 @@ decode(Extract *x, int64_t c)
 		x->choice[id] = q;
 		const SynthSeq *s = &x->L[id].choice[q].seq;
 		for (int j = s->ninsts - 1; j >= 0; j--) {
-			int ne = nengines(g->t, s->inst[j]);
+			int ne = nengines(g->t, s, j);
 			x->engsel[id * 8 + j] = (int)(k % ne);
 			k /= ne;
 		}

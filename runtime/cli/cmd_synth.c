@@ -71,7 +71,7 @@ print_seq(SynthOut *so, const SynthSeq *q, const LowerChoice *ch)
 				json_str(m->what);
 				printf(", \"from\": \"%s\", \"to\": \"%s\", \"engines\": ", t->mems[m->from].name,
 				       t->mems[m->to].name);
-				json_engines(t, t->insts[m->inst].engines);
+				json_engines(t, m->engines);
 				printf("}");
 			}
 			printf("], \"lowered\": ");

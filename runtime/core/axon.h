@@ -305,6 +305,7 @@ typedef struct AxEngine {
 	double bandwidth;        /* bytes/s */
 	double latency_s;
 	int dma;                 /* moves data between memories */
+	uint32_t reads, writes;  /* bit m: may read / write memory m (`reads(...)`, `writes(...)`) */
 } AxEngine;
 
 typedef struct AxMemory {
@@ -523,6 +524,11 @@ uint64_t ax_splitmix(uint64_t *state);                    /* the next of a seede
 const AxOp *ax_find_op(const AxTarget *t, const char *name);
 const AxOp *ax_find_inst(const AxTarget *t, const char *name);
 int ax_has_role(const AxOp *op, const char *role);   /* the op declares python "role" */
+/* The memories operand o of instruction op (o = -1: its result) may be in
+ * when it runs on one of the engines in the mask: its own memories, narrowed
+ * by what those engines read (write). */
+uint32_t ax_inst_mems(const AxTarget *t, const AxOp *op, int o, uint32_t engines);
+int ax_nth_engine(uint32_t engines, int k);   /* the k-th engine of the mask (its first if k is out of range; -1 none) */
 void ax_print_target(FILE *f, const AxTarget *t);
 
 /* ---- json.c ------------------------------------------------------------------ */

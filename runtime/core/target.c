@@ -45,6 +45,30 @@ ax_has_role(const AxOp *op, const char *role)
 	return 0;
 }
 
+uint32_t
+ax_inst_mems(const AxTarget *t, const AxOp *op, int o, uint32_t engines)
+{
+	uint32_t reach = 0;
+	for (int e = 0; e < t->nengines && e < 32; e++)
+		if (engines & op->engines & (1u << e))
+			reach |= o < 0 ? t->engines[e].writes : t->engines[e].reads;
+	return (o < 0 ? op->out_mems : op->opnd[o].mems) & reach;
+}
+
+int
+ax_nth_engine(uint32_t engines, int k)
+{
+	int first = -1;
+	for (int e = 0; e < 32; e++)
+		if (engines & (1u << e)) {
+			if (first < 0)
+				first = e;
+			if (k-- == 0)
+				return e;
+		}
+	return first;
+}
+
 static void
 print_si(FILE *f, double v, const char *unit)
 {
@@ -83,6 +107,16 @@ ax_print_target(FILE *f, const AxTarget *t)
 			fprintf(f, " latency %g ns", e->latency_s * 1e9);
 		if (e->dma)
 			fputs(" (moves data)", f);
+		uint32_t all = t->nmems >= 32 ? 0xffffffffu : (1u << t->nmems) - 1;
+		for (int w = 0; w < 2; w++) {
+			uint32_t m = w ? e->writes : e->reads;
+			if ((m & all) == all)
+				continue;
+			fputs(w ? " writes " : " reads ", f);
+			for (int k = 0, n = 0; k < t->nmems; k++)
+				if (m & (1u << k))
+					fprintf(f, "%s%s", n++ ? "|" : "", t->mems[k].name);
+		}
 		fputc('\n', f);
 	}
 	fprintf(f, "  memories:\n");

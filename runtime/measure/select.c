@@ -636,12 +636,11 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 
 /* the engine of instruction inst chosen by sel (the sel-th it may run on) */
 static const char *
-engine_name(const AxTarget *t, int inst, int sel)
+engine_name(const AxTarget *t, const SynthSeq *q, int j, int sel)
 {
-	for (int e = 0, k = 0; e < t->nengines; e++)
-		if ((t->insts[inst].engines >> e) & 1 && k++ == sel)
-			return t->engines[e].name;
-	return t->insts[inst].engines ? "?" : "-";
+	uint32_t m = q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines;
+	int e = ax_nth_engine(m, sel);
+	return e >= 0 ? t->engines[e].name : "-";
 }
 
 void
@@ -669,7 +668,7 @@ select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
 			const SynthSeq *q = &L[id].choice[c->choice[id]].seq;
 			fprintf(f, "%s\"%%%d\": [", first ? "" : ", ", id);
 			for (int j = 0; j < q->ninsts; j++)
-				fprintf(f, "%s\"%s\"", j ? ", " : "", engine_name(g->t, q->inst[j], c->engsel[id * 8 + j]));
+				fprintf(f, "%s\"%s\"", j ? ", " : "", engine_name(g->t, q, j, c->engsel[id * 8 + j]));
 			fputs("]", f);
 			first = 0;
 		}

@@ -118,10 +118,15 @@ mem_of(const AxGraph *h, int id, const signed char *cmem)
 	const AxTarget *t = h->t;
 	const AxNode *n = &h->nodes[id];
 	int off = -1, first = -1;
+	uint32_t out = 0;
+	if (n->op >= 0) {
+		const AxOp *op = node_op(h, n);
+		out = ax_inst_mems(t, op, -1, n->engine >= 0 ? 1u << n->engine : op->engines);
+	}
 	for (int m = 0; m < t->nmems; m++) {
 		if (t->mems[m].offchip && off < 0)
 			off = m;
-		if (n->op >= 0 && (node_op(h, n)->out_mems & (1u << m)) && !t->mems[m].offchip && first < 0)
+		if ((out & (1u << m)) && !t->mems[m].offchip && first < 0)
 			first = m;
 	}
 	if (n->op < 0 && n->input < 32 && cmem[n->input] >= 0)

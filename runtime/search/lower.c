@@ -20,6 +20,7 @@
  * instruction without operands whose element equation is proved equal to the
  * constant.  Nothing here names an instruction or a memory.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "search.h"
 
@@ -317,6 +318,7 @@ lower_is_copy(const AxTarget *t, TermCtx *tc, int inst)
 typedef struct Movers {
 	int n;
 	int inst[16], from[16], to[16];   /* a copy instruction and one memory pair it moves between */
+	uint32_t eng[16];                 /* ... on these of its engines */
 	int offchip;                      /* where the program's tensors live */
 } Movers;
 
@@ -332,19 +334,27 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 		const AxOp *in = &t->insts[i];
 		if (!lower_is_copy(t, tc, i))
 			continue;
-		for (int a = 0; a < t->nmems; a++)
-			for (int b = 0; b < t->nmems; b++)
-				if (a != b && (in->opnd[0].mems & (1u << a)) && (in->out_mems & (1u << b)) && mv->n < 16) {
-					int dup = 0;
-					for (int k = 0; k < mv->n; k++)
-						dup |= mv->from[k] == a && mv->to[k] == b;
-					if (!dup) {
+		for (int e = 0; e < t->nengines && e < 32; e++) {
+			uint32_t from = ax_inst_mems(t, in, 0, 1u << e), to = ax_inst_mems(t, in, -1, 1u << e);
+			for (int a = 0; a < t->nmems; a++)
+				for (int b = 0; b < t->nmems; b++) {
+					if (a == b || !(from & (1u << a)) || !(to & (1u << b)))
+						continue;
+					int k = 0;
+					while (k < mv->n && !(mv->from[k] == a && mv->to[k] == b))
+						k++;
+					if (k < mv->n) {   /* the first instruction that moves a -> b serves */
+						if (mv->inst[k] == i)
+							mv->eng[k] |= 1u << e;
+					} else if (mv->n < 16) {
 						mv->inst[mv->n] = i;
 						mv->from[mv->n] = a;
 						mv->to[mv->n] = b;
+						mv->eng[mv->n] = 1u << e;
 						mv->n++;
 					}
 				}
+		}
 	}
 }
 
@@ -374,7 +384,8 @@ route(const Movers *mv, int a, uint32_t mask, const char *what, int before, int 
 					chain[n++] = via[z];
 				while (n > 0 && ch->nmoves < LOWER_MAXSTEPS) {
 					int m = chain[--n];
-					ch->move[ch->nmoves++] = (LowerMove){ mv->inst[m], mv->from[m], mv->to[m], what, before, opnd };
+					ch->move[ch->nmoves++] =
+					    (LowerMove){ mv->inst[m], mv->from[m], mv->to[m], what, before, opnd, mv->eng[m] };
 				}
 				return y;
 			}
@@ -391,12 +402,13 @@ step_text(const AxTarget *t, const LowerMove *m, char *buf, size_t *len, size_t 
 	                         m->what, t->mems[m->from].name, t->mems[m->to].name);
 }
 
-/* The sequence with its data movement: loads of the operands, moves between
- * instructions, the store of the result.  0 = ok, -1 if a memory cannot be
- * reached (then the sequence is not usable on this target). */
+/* The sequence with its data movement, instruction j on the engines eng[j]
+ * (which all read and write the same memories): loads of the operands, moves
+ * between instructions, the store of the result.  0 = ok, -1 if a memory
+ * cannot be reached (then the sequence is not usable so). */
 static int
 place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *tile, uint32_t onchip_inputs,
-      const int *const_mem, LowerChoice *ch)
+      const int *const_mem, const uint32_t *eng, LowerChoice *ch)
 {
 	int mem[8];
 	uint32_t loaded[AX_MAXOPND] = { 0 };   /* memories each input was already moved to */
@@ -409,12 +421,13 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 			int s = q->src[j][o];
 			if (s == SYNTH_OMITTED)
 				continue;
+			uint32_t need = ax_inst_mems(t, in, o, eng[j]);
 			int at = s >= 0 ? mem[s] : (onchip_inputs & (1u << (-1 - s))) ? const_mem[-1 - s] : mv->offchip;
 			int first = ch->nmoves;
 			const char *what = s >= 0 ? t->insts[q->inst[s]].name : tile->params[-1 - s].name;
-			if (s < 0 && (loaded[-1 - s] & in->opnd[o].mems))
+			if (s < 0 && (loaded[-1 - s] & need))
 				continue;   /* already there */
-			int got = route(mv, at, in->opnd[o].mems, what, j, o, ch);
+			int got = route(mv, at, need, what, j, o, ch);
 			if (got < 0)
 				return -1;
 			if (s < 0)
@@ -427,10 +440,10 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 		for (int u = j + 1; u < q->ninsts; u++)
 			for (int o = 0; o < t->insts[q->inst[u]].nopnd; o++)
 				if (q->src[u][o] == j)
-					want |= t->insts[q->inst[u]].opnd[o].mems;
+					want |= ax_inst_mems(t, &t->insts[q->inst[u]], o, eng[u]);
 		if (j == q->ninsts - 1 && mv->offchip >= 0)
 			want = 1u << mv->offchip;
-		uint32_t outm = in->out_mems;
+		uint32_t outm = ax_inst_mems(t, in, -1, eng[j]);
 		mem[j] = -1;
 		for (int m = 0; m < t->nmems && mem[j] < 0; m++)
 			if ((outm & want & (1u << m)))
@@ -438,9 +451,12 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 		for (int m = 0; m < t->nmems && mem[j] < 0; m++)
 			if (outm & (1u << m))
 				mem[j] = m;
+		if (mem[j] < 0)
+			return -1;
 		ch->mem[j] = mem[j];
+		ch->seq.engines[j] = eng[j];
 		len += (size_t)snprintf(ch->text + len, sizeof ch->text - len, "%s%s ->%s", len ? "; " : "", in->name,
-		                        mem[j] >= 0 ? t->mems[mem[j]].name : "?");
+		                        t->mems[mem[j]].name);
 	}
 	int first = ch->nmoves;
 	if (mv->offchip >= 0 && route(mv, mem[q->ninsts - 1], 1u << mv->offchip, "result", q->ninsts, -1, ch) < 0)
@@ -448,6 +464,82 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 	for (int k = first; k < ch->nmoves; k++)
 		step_text(t, &ch->move[k], ch->text, &len, sizeof ch->text);
 	return 0;
+}
+
+enum { PLACE_MAX = 16 };   /* engine choices tried per sequence */
+
+static int
+same_placement(const LowerChoice *a, const LowerChoice *b)
+{
+	if (a->nmoves != b->nmoves || memcmp(a->mem, b->mem, sizeof(int) * (size_t)a->seq.ninsts) != 0)
+		return 0;
+	for (int k = 0; k < a->nmoves; k++)
+		if (a->move[k].inst != b->move[k].inst || a->move[k].from != b->move[k].from ||
+		    a->move[k].to != b->move[k].to || a->move[k].before != b->move[k].before ||
+		    a->move[k].opnd != b->move[k].opnd)
+			return 0;
+	return 1;
+}
+
+/* The placements of sequence q: its instructions' engines split by the
+ * memories they read and write (per the target's engines), one placement per
+ * combination of those classes that reaches its memories; combinations that
+ * place alike are one choice over the union of their engines.  Each is
+ * proto with q placed; the number written to out (at most PLACE_MAX). */
+static int
+place_all(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *tile, uint32_t onchip,
+          const int *cmem, const LowerChoice *proto, LowerChoice *out)
+{
+	uint32_t cls[8][8];
+	int ncls[8];
+	int64_t combos = 1;
+	for (int j = 0; j < q->ninsts; j++) {
+		const AxOp *in = &t->insts[q->inst[j]];
+		uint32_t engines = q->engines[j] ? q->engines[j] : in->engines;
+		ncls[j] = 0;
+		for (int e = 0; e < t->nengines && e < 32; e++) {
+			if (!(engines & (1u << e)))
+				continue;
+			int c = 0;
+			for (; c < ncls[j]; c++) {
+				int r = ax_nth_engine(cls[j][c], 0), same = ax_inst_mems(t, in, -1, 1u << e) == ax_inst_mems(t, in, -1, 1u << r);
+				for (int o = 0; o < in->nopnd && same; o++)
+					same = ax_inst_mems(t, in, o, 1u << e) == ax_inst_mems(t, in, o, 1u << r);
+				if (same)
+					break;
+			}
+			if (c == ncls[j] && ncls[j] < 8)
+				cls[j][ncls[j]++] = 0;
+			if (c < ncls[j])
+				cls[j][c] |= 1u << e;
+		}
+		if (!ncls[j])
+			return 0;
+		combos = combos * ncls[j] > PLACE_MAX ? PLACE_MAX : combos * ncls[j];
+	}
+	int n = 0;
+	for (int64_t c = 0; c < combos; c++) {
+		uint32_t eng[8];
+		int64_t k = c;
+		for (int j = q->ninsts - 1; j >= 0; j--) {
+			eng[j] = cls[j][k % ncls[j]];
+			k /= ncls[j];
+		}
+		LowerChoice ch = *proto;
+		ch.seq = *q;
+		if (place(t, mv, q, tile, onchip, cmem, eng, &ch) != 0)
+			continue;
+		int merged = 0;
+		for (int i = 0; i < n && !merged; i++)
+			if (same_placement(&out[i], &ch)) {
+				for (int j = 0; j < q->ninsts; j++)
+					out[i].seq.engines[j] |= ch.seq.engines[j];
+				merged = 1;
+			}
+		if (!merged)
+			out[n++] = ch;
+	}
+	return n;
 }
 
 /* ---- a variant ---------------------------------------------------------------------- */
@@ -547,15 +639,17 @@ lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices)
 			ln->constant[o] = txt;
 		}
 		int n = lower_tile(c, to->tile, buf, maxchoices);
-		ln->choice = arena_alloc(a, sizeof *ln->choice * (size_t)(n + 1));
+		LowerChoice *all = malloc(sizeof *all * (size_t)(n * PLACE_MAX + 1)), proto = { 0 };
+		if (!all)
+			ax_die("out of memory");
 		for (int q = 0; q < n; q++) {
-			LowerChoice *ch = &ln->choice[ln->nchoices];
-			ch->seq = buf[q];
-			if (place(t, &mv, &buf[q], to->tile, onchip, cmem, ch) == 0)
-				ln->nchoices++;
-			else
-				ln->unplaced++;
+			int k = place_all(t, &mv, &buf[q], to->tile, onchip, cmem, &proto, all + ln->nchoices);
+			ln->nchoices += k;
+			ln->unplaced += k == 0;
 		}
+		ln->choice = arena_alloc(a, sizeof *ln->choice * (size_t)(ln->nchoices + 1));
+		memcpy(ln->choice, all, sizeof *all * (size_t)ln->nchoices);
+		free(all);
 		for (int k = 0; k < to->naxes; k++) {
 			const TileAxis *ax = &to->ax[k];
 			if (!ax->red || !ax->tiled || ax->whole)
@@ -617,16 +711,21 @@ lower_add_choice(const AxTiling *T, LowerNode *L, int id, const LowerChoice *pro
 				break;
 			}
 	}
-	LowerChoice ch = *proto;
-	if (place(t, &mv, &ch.seq, tile, onchip, cmem, &ch) != 0)
-		return -1;
-	LowerNode *ln = &L[id];
-	LowerChoice *nc = arena_alloc(tc_arena(g->tc), sizeof *nc * (size_t)(ln->nchoices + 2));
-	if (ln->nchoices)
-		memcpy(nc, ln->choice, sizeof *nc * (size_t)ln->nchoices);
-	nc[ln->nchoices++] = ch;
-	ln->choice = nc;
-	return 0;
+	LowerChoice *placed = malloc(sizeof *placed * PLACE_MAX);
+	if (!placed)
+		ax_die("out of memory");
+	int k = place_all(t, &mv, &proto->seq, tile, onchip, cmem, proto, placed);
+	if (k > 0) {
+		LowerNode *ln = &L[id];
+		LowerChoice *nc = arena_alloc(tc_arena(g->tc), sizeof *nc * (size_t)(ln->nchoices + k + 1));
+		if (ln->nchoices)
+			memcpy(nc, ln->choice, sizeof *nc * (size_t)ln->nchoices);
+		memcpy(nc + ln->nchoices, placed, sizeof *nc * (size_t)k);
+		ln->nchoices += k;
+		ln->choice = nc;
+	}
+	free(placed);
+	return k > 0 ? 0 : -1;
 }
 
 const char *

@@ -98,9 +98,11 @@ typedef struct LowerMove {
 	int inst, from, to;      /* a copy instruction between two memories */
 	const char *what;        /* the operand or instruction whose data it moves, or "result" */
 	int before, opnd;        /* for operand opnd of instruction before (before = ninsts: the result) */
+	uint32_t engines;        /* the engines of inst that read from and write to */
 } LowerMove;
 typedef struct LowerChoice {
-	SynthSeq seq;            /* the computation, sizes named by the node's tile parameters */
+	SynthSeq seq;            /* the computation, sizes named by the node's tile parameters; its
+	                            engines narrowed to those that read and write the memories below */
 	int mem[8];              /* the memory each instruction writes */
 	int nmoves;
 	LowerMove move[LOWER_MAXSTEPS];   /* loads, moves between instructions, the store */
