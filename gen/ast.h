@@ -167,6 +167,7 @@ struct Decl {
 	List python;         /* (Loc *, syntax string) pairs: Python syntax the op implements */
 	List engines;        /* (Loc *, engine name) pairs */
 	List where;          /* Expr* */
+	List apart;          /* D_INST `apart MEM(a, b)`: (Loc *, name) pairs, the memory then the operands */
 	Expr *cost;
 	List body;           /* Stmt* */
 	/* D_ENGINE, D_MEMORY */

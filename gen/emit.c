@@ -175,8 +175,19 @@ emit_op_row(Gen *g, Decl *d)
 	      d->layout_only);
 	emitf("\t  %s,\n\t  %s,\n\t  %s,\n\t  %s,\n", cstr(d->emit), cstr(join_where(d)),
 	      d->cost ? cstr(expr_str(d->cost)) : "NULL", cstr(buf_str(&body)));
-	emitf("\t  &%s_L, %s_check, %s_pre, %s_shape, %s_enc, %s_ref, %s },\n", P, P, P, P, P, P,
-	      d->cost ? xprintf("%s_cost", P) : "NULL");
+	unsigned apart_mem = 0, apart_opnds = 0;
+	if (d->apart.n) {
+		List m = { 0 };
+		list_push(&m, d->apart.v[0]);
+		list_push(&m, d->apart.v[1]);
+		apart_mem = mem_mask(g, &m);
+		for (int k = 3; k < d->apart.n; k += 2)
+			for (int i = 0; i < d->operands.n; i++)
+				if (strcmp(((Operand *)d->operands.v[i])->name, d->apart.v[k]) == 0)
+					apart_opnds |= 1u << i;
+	}
+	emitf("\t  &%s_L, %s_check, %s_pre, %s_shape, %s_enc, %s_ref, %s, 0x%xu, 0x%xu },\n", P, P, P, P, P, P,
+	      d->cost ? xprintf("%s_cost", P) : "NULL", apart_mem, apart_opnds);
 }
 
 static double

@@ -267,6 +267,8 @@ static void
 check_placement(Spec *spec, Decl *d, const List *mems, const char *what, const char *which)
 {
 	const char *verb = which[0] == 'r' ? "reads" : "writes", *all = "";
+	if (!mems->n || !d->engines.n)
+		return;   /* said already: no memory, or no engine */
 	for (int k = 1; k < mems->n; k += 2)
 		all = xprintf("%s%s%s", all, k > 1 ? "|" : "", (char *)mems->v[k]);
 	for (int i = 0; i + 1 < d->engines.n; i += 2) {
@@ -434,6 +436,30 @@ check_opinst(Spec *spec, Decl *d)
 			check_placement(spec, d, &o->mems, xprintf("operand '%s'", o->name), "reads");
 		}
 		check_placement(spec, d, &d->outmems, "the result", "writes");
+		if (d->apart.n) {   /* apart MEM(a, b, ...): a memory, then at least two operands that may be in it */
+			const char *m = d->apart.v[1];
+			if (!find_decl(spec, D_MEMORY, m))
+				error_at(*(Loc *)d->apart.v[0], "unknown memory '%s' in 'apart' of '%s'", m, d->name);
+			if (d->apart.n < 6)
+				error_at(*(Loc *)d->apart.v[0], "'apart %s(...)' names at least two operands", m);
+			for (int k = 3; k < d->apart.n; k += 2) {
+				Operand *o = NULL;
+				for (int i = 0; i < d->operands.n && !o; i++)
+					if (strcmp(((Operand *)d->operands.v[i])->name, d->apart.v[k]) == 0)
+						o = d->operands.v[i];
+				int may = 0;
+				for (int j = 1; o && j < o->mems.n; j += 2)
+					may |= strcmp(o->mems.v[j], m) == 0;
+				if (!o)
+					error_at(*(Loc *)d->apart.v[k - 1], "'%s' is not an operand of '%s'", (char *)d->apart.v[k], d->name);
+				else if (!may && find_decl(spec, D_MEMORY, m))
+					error_at(*(Loc *)d->apart.v[k - 1], "operand '%s' of '%s' is never in %s: 'apart' says nothing",
+					         o->name, d->name, m);
+				for (int j = 3; j < k; j += 2)
+					if (strcmp(d->apart.v[j], d->apart.v[k]) == 0)
+						error_at(*(Loc *)d->apart.v[k - 1], "operand '%s' named twice in 'apart'", (char *)d->apart.v[k]);
+			}
+		}
 	}
 	/* result shape */
 	int out_par = 0;

@@ -49,7 +49,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 %token FN "fn" AXIOM "axiom" ENUM "enum" OP "op" INST "inst" TARGET "target"
 %token ENGINE "engine" MEMORY "memory" TEMPLATE "template" WHERE "where" COST "cost"
 %token ON "on" EMIT "emit" REF "ref" SIZE "size" FLOAT "float" PAR "par"
-%token BROADCAST "broadcast" FOR "for" PYTHON "python" KERNEL "kernel"
+%token BROADCAST "broadcast" FOR "for" PYTHON "python" KERNEL "kernel" APART "apart"
 %token ARROW "->" LE "<=" GE ">=" EQ "==" NE "!=" AND "&&" OR "||"
 %token <s> ID "identifier" STRING "string" ELLIPSIS "..."
 %token <s> BADCHAR "invalid character" BADSTRING "unterminated string"
@@ -57,7 +57,7 @@ static List one(void *p) { List l = { 0 }; list_push(&l, p); return l; }
 
 %type <d> item fn axiom enum op inst target tdecl
 %type <list> idlist idlist_opt enumitems operands operands_opt idxlist_opt attrs_opt attrs dims dims_opt memlist memspec_opt
-%type <list> python_opt pystrs on_opt where_opt exprlist args_opt args idxlist stmts props tdecls engines enum_params
+%type <list> apart_opt memlist_commas python_opt pystrs on_opt where_opt exprlist args_opt args idxlist stmts props tdecls engines enum_params
 %type <e> expr cond or and cmp add mul unary primary idx fndef_opt cost_opt default_opt
 %type <s> ref_opt opname name tname
 %type <dim> dim
@@ -134,11 +134,24 @@ pystrs
 	;
 
 inst
-	: INST ID '(' operands_opt attrs_opt ')' ARROW memlist shape on_opt where_opt cost_opt '{' stmts '}' {
+	: INST ID '(' operands_opt attrs_opt ')' ARROW memlist shape on_opt where_opt apart_opt cost_opt '{' stmts '}' {
 		$$ = new_decl(D_INST, L(@1), L(@2), $2, file);
 		$$->operands = $4; $$->attrs = $5; $$->outmems = $8; $$->out = $9;
-		$$->engines = $10; $$->where = $11; $$->cost = $12; $$->body = $14;
+		$$->engines = $10; $$->where = $11; $$->apart = $12; $$->cost = $13; $$->body = $15;
 	}
+	;
+/* `apart psum(a, b)`: at most one of the operands a, b may be in memory psum; (Loc *, name)
+ * pairs, the memory first */
+apart_opt
+	: %empty { $$ = (List){0}; }
+	| APART ID '(' memlist_commas ')' {
+		$$ = (List){0}; Loc *l = xalloc(sizeof *l); *l = L(@2); list_push(&$$, l); list_push(&$$, (void *)$2);
+		for (int i = 0; i < $4.n; i++) list_push(&$$, $4.v[i]);
+	}
+	;
+memlist_commas
+	: name                     { $$ = (List){0}; Loc *l = xalloc(sizeof *l); *l = L(@1); list_push(&$$, l); list_push(&$$, (void *)$1); }
+	| memlist_commas ',' name  { $$ = $1; Loc *l = xalloc(sizeof *l); *l = L(@3); list_push(&$$, l); list_push(&$$, (void *)$3); }
 	;
 on_opt: %empty { $$ = (List){0}; } | ON engines { $$ = $2; } ;
 engines

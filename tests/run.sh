@@ -325,7 +325,13 @@ expect_rc 0 "$AXONC" synth examples/rmsnorm_matmul.py --json
 expect_grep '"tiles": 8, "cache_hits": 20' "$tmp/out" "synth FILE.py synthesizes each distinct tile semantics once"
 expect_grep '"missing": 0' "$tmp/out" "every op of rmsnorm_matmul lowers"
 expect_grep '"insts": \["nc_transpose", "nc_matmul"\], .*"constraints": "t0_2 <= 128, t2_2 <= 128, t1_2 <= 512' "$tmp/out" "hardware limits attach to the node's tile parameters"
-expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf", "engines": \["vector", "scalar", "gpsimd"\]}, {"inst": "dma_copy", "of": "result", "from": "sbuf", "to": "hbm"' "$tmp/out" "a PSUM result is copied to SBUF, then stored"
+expect_grep '{"inst": "tensor_copy", "of": "result", "from": "psum", "to": "sbuf", "engines": \["vector"\]}, {"inst": "dma_copy", "of": "result", "from": "sbuf", "to": "hbm"' "$tmp/out" "a PSUM result is copied to SBUF, then stored"
+# the engines' memories (machine.ax reads/writes): a Tensor-engine transpose writes PSUM, the matmul
+# reads SBUF, so a copy goes between them; the Vector engine's transpose may write SBUF directly;
+# GpSimd never reads PSUM
+expect_grep '"engines": \[\["tensor"\], \["tensor"\]\], [^]]*"moves": \[{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf", "engines": \["dma"\]}, {"inst": "tensor_copy", "of": "nc_transpose", "from": "psum", "to": "sbuf", "engines": \["vector"\]}' "$tmp/out" "a Tensor-engine transpose is copied out of PSUM before the matmul reads it"
+expect_grep '"engines": \[\["vector"\], \["tensor"\]\], [^]]*"moves": \[{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf", "engines": \["dma"\]}, {"inst": "dma_copy", "of": "b"' "$tmp/out" "a Vector-engine transpose writes SBUF: no copy"
+if grep -q '"from": "psum", "to": "sbuf", "engines": \[[^]]*"gpsimd"' "$tmp/out"; then bad "a copy out of PSUM on GpSimd"; else ok; fi
 expect_grep '{"inst": "dma_copy", "of": "a", "from": "hbm", "to": "sbuf"' "$tmp/out" "an HBM operand is loaded"
 expect_grep '"constant": "b = memset(P=t0_6, F=1, value=eps)"' "$tmp/out" "a constant operand made on chip, proved"
 expect_grep '"across_tiles": {"reduction": "sum-reduce", "op": "add", "sequences": \[' "$tmp/out" "the combining op of a cross-tile sum, found by its equation"

@@ -82,3 +82,24 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
 		fprintf(stderr, "axonc: error: %s\n", err);
 	return *rc ? NULL : ng;
 }
+
+int
+variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L)
+{
+	int first = -1;
+	for (int v = 0; v < nv; v++) {
+		int bad = -1;
+		for (int id = 0; id < T[v]->g->nnodes && bad < 0; id++)
+			if (lower_unwritable(T[v], L[v], id))
+				bad = id;
+		if (bad < 0)
+			return 0;
+		if (v == 0)
+			first = bad;
+	}
+	const AxGraph *g = T[0]->g;
+	const AxNode *n = &g->nodes[first];
+	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name, lower_unwritable(T[0], L[0], first),
+	            t->name, nv == 1 ? "its one" : "each of its", nv == 1 ? "" : "s");
+	return 1;
+}

@@ -34,6 +34,9 @@ NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const c
                           int *nsizes, int *rc);
 /* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,
  * cmd_compile.c; 0 = done, else the exit code */
+/* 0 if some variant has an instruction sequence for every operation; else the
+ * located error at the first operation of variant 0 without one (exit code 1) */
+int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L);
 int cmd_targets(const AxTarget *t, const Opts *o);
 int cmd_target(const AxTarget *t, const Opts *o);
 int cmd_ops(const AxTarget *t, const Opts *o);

@@ -361,23 +361,7 @@ compile_limits(Compile *c)
 static int
 compile_writable(Compile *c)
 {
-	int first = -1;
-	for (int v = 0; v < c->nv; v++) {
-		int bad = -1;
-		for (int id = 0; id < c->T[v]->g->nnodes && bad < 0; id++)
-			if (lower_unwritable(c->T[v], c->L[v], id))
-				bad = id;
-		if (bad < 0)
-			return 0;
-		if (v == 0)
-			first = bad;
-	}
-	const AxGraph *g = c->T[0]->g;
-	const AxNode *n = &g->nodes[first];
-	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name,
-	            lower_unwritable(c->T[0], c->L[0], first), c->t->name, c->nv == 1 ? "its one" : "each of its",
-	            c->nv == 1 ? "" : "s");
-	return 1;
+	return variants_writable(c->t, c->nv, c->T, c->L);
 }
 
 /* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved

@@ -124,9 +124,21 @@ cmd_model(const AxTarget *t, const Opts *o)
 	       "roofline", roof_ms, rf.compute_s * 1e3, rf.macs, rf.macs_rate, rf.flops, rf.flops_rate, rf.mem_s * 1e3,
 	       rf.bytes / 1e6, rf.bandwidth / 1e9);
 	LowerCache *cache = lower_cache_new(t, tc, 3);
-	AxTiling *T0 = tile_graph(ng->variants[0]);   /* variant 0 is lowered once: naive, then candidates */
-	LowerNode *L0 = lower_variant(cache, T0, 64);
-	model_naive(t, T0, L0, names, vals, n, dtype, roof_ms);
+	Arena *ar = tc_arena(tc);
+	AxTiling **T = arena_alloc(ar, sizeof *T * (size_t)(ng->nvariants + 1));
+	LowerNode **L = arena_alloc(ar, sizeof *L * (size_t)(ng->nvariants + 1));
+	for (int v = 0; v < ng->nvariants; v++) {
+		T[v] = tile_graph(ng->variants[v]);
+		L[v] = lower_variant(cache, T[v], 64);
+	}
+	if (variants_writable(t, ng->nvariants, T, L)) {   /* what compile refuses, model refuses */
+		lower_cache_free(cache);
+		for (int i = 0; i < nsizes; i++)
+			free((char *)names[i]);
+		tc_free(tc);
+		return 1;
+	}
+	model_naive(t, T[0], L[0], names, vals, n, dtype, roof_ms);
 	/* the candidates visited: compile's budget (shared evenly by the variants) unless given */
 	int64_t budget = (o->budget > 0 ? o->budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
 	if (budget < 64)
@@ -135,9 +147,7 @@ cmd_model(const AxTarget *t, const Opts *o)
 	int64_t considered = 0, modelled = 0, nofit = 0, failed = 0;
 	double model_ms = 0;
 	for (int v = 0; v < ng->nvariants; v++) {
-		AxTiling *T = v == 0 ? T0 : tile_graph(ng->variants[v]);
-		LowerNode *L = v == 0 ? L0 : lower_variant(cache, T, 64);
-		Extract *x = extract_new(T, L, names, vals, n, o->tile_cap, o->no_fusion, budget);
+		Extract *x = extract_new(T[v], L[v], names, vals, n, o->tile_cap, o->no_fusion, budget);
 		Pick vbest = { 0 };
 		for (;;) {
 			ExtractCand c;
@@ -159,8 +169,8 @@ cmd_model(const AxTarget *t, const Opts *o)
 				continue;
 			}
 			modelled++;
-			blocks_text(T, c.blocks, p.blocks, sizeof p.blocks);
-			choice_text(T, L, c.choice, c.engsel, p.key, sizeof p.key);
+			blocks_text(T[v], c.blocks, p.blocks, sizeof p.blocks);
+			choice_text(T[v], L[v], c.choice, c.engsel, p.key, sizeof p.key);
 			if (list) {
 				printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,
 				       (long long)c.combo, (long long)c.sub, c.fused, p.blocks, p.key, p.ms,
@@ -196,9 +206,13 @@ cmd_model(const AxTarget *t, const Opts *o)
 	       "modelling took %.1f ms (%.4f ms each)\n",
 	       (long long)considered, (long long)modelled, (long long)nofit, (long long)failed, model_ms,
 	       modelled ? model_ms / (double)modelled : 0);
+	if (!best.have)   /* compile would find nothing to select */
+		fprintf(stderr, "axonc: error: no candidate of %d variant%s fits on one core of %s at %s (%lld considered, "
+		        "%lld could not be written)\n", ng->nvariants, ng->nvariants == 1 ? "" : "s", t->name,
+		        o->dims ? o->dims : "its literal shapes", (long long)considered, (long long)failed);
 	lower_cache_free(cache);
 	for (int i = 0; i < nsizes; i++)
 		free((char *)names[i]);
 	tc_free(tc);
-	return 0;
+	return best.have ? 0 : 1;
 }

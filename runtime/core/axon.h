@@ -296,6 +296,8 @@ typedef struct AxOp {        /* a tensor operator or an instruction */
 	int (*ref)(const AxConc *c, const float *const *in, float *out, char *err, size_t errlen);
 	/* cost on the instruction's engine (cycles, or bytes on a DMA engine) */
 	double (*cost)(const AxConc *c, int dtype_bytes);
+	uint32_t apart_mems;     /* `apart MEM(a, b)`: at most one of the operands apart_opnds */
+	uint32_t apart_opnds;    /* (bit o) may be in the memories apart_mems */
 } AxOp;
 
 typedef struct AxEngine {

@@ -417,19 +417,27 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 	ch->nmoves = 0;
 	for (int j = 0; j < q->ninsts; j++) {
 		const AxOp *in = &t->insts[q->inst[j]];
+		uint32_t apart = 0;   /* the instruction's `apart` memories one of its operands already takes */
 		for (int o = 0; o < in->nopnd; o++) {
 			int s = q->src[j][o];
 			if (s == SYNTH_OMITTED)
 				continue;
 			uint32_t need = ax_inst_mems(t, in, o, eng[j]);
+			if (in->apart_opnds & (1u << o))
+				need &= ~apart;
 			int at = s >= 0 ? mem[s] : (onchip_inputs & (1u << (-1 - s))) ? const_mem[-1 - s] : mv->offchip;
 			int first = ch->nmoves;
 			const char *what = s >= 0 ? t->insts[q->inst[s]].name : tile->params[-1 - s].name;
+			int got;
 			if (s < 0 && (loaded[-1 - s] & need))
-				continue;   /* already there */
-			int got = route(mv, at, need, what, j, o, ch);
-			if (got < 0)
+				for (got = 0; !(loaded[-1 - s] & need & (1u << got)); got++)
+					;   /* already there: the first such memory */
+			else if ((got = route(mv, at, need, what, j, o, ch)) < 0)
 				return -1;
+			if (in->apart_opnds & (1u << o))
+				apart |= in->apart_mems & (1u << got);
+			if (s < 0 && (loaded[-1 - s] & need))
+				continue;
 			if (s < 0)
 				loaded[-1 - s] |= 1u << got;
 			for (int k = first; k < ch->nmoves; k++)

@@ -173,7 +173,7 @@ test_fuse_nests(void)
 			}
 		}
 	}
-	CHECK_INT(found, 1);
+	CHECK(found >= 1);   /* once per placement of the transpose (the Tensor engine's, the Vector engine's) */
 	CHECK(r->swaps >= 1);
 	lower_cache_free(c3);
 	lower_cache_free(c1);
