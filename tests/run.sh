@@ -750,6 +750,8 @@ expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn threshold --dim
 expect_grep 'greater_equal: no instruction sequence found' "$tmp/err" "compile names the op without a sequence"
 expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal' "$tmp/err" "compile's error is at the op, file:line:col"
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "an op without a sequence is said only after Phase 2"; else ok; fi
+expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn threshold --dims M=64,N=64
+expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
 # a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
 expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
