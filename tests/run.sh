@@ -549,6 +549,19 @@ for k in $kids; do
 	if [ -r /proc/$k/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$k/status; then left=$((left + 1)); kill -9 $k 2>/dev/null; fi
 done
 if [ -n "$kids" ] && [ $left -eq 0 ]; then ok; else bad "compile killed with SIGKILL: workers '$kids' seen, $left left running"; fi
+# ... nor the commands its workers run for --measure, nor what those started
+printf '#!/bin/sh\nsleep 300 &\necho $! >> "%s/cmdpids"\nwait\necho 5\n' "$tmp" > "$tmp/slow.sh"; chmod +x "$tmp/slow.sh"
+: > "$tmp/cmdpids"
+"$AXONC" compile examples/matmul.py --dims M=256,K=256,N=256 --jobs 2 --measure "$tmp/slow.sh {kernel}" -o "$tmp/orph.py" >/dev/null 2>&1 &
+p=$!; i=0
+while [ $i -lt 600 ] && [ "$(wc -l < "$tmp/cmdpids")" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
+kill -9 $p; wait $p 2>/dev/null
+sleep 1
+left=0
+for k in $(cat "$tmp/cmdpids"); do
+	if [ -r /proc/$k/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$k/status; then left=$((left + 1)); kill -9 $k 2>/dev/null; fi
+done
+if [ "$(wc -l < "$tmp/cmdpids")" -ge 2 ] && [ $left -eq 0 ]; then ok; else bad "compile killed with SIGKILL: $left of the --measure commands' children left running"; fi
 # outputs that cannot be written, sizes too large to validate, sizes past 64 bits, an unknown
 # element size: each refused at once with its reason
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=64,K=64,N=64 -o "$tmp/no/such/dir/k.py"

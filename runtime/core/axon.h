@@ -52,6 +52,11 @@ double ax_now_ms(void);                         /* a monotonic clock */
 /* ---- proc.c: child processes ------------------------------------------------ */
 #include <sys/types.h>
 pid_t ax_fork(void);   /* fork(), the child killed (SIGKILL) when its parent ends */
+/* popen(cmd, "r") whose command (and all it starts in its process group) is
+ * killed when it ends or when the caller ends; close with ax_pclose_group
+ * (the command's wait status) */
+FILE *ax_popen_group(const char *cmd, pid_t *pid);
+int ax_pclose_group(FILE *f, pid_t pid);
 
 void ax_die_(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));

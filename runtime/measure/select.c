@@ -331,7 +331,8 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 	fprintf(m, "(\n%s\n) 2>'%s' </dev/null", cmd, ep);
 	fclose(m);
 	free(cmd);
-	FILE *p = popen(sh, "r");
+	pid_t pid;
+	FILE *p = ax_popen_group(sh, &pid);
 	free(sh);
 	if (!p) {
 		snprintf(why, nwhy, "cannot run the command: %s", strerror(errno));
@@ -346,7 +347,7 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 		if (end != word && *end == 0 && isfinite(x))
 			last = x;
 	}
-	int st = pclose(p);
+	int st = ax_pclose_group(p, pid);
 	if (st != 0 || !(last > 0)) {
 		char err[300] = "";
 		FILE *e = fopen(ep, "r");
