@@ -31,6 +31,30 @@ show(const AxTarget *t, const AxOp *op)
 			if (op->engines & (1u << e))
 				printf(" %s", t->engines[e].name);
 		printf("\n");
+		/* the memories per engine, as its reads(...) and writes(...) narrow them */
+		for (int e = 0; e < t->nengines && op->is_inst; e++) {
+			if (!(op->engines & (1u << e)))
+				continue;
+			printf("  on %-8s", t->engines[e].name);
+			for (int o = 0; o <= op->nopnd; o++) {
+				uint32_t m = ax_inst_mems(t, op, o < op->nopnd ? o : -1, 1u << e);
+				printf("%s%s ", o == op->nopnd ? "-> " : "", o < op->nopnd ? op->opnd[o].name : "result");
+				for (int k = 0, n = 0; k < t->nmems; k++)
+					if (m & (1u << k))
+						printf("%s%s", n++ ? "|" : "", t->mems[k].name);
+				printf("%s", o + 1 < op->nopnd ? ", " : o < op->nopnd ? " " : "");
+			}
+			if (op->apart_opnds) {
+				printf("; at most one of");
+				for (int o = 0; o < op->nopnd; o++)
+					if (op->apart_opnds & (1u << o))
+						printf(" %s", op->opnd[o].name);
+				for (int k = 0; k < t->nmems; k++)
+					if (op->apart_mems & (1u << k))
+						printf(" in %s", t->mems[k].name);
+			}
+			printf("\n");
+		}
 	}
 	for (int a = 0; a < op->nattr; a++) {
 		const AxAttr *at = &op->attr[a];
