@@ -7,7 +7,8 @@ small sizes with small tiles (--max-tile, so loops, reductions across tiles
 and carries are exercised); each emitted kernel is run by run_kernel.py
 against the program run by real NumPy (rtol = atol = 1e-4), and so is the
 kernel compile selects (-o).  Also checks that every kernel parses as Python.
-A kernel the stand-in refuses prints its NkiError (the rule and its page); at the
+Kernels run with NKI_SIM_ALL_RULES=1, so a kernel that breaks NKI's documented
+rules prints every distinct rule it broke (with its page), not just the first; at the
 end the failures are counted by rule (numbers in the messages folded to N) with the
 programs where each occurred.
 Usage: check_examples.py AXONC [MAX_TILE] [PROGRAM.py ...]
@@ -32,6 +33,7 @@ def dims_for(path, axonc):
     return ",".join(kv for kv in want.split(",") if re.search(r"\b%s\b" % kv.split("=")[0], graph))
 
 def main():
+    os.environ["NKI_SIM_ALL_RULES"] = "1"
     axonc = sys.argv[1]
     max_tile = sys.argv[2] if len(sys.argv) > 2 else "4"
     progs = sorted(glob.glob(ROOT + "/examples/*.py")) + sys.argv[3:]
@@ -62,12 +64,16 @@ def main():
                 if rc != 0:
                     bad += 1
                     lines = [l for l in (serr.getvalue() + sout.getvalue()).splitlines() if l.strip()]
-                    why = lines[-1] if lines else "(no message)"
-                    print("FAIL %s (%s at %s) exits %d: %s" % (os.path.basename(k), prog, dims, rc, why))
-                    rule = re.sub(r"\d+", "N", why)
-                    seen = by_rule.setdefault(rule, collections.Counter())
-                    seen[os.path.basename(prog)] += 1
-                    if seen[os.path.basename(prog)] == 1:      # keep the first kernel of each program and rule
+                    heads = [i for i, l in enumerate(lines) if "documented rule(s) broken:" in l]
+                    whys = [l.strip() for l in lines[heads[-1] + 1:]] if heads else lines[-1:] or ["(no message)"]
+                    print("FAIL %s (%s at %s) exits %d: %s" % (os.path.basename(k), prog, dims, rc,
+                                                               "\n    ".join([""] + whys)))
+                    first = False
+                    for why in whys:
+                        seen = by_rule.setdefault(re.sub(r"\d+", "N", why), collections.Counter())
+                        seen[os.path.basename(prog)] += 1
+                        first = first or seen[os.path.basename(prog)] == 1
+                    if first:      # keep the first kernel of each program and rule
                         keep = os.path.basename(prog)[:-3] + "_" + os.path.basename(k)
                         open(keep, "w").write(src)
                         print("  kept as %s" % keep)

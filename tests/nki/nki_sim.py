@@ -51,8 +51,9 @@ under general/nki/):
 * the kernel is NKI, not NumPy: a NumPy function or ufunc (np.expand_dims, np.concatenate,
   a + b, ...) applied to an NKI tensor raises NkiError (NKI functions "are not Python
   functions ... not all Python constructs and libraries are supported" -- NKI Language
-  Guide).  The documented `psum_tile += nisa.nc_matmul(...)` accumulation is accepted;
-  other in-place arithmetic on tiles is refused (the stand-in does not model it).
+  Guide).  `t += x` is accepted as documented: `psum_tile += nisa.nc_matmul(...)` accumulates
+  on the Tensor Engine; `sbuf_tile += psum_tile` (the matmul tutorial's "Accumulate on
+  corresponding SBUF tile") is a Vector Engine add with tensor_tensor's rules.
 
 Not modelled: timing, engine concurrency, capacity of all live tiles together (the
 Neuron compiler spills, per the Programming Model), partition start offsets, masks.
@@ -60,6 +61,7 @@ Neuron compiler spills, per the Programming Model), partition start offsets, mas
 
 import functools
 import math
+import os
 import sys
 import types
 
@@ -94,14 +96,26 @@ DOC_ARCH = "Trainium/Inferentia2 Architecture Guide for NKI"
 DOC_KNOWN = "NKI Known Issues, Neuron SDK 2.26 docs"
 DOC_HBM = "nki.language.hbm / private_hbm / shared_hbm, Neuron SDK 2.26 docs"
 DOC_LANG = "NKI Language Guide"
+DOC_MMTUT = "Matrix multiplication tutorial, Neuron SDK 2.26 docs"
 
 
 class NkiError(Exception):
     """A kernel called the simulated NKI API in a way NKI's documentation forbids."""
 
 
+# NKI_SIM_ALL_RULES=1 in the environment: a broken documented rule (a refusal that cites a page) is
+# recorded and the kernel goes on; an @nki.jit kernel then raises one NkiError listing every
+# distinct rule it broke.  Refusals without a page (usage errors) always raise at once.
+_collected = None
+
+
 def _fail(where, msg, doc=None):
-    raise NkiError(f"{where}: {msg}" + (f" [{doc}]" if doc else ""))
+    text = f"{where}: {msg}" + (f" [{doc}]" if doc else "")
+    if doc and _collected is not None:
+        if text not in _collected:
+            _collected.append(text)
+        return
+    raise NkiError(text)
 
 
 # ---------------------------------------------------------------- sentinels
@@ -260,12 +274,29 @@ class Tile(np.ndarray):
         _fail(f"np.{func.__name__}", f"a NumPy function applied to an NKI tensor ({_memname(self.mem)}, shape "
                                      f"{self.shape}); NKI kernels are traced by the NKI compiler, which does not "
                                      "accept NumPy functions on its tensors (use nl.* / nisa.* APIs)", DOC_LANG)
+        return self._numpy_anyway(func, args, kwargs)
+
+    def _numpy_anyway(self, func, args, kwargs):
+        """NKI_SIM_ALL_RULES: compute what NumPy would, as a tensor in self's memory."""
+        def unwrap(a):
+            if isinstance(a, (list, tuple)):
+                return type(a)(unwrap(x) for x in a)
+            return _raw(a)
+        r = func(*unwrap(args), **{k: unwrap(v) for k, v in kwargs.items()})
+        if not isinstance(r, np.ndarray):
+            return r
+        t = r.view(Tile)
+        t.mem, t.ndtype, t.pdim = self.mem, self.ndtype, (None if self.mem in _HBM else 0)
+        t._root = self._root if np.may_share_memory(r, self._root) else r
+        t._src, t._may_write = None, frozenset()
+        return t
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         name = ufunc.__name__ + ("" if method == "__call__" else "." + method)
         _fail(f"np.{name}", f"NumPy arithmetic on an NKI tensor ({_memname(self.mem)}, shape {self.shape}); "
-                            "write it with nl.* / nisa.* APIs (the stand-in models only the documented "
-                            "`psum_tile += nisa.nc_matmul(...)` accumulation)", DOC_LANG)
+                            "write it with nl.* / nisa.* APIs (of the operators the stand-in models only the "
+                            "documented `t += x`)", DOC_LANG)
+        return self._numpy_anyway(getattr(ufunc, method), inputs, kwargs)
 
     def __repr__(self):
         return f"Tile({_memname(self.mem)}, {self.shape}, {_dtname(self.ndtype)})"
@@ -288,19 +319,29 @@ class Tile(np.ndarray):
         _assign(dst, value)
 
     def __iadd__(self, value):
-        where = "+= (PSUM accumulation)"
-        if self.mem is not psum:
-            _fail(where, f"in-place += into a {_memname(self.mem)} tensor; NKI documents += only for accumulating "
-                         "nc_matmul results into a PSUM tile ('you may accumulate multiple nc_matmul instruction "
-                         "output tiles into the same PSUM tile')", DOC_MATMUL)
-        if not (isinstance(value, Tile) and value._src in ("nisa.nc_matmul",)):
-            src = value._src if isinstance(value, Tile) and value._src else type(value).__name__
-            _fail(where, f"the value accumulated into PSUM comes from {src}; only nc_matmul results accumulate "
-                         "in PSUM (the Tensor Engine does the read-add-write)", f"{DOC_MATMUL}; {DOC_PM}")
-        if value.shape != self.shape:
-            _fail(where, f"value {value.shape} does not match the PSUM tile {self.shape}")
+        """`psum_tile += nisa.nc_matmul(...)`: the Tensor Engine accumulates in PSUM (nki.isa.nc_matmul);
+        any other `t += x` is an element-wise add on the Vector Engine, as the matmul tutorial's
+        'Accumulate on corresponding SBUF tile: result_tiles[...] += res_tile[...]' (tensor_tensor rules)."""
+        where = "+="
+        if isinstance(value, Tile) and value._src == "nisa.nc_matmul" and self.mem is psum:
+            if value.shape != self.shape:
+                _fail(where, f"value {value.shape} does not match the PSUM tile {self.shape}")
+        else:
+            eng = ("vector",)
+            if self.mem not in _ONCHIP:
+                rule, doc = _mem_rule(eng, self.mem, reading=False)
+                _fail(where, f"the tensor added into is in {_memname(self.mem)}; `t += x` is an element-wise add "
+                             f"on the Vector Engine: {rule}", f"{doc}; {DOC_MMTUT}")
+            if isinstance(value, Tile):
+                _tile(where, "the value added", value, _ONCHIP, eng)
+                _not_both_psum(where, "the tensor added into", self, "the value added", value,
+                               f"{DOC_TENSOR_TENSOR}; {DOC_MMTUT}")
+                if value.shape != self.shape:
+                    _fail(where, f"value {value.shape} does not match the tile {self.shape}")
+            elif not _is_number(value):
+                _fail(where, f"cannot add a {type(value).__name__} to an NKI tensor")
         raw = self.view(np.ndarray)
-        raw[...] = _round(self.ndtype, raw.astype(np.float64) + value.view(np.ndarray))
+        raw[...] = _round(self.ndtype, raw.astype(np.float64) + _raw(value))
         return self
 
     def _raw(self):
@@ -965,8 +1006,17 @@ def jit(fn=None, **_options):
 
     @functools.wraps(fn)
     def kernel(*args, **kwargs):
+        global _collected
         args = [register_hbm(a) if isinstance(a, np.ndarray) else a for a in args]
-        return _check_outputs(fn(*args, **kwargs))
+        _collected = [] if os.environ.get("NKI_SIM_ALL_RULES") else None
+        try:
+            outs = _check_outputs(fn(*args, **kwargs))
+            broken = _collected
+        finally:
+            _collected = None
+        if broken:
+            raise NkiError(f"{len(broken)} documented rule(s) broken:\n  " + "\n  ".join(broken))
+        return outs
 
     kernel.__wrapped_kernel__ = fn
     return kernel

@@ -1068,34 +1068,38 @@ def kernel(X, W):
     return out
 """, ["np.add: NumPy arithmetic on an NKI tensor (SBUF"], [A8, B8], lambda X, W: X.astype(np.float64) + W)
 
-rule("+= accumulates nc_matmul results in PSUM only", """
+rule("+= : PSUM accumulates nc_matmul results, an SBUF tile adds a PSUM tile (matmul tutorial), HBM takes none",
+     """
 @nki.jit
 def kernel(X, W):
     out = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.shared_hbm)
-    acc = nl.zeros((8, 8), dtype=nl.float32, buffer=nl.psum)
+    res = nl.zeros((8, 8), dtype=nl.float32, buffer=nl.sbuf)
     for k in nl.sequential_range(2):
+        acc = nl.zeros((8, 8), dtype=nl.float32, buffer=nl.psum)
         acc += nisa.nc_matmul(nl.load(X[k * 4:k * 4 + 4, 0:8]), nl.load(W[k * 4:k * 4 + 4, 0:8]))
-    nl.store(out[0:8, 0:8], value=acc)
+        res[0:8, 0:8] += acc[0:8, 0:8]
+    nl.store(out[0:8, 0:8], value=res)
     return out
 """, """
 @nki.jit
 def kernel(X, W):
     out = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.shared_hbm)
-    acc = nl.zeros((8, 8), dtype=nl.float32, buffer=nl.sbuf)
     for k in nl.sequential_range(2):
+        acc = nl.zeros((8, 8), dtype=nl.float32, buffer=nl.psum)
         acc += nisa.nc_matmul(nl.load(X[k * 4:k * 4 + 4, 0:8]), nl.load(W[k * 4:k * 4 + 4, 0:8]))
-    nl.store(out[0:8, 0:8], value=acc)
+        out[0:8, 0:8] += acc[0:8, 0:8]
     return out
-""", ["+= (PSUM accumulation): in-place += into a SBUF tensor", "into the same PSUM tile", "nki.isa.nc_matmul"],
+""", ["+=: the tensor added into is in HBM (nl.shared_hbm)", "Vector Engine", "Matrix multiplication tutorial"],
      [A8, B8], lambda X, W: X.T.astype(np.float64) @ W)
 
-rule("+= of a Vector-Engine result into PSUM", """
+rule("+= of a PSUM tile (not an nc_matmul result) into PSUM", """
 @nki.jit
 def kernel(X, W):
     out = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.shared_hbm)
     acc = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.psum)
     acc[0:8, 0:8] = nisa.nc_matmul(nl.load(X[0:8, 0:8]), nl.load(W[0:8, 0:8]))
-    acc[0:8, 0:8] += nisa.nc_matmul(nl.load(W[0:8, 0:8]), nl.load(X[0:8, 0:8]))
+    acc[0:8, 0:8] += nisa.tensor_copy(nisa.nc_transpose(nl.load(W[0:8, 0:8]), engine=nisa.tensor_engine),
+                                      engine=nisa.vector_engine)
     nl.store(out[0:8, 0:8], value=acc)
     return out
 """, """
@@ -1104,11 +1108,11 @@ def kernel(X, W):
     out = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.shared_hbm)
     acc = nl.ndarray((8, 8), dtype=nl.float32, buffer=nl.psum)
     acc[0:8, 0:8] = nisa.nc_matmul(nl.load(X[0:8, 0:8]), nl.load(W[0:8, 0:8]))
-    acc[0:8, 0:8] += nisa.tensor_copy(nl.load(W[0:8, 0:8]), engine=nisa.vector_engine)
+    acc[0:8, 0:8] += nisa.nc_transpose(nl.load(W[0:8, 0:8]), engine=nisa.tensor_engine)
     nl.store(out[0:8, 0:8], value=acc)
     return out
-""", ["+= (PSUM accumulation): the value accumulated into PSUM comes from nisa.tensor_copy"],
-     [A8, B8], lambda X, W: X.T.astype(np.float64) @ W + W.T.astype(np.float64) @ X)
+""", ["+=: the tensor added into and the value added are both in PSUM", "cannot both reside in PSUM"],
+     [A8, B8], lambda X, W: X.T.astype(np.float64) @ W + W.T)
 
 rule("assigning a tile or a number is not an instruction", """
 @nki.jit
