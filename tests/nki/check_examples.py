@@ -7,9 +7,13 @@ small sizes with small tiles (--max-tile, so loops, reductions across tiles
 and carries are exercised); each emitted kernel is run by run_kernel.py
 against the program run by real NumPy (rtol = atol = 1e-4), and so is the
 kernel compile selects (-o).  Also checks that every kernel parses as Python.
+Kernels run with NKI_SIM_ALL_RULES=1, so a kernel that breaks NKI's documented
+rules prints every distinct rule it broke (with its page), not just the first; at the
+end the failures are counted by rule (numbers in the messages folded to N) with the
+programs where each occurred.
 Usage: check_examples.py AXONC [MAX_TILE] [PROGRAM.py ...]
 """
-import ast, glob, os, subprocess, sys, tempfile
+import ast, collections, contextlib, glob, io, os, re, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -29,10 +33,12 @@ def dims_for(path, axonc):
     return ",".join(kv for kv in want.split(",") if re.search(r"\b%s\b" % kv.split("=")[0], graph))
 
 def main():
+    os.environ["NKI_SIM_ALL_RULES"] = "1"
     axonc = sys.argv[1]
     max_tile = sys.argv[2] if len(sys.argv) > 2 else "4"
     progs = sorted(glob.glob(ROOT + "/examples/*.py")) + sys.argv[3:]
     bad = kernels = 0
+    by_rule = collections.OrderedDict()
     with tempfile.TemporaryDirectory() as d:
         for prog in progs:
             dims = dims_for(prog, axonc)
@@ -52,19 +58,30 @@ def main():
                     bad += 1
                     print("FAIL %s does not parse: %s" % (k, e))
                     continue
-                with open(os.devnull, "w") as null:
-                    old = sys.stdout
-                    sys.stdout = null
-                    try:
-                        rc = run_kernel.main([k, prog, "--dims", dims])
-                    finally:
-                        sys.stdout = old
+                sout, serr = io.StringIO(), io.StringIO()
+                with contextlib.redirect_stdout(sout), contextlib.redirect_stderr(serr):
+                    rc = run_kernel.main([k, prog, "--dims", dims])
                 if rc != 0:
                     bad += 1
-                    print("FAIL %s (%s at %s) exits %d" % (os.path.basename(k), prog, dims, rc))
-                    keep = os.path.basename(prog)[:-3] + "_" + os.path.basename(k)
-                    open(keep, "w").write(src)
-                    print("  kept as %s" % keep)
+                    lines = [l for l in (serr.getvalue() + sout.getvalue()).splitlines() if l.strip()]
+                    heads = [i for i, l in enumerate(lines) if "documented rule(s) broken:" in l]
+                    whys = [l.strip() for l in lines[heads[-1] + 1:]] if heads else lines[-1:] or ["(no message)"]
+                    print("FAIL %s (%s at %s) exits %d: %s" % (os.path.basename(k), prog, dims, rc,
+                                                               "\n    ".join([""] + whys)))
+                    first = False
+                    for why in whys:
+                        seen = by_rule.setdefault(re.sub(r"\d+", "N", why), collections.Counter())
+                        seen[os.path.basename(prog)] += 1
+                        first = first or seen[os.path.basename(prog)] == 1
+                    if first:      # keep the first kernel of each program and rule
+                        keep = os.path.basename(prog)[:-3] + "_" + os.path.basename(k)
+                        open(keep, "w").write(src)
+                        print("  kept as %s" % keep)
+    if by_rule:
+        print("failures by rule:")
+        for rule, progs_ in by_rule.items():
+            print("  %d x %s" % (sum(progs_.values()), rule))
+            print("      in " + ", ".join("%s (%d)" % kv for kv in sorted(progs_.items())))
     print("nki: %d kernels of %d programs run in the simulator, %d failed" % (kernels, len(progs), bad))
     return 1 if bad else 0
 
