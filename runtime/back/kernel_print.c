@@ -136,6 +136,100 @@ ref_text(const Nest *ns, const NsRef *r, char *buf, size_t n)
 		snprintf(buf + k, n - k, "]");
 }
 
+/* the scalar parameter t names (a non-tensor parameter of the program), or -1 */
+static int
+scalar_param(const AxGraph *g, const Term *t)
+{
+	if (t->kind != TK_VAR)
+		return -1;
+	for (int i = 0; i < g->nparams; i++)
+		if (!g->params[i].tensor && strcmp(g->params[i].name, t->name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+mentions_param(const AxGraph *g, const Term *t)
+{
+	if (scalar_param(g, t) >= 0)
+		return 1;
+	for (int k = 0; k < t->n; k++)
+		if (mentions_param(g, t->a[k]))
+			return 1;
+	return 0;
+}
+
+/* a number as Python reads it back exactly, the shortest way */
+static void
+py_number(char *buf, size_t n, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (!strpbrk(buf, ".eEn"))
+		snprintf(buf + strlen(buf), n - strlen(buf), ".0");
+}
+
+/* A float attribute as Python: the parameters it mentions by name, every part
+ * without one evaluated (sizes are the kernel's); 0 = written. */
+static int
+py_attr(FILE *f, const AxGraph *g, const AxEnv *env, const Term *t)
+{
+	double v;
+	char num[40];
+	if (!mentions_param(g, t)) {
+		if (t_eval(t, env, &v) != 0)
+			return -1;
+		py_number(num, sizeof num, v);
+		fputs(v < 0 ? "(" : "", f);
+		fputs(num, f);
+		fputs(v < 0 ? ")" : "", f);
+		return 0;
+	}
+	int pi = scalar_param(g, t);
+	if (pi >= 0) {
+		fputs(g->params[pi].name, f);
+		return 0;
+	}
+	const char *op = NULL;
+	switch ((TermKind)t->kind) {
+	case TK_TOREAL:
+		return py_attr(f, g, env, t->a[0]);
+	case TK_NEG:
+		fputs("(-", f);
+		if (py_attr(f, g, env, t->a[0]))
+			return -1;
+		fputc(')', f);
+		return 0;
+	case TK_ADD: op = " + "; break;
+	case TK_SUB: op = " - "; break;
+	case TK_MUL: op = " * "; break;
+	case TK_DIV: op = " / "; break;
+	case TK_MAX:
+	case TK_MIN:
+		fputs(t->kind == TK_MAX ? "max(" : "min(", f);
+		if (py_attr(f, g, env, t->a[0]))
+			return -1;
+		fputs(", ", f);
+		if (py_attr(f, g, env, t->a[1]))
+			return -1;
+		fputc(')', f);
+		return 0;
+	default:
+		return -1;
+	}
+	fputc('(', f);
+	if (py_attr(f, g, env, t->a[0]))
+		return -1;
+	fputs(op, f);
+	if (py_attr(f, g, env, t->a[1]))
+		return -1;
+	fputc(')', f);
+	return 0;
+}
+
 static void
 inst_line(Pr *p, const NsStmt *s)
 {
@@ -165,6 +259,16 @@ inst_line(Pr *p, const NsStmt *s)
 			vals[n++] = t->enums[op->attr[a].enum_id].items[s->attr[a]];
 		else {
 			snprintf(buf[n], sizeof buf[n], op->attr[a].kind == AX_ATTR_SIZE ? "%.0f" : "%.9g", s->aval[a]);
+			if (op->attr[a].kind == AX_ATTR_FLOAT && s->aterm[a] && mentions_param(p->ns->g, s->aterm[a])) {
+				FILE *m = fmemopen(buf[n], sizeof buf[n], "w");   /* the value a scalar parameter gives */
+				int rc = m ? py_attr(m, p->ns->g, &p->ns->env, s->aterm[a]) : -1;
+				if (m)
+					fclose(m);
+				if (rc != 0 && !p->bad) {
+					snprintf(p->why, p->nwhy, "an attribute of %s has no Python spelling", op->name);
+					p->bad = 1;
+				}
+			}
 			vals[n] = buf[n];
 			n++;
 		}
@@ -323,9 +427,11 @@ nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy)
 	for (int i = 0; i < g->nparams && pk < sizeof params - 64; i++) {
 		if (g->params[i].tensor)
 			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s", pk ? ", " : "", g->params[i].name);
-		else
-			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s=%.17g", pk ? ", " : "", g->params[i].name,
-			                       g->params[i].defval);
+		else {
+			char num[40];
+			py_number(num, sizeof num, g->params[i].defval);
+			pk += (size_t)snprintf(params + pk, sizeof params - pk, "%s%s=%s", pk ? ", " : "", g->params[i].name, num);
+		}
 	}
 	for (int k = 0; k < g->noutputs && ok < sizeof outs - 40; k++) {
 		char nm[32];

@@ -59,6 +59,7 @@ typedef struct NsStmt {
 	int inst, engine;        /* NS_INST */
 	int attr[AX_MAXATTR];    /* enum attributes */
 	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
+	const Term *aterm[AX_MAXATTR]; /* ... and as terms (a scalar parameter prints by name) */
 	NsRef opnd[AX_MAXOPND];
 	NsRef out;               /* NS_INST: the slice it writes (off chip, or of a block buffer); NS_STORE, NS_ACC, NS_SET: dst */
 	NsRef src;               /* NS_STORE, NS_ACC, NS_SET */
