@@ -103,6 +103,9 @@ void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, dou
 void nest_live_free(NestLive *lv);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
+/* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else
+ * dtype_f32), tiles of a banked memory (accumulators) of dtype_f32 whatever it is */
+char *nest_kernel_as(const Nest *ns, const char *name, int dtype_bytes, char *why, size_t nwhy);
 /* emit_c.c: the same loop nests as one C function
  *   int name(AxkCtx *k, float *const *in, float **out)
  * calling the bridge of ckernel.c (malloc'd); NULL and why */
