@@ -37,6 +37,7 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
 	{ "output", "name shape dtype" },            /* a kernel result in off-chip memory */
 	{ "engine_ref", "name" },                    /* how an instruction names its engine */
 	{ "par_dim", "n" },                          /* the partition dim of a block buffer's shape */
+	{ "reshape", "src shape" },                  /* an off-chip tensor seen in another shape */
 	{ "dtype_f32", "" }, { "dtype_bf16", "" }, { "dtype_f16", "" },   /* element types */
 };
 

@@ -19,6 +19,7 @@ typedef struct Pr {
 	int bad;
 	const char *dtype;       /* the template of the kernel's element type (dtype_f32, dtype_bf16) */
 	int *nblk;               /* per variable: the block dims of a block buffer (0: none) */
+	char *outview;           /* per node: a kernel result is a view of its tensor */
 } Pr;
 
 static const char *
@@ -402,7 +403,7 @@ stmt_line(Pr *p, const NsStmt *s)
 		tensor_name(g, s->node, a, sizeof a);
 		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
 		const char *v2[] = { a, b, dtype_of(p, -1), memname, "" };
-		line(p, s->depth, s->output && tmpl(t, "output") ? "output" : "buffer", k2, v2, 5);
+		line(p, s->depth, (s->output || p->outview[s->node]) && tmpl(t, "output") ? "output" : "buffer", k2, v2, 5);
 		break;
 	}
 	case NS_BUF: {
@@ -447,6 +448,27 @@ stmt_line(Pr *p, const NsStmt *s)
 		break;
 	case NS_VIEW: {
 		const AxNode *nd = &g->nodes[s->node];
+		const char *rt = tmpl(t, "reshape");
+		if (rt && node_is_reshape(g, s->node)) {   /* the target's own reshape, to literal sizes */
+			AxShape sh = { .rank = nd->rank };
+			for (int d = 0; d < nd->rank; d++) {
+				double v = 0;
+				if (t_eval(nd->dim[d], &ns->env, &v) != 0 && !p->bad) {
+					snprintf(p->why, p->nwhy, "a size of %s cannot be evaluated", node_op(g, nd)->name);
+					p->bad = 1;
+				}
+				sh.d[d] = (int64_t)v;
+			}
+			char src[32];
+			shape_text(&sh, b, sizeof b);
+			tensor_name(g, nd->in[0], src, sizeof src);
+			indent(p, s->depth);
+			fprintf(p->f, "%s = ", tensor_name(g, s->node, a, sizeof a));
+			const char *k2[] = { "src", "shape" }, *v2[] = { src, b };
+			fill(p->f, rt, k2, v2, 2);
+			fputc('\n', p->f);
+			break;
+		}
 		char names[AX_MAXOPND][16], w[128];
 		for (int o = 0; o < nd->nin; o++)
 			tensor_name(g, nd->in[o], names[o], sizeof names[o]);
@@ -509,6 +531,17 @@ nest_kernel_as(const Nest *ns, const char *name, int dtype_bytes, char *why, siz
 	if (!p.nblk)
 		ax_die("out of memory");
 	block_dims(ns, p.nblk);
+	/* a tensor a result views (a reshape of it returned) is itself a result's storage */
+	p.outview = calloc((size_t)g->nnodes + 1, 1);
+	if (!p.outview)
+		ax_die("out of memory");
+	for (int k = 0; k < g->noutputs; k++)
+		p.outview[g->outputs[k]] = 1;
+	for (int i = ns->n - 1; i >= 0; i--)
+		if (ns->s[i].kind == NS_VIEW && p.outview[ns->s[i].node])
+			for (int o = 0; o < g->nodes[ns->s[i].node].nin; o++)
+				if (g->nodes[ns->s[i].node].in[o] >= 0)
+					p.outview[g->nodes[ns->s[i].node].in[o]] = 1;
 	p.f = open_memstream(&body, &blen);
 	if (!p.f)
 		ax_die("out of memory");
@@ -516,6 +549,7 @@ nest_kernel_as(const Nest *ns, const char *name, int dtype_bytes, char *why, siz
 		stmt_line(&p, &ns->s[i]);
 	fclose(p.f);
 	free(p.nblk);
+	free(p.outview);
 	const char *h = tmpl(g->t, "header"), *kt = tmpl(g->t, "kernel");
 	if (!p.bad && (!h || !kt)) {
 		snprintf(why, nwhy, "the target has no 'header' or 'kernel' template");
