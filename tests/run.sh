@@ -548,9 +548,9 @@ if [ "$(jget "$tmp/r.json" "int(r['best']['footprint']['psum_banks'] <= 8)")" = 
 # PSUM accumulators (4 x 2 blocks of [128, 512] plus a partial) do not fit and are dropped
 rm -rf "$tmp/ea"
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=512,K=256,N=1024 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
-if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((128, 4, 2, 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
+if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((4, 2, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
 	bad "a candidate with 4 x 2 PSUM accumulators was emitted"; else ok; fi
-if grep -Eq 'nl.ndarray\(\(128, [2-9][0-9]*, [0-9]+\), dtype=nl.float32, buffer=nl.sbuf\)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
+if grep -Eq 'nl.ndarray\(\([2-9][0-9]*, nl.par_dim\(128\), [0-9]+\), dtype=nl.float32, buffer=nl.sbuf\)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
 if grep -E -q '"dropped_footprint": [1-9]' "$tmp/r.json"; then ok; else bad "blocks that do not fit are not counted as dropped"; fi
 for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$k" examples/matmul.py --dims M=512,K=256,N=1024 >"$tmp/out" 2>&1; then ok; else

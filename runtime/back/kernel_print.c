@@ -263,16 +263,6 @@ py_attr(FILE *f, const AxGraph *g, const AxEnv *env, const Term *t)
 	case TK_SUB: op = " - "; break;
 	case TK_MUL: op = " * "; break;
 	case TK_DIV: op = " / "; break;
-	case TK_MAX:
-	case TK_MIN:
-		fputs(t->kind == TK_MAX ? "max(" : "min(", f);
-		if (py_attr(f, g, env, t->a[0]))
-			return -1;
-		fputs(", ", f);
-		if (py_attr(f, g, env, t->a[1]))
-			return -1;
-		fputc(')', f);
-		return 0;
 	default:
 		return -1;
 	}
@@ -323,7 +313,10 @@ inst_line(Pr *p, const NsStmt *s)
 		if (op->attr[a].kind == AX_ATTR_ENUM)
 			vals[n++] = t->enums[op->attr[a].enum_id].items[s->attr[a]];
 		else {
-			snprintf(buf[n], sizeof buf[n], op->attr[a].kind == AX_ATTR_SIZE ? "%.0f" : "%.9g", s->aval[a]);
+			if (op->attr[a].kind == AX_ATTR_SIZE)
+				snprintf(buf[n], sizeof buf[n], "%.0f", s->aval[a]);
+			else   /* exactly the value the model and validation used */
+				py_number(buf[n], sizeof buf[n], s->aval[a]);
 			if (op->attr[a].kind == AX_ATTR_FLOAT && s->aterm[a] && mentions_param(p->ns->g, s->aterm[a])) {
 				FILE *m = fmemopen(buf[n], sizeof buf[n], "w");   /* the value a scalar parameter gives */
 				int rc = m ? py_attr(m, p->ns->g, &p->ns->env, s->aterm[a]) : -1;
