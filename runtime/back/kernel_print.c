@@ -253,6 +253,10 @@ py_attr(FILE *f, const AxGraph *g, const AxEnv *env, const Term *t)
 	switch ((TermKind)t->kind) {
 	case TK_TOREAL:
 		return py_attr(f, g, env, t->a[0]);
+	case TK_CALL:   /* a fn defined by an expression: that expression */
+		if (!g->t->fns[t->id].unfold)
+			return -1;
+		return py_attr(f, g, env, g->t->fns[t->id].unfold(g->tc, t->a));
 	case TK_NEG:
 		fputs("(-", f);
 		if (py_attr(f, g, env, t->a[0]))
