@@ -36,6 +36,8 @@ static const struct { const char *name; const char *holes; } skeletons[] = {
 	{ "return", "outputs" },
 	{ "output", "name shape dtype" },            /* a kernel result in off-chip memory */
 	{ "engine_ref", "name" },                    /* how an instruction names its engine */
+	{ "par_dim", "n" },                          /* the partition dim of a block buffer's shape */
+	{ "reshape", "src shape" },                  /* an off-chip tensor seen in another shape */
 	{ "dtype_f32", "" }, { "dtype_bf16", "" }, { "dtype_f16", "" },   /* element types */
 };
 
@@ -211,7 +213,14 @@ check_template_holes(Decl *d, const char *str, Loc loc, const char *holes, const
 		int ok;
 		if (holes)
 			ok = holes_contain(holes, name);
-		else
+		else if (name[0] == ',') {   /* {,opnd}: ", opnd=..." when given, nothing when left out */
+			int o = find_operand(d, name + 1);
+			ok = o >= 0 && ((Operand *)d->operands.v[o])->has_default;
+			if (!ok) {
+				error_at(loc, "emit template's '{%s}' names no optional operand", name);
+				ok = 1;
+			}
+		} else
 			ok = find_operand(d, name) >= 0 || find_attr(d, name, NULL) || strcmp(name, "engine") == 0 ||
 			     strcmp(name, "out") == 0 || strcmp(name, "dtype") == 0;
 		if (!ok) {

@@ -407,6 +407,56 @@ if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD
 	bad "emitted kernels differ from their programs in the NKI simulator"; grep FAIL "$tmp/nki" | head -10 | sed 's/^/    /'
 fi
 tail -1 "$tmp/nki"
+# ---- emitted kernels honour the program: scalar parameters, dtype, layouts, NKI calls only ----
+# RMSNorm's eps is a parameter of the kernel, used: run with eps=0.5 it matches NumPy; the same
+# kernel with eps folded in (as emitted before) does not
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 -o "$tmp/rms.py"
+expect_grep '^def kernel(X, eps=1e-06):' "$tmp/rms.py" "rmsnorm kernel: eps a parameter with its default"
+expect_grep 'value=eps,' "$tmp/rms.py" "rmsnorm kernel: eps used"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms.py" examples/rmsnorm.py --dims M=256,N=512 --param eps=0.5 >"$tmp/out" 2>&1; then ok; else
+	bad "rmsnorm kernel with eps=0.5 differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
+sed 's/value=eps,/value=1e-06,/' "$tmp/rms.py" >"$tmp/rms_folded.py"
+expect_rc 1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" examples/rmsnorm.py --dims M=256,N=512 --param eps=0.5
+expect_grep 'elements differ' "$tmp/out" "a kernel that ignores eps fails run_kernel"
+# by default run_kernel draws every scalar parameter away from its default
+expect_rc 1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" examples/rmsnorm.py --dims M=256,N=512
+expect_rc 0 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" examples/rmsnorm.py --dims M=256,N=512 --defaults
+# SwiGLU-MLP's beta and GQA's scale likewise; GQA's and MaxPool's results are in nl.shared_hbm,
+# their reshapes NKI's own (no NumPy call inside a kernel), block buffers (2, nl.par_dim(P), F),
+# no literal bias=0/scale=1 (tests/nki/kernel_form.py; it fails on the kernels emitted before)
+for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:--param=scale=0.7 maxpool:M=8,N=12: \
+          matmul:M=512,K=256,N=1024:; do
+	p=${pd%%:*}; d=${pd#*:}; a=${d#*:}; d=${d%%:*}
+	mt="--max-tile 4"; [ $p = matmul ] && mt=""
+	expect_rc 0 "$AXONC" compile examples/$p.py --dims $d $mt -o "$tmp/form_$p.py"
+	if /usr/bin/python3 tests/nki/kernel_form.py "$tmp/form_$p.py" >"$tmp/out" 2>&1; then ok; else
+		bad "the $p kernel breaks the documented form"; head -5 "$tmp/out" | sed 's/^/    /'; fi
+	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/form_$p.py" examples/$p.py --dims $d ${a:+$(echo $a | tr = ' ' | sed 's/ /=/2')} >"$tmp/out" 2>&1; then ok; else
+		bad "the $p kernel differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
+done
+expect_grep 'value=(-beta)' "$tmp/form_swiglu_mlp.py" "swiglu_mlp kernel: beta used"
+expect_grep 'value=scale,' "$tmp/form_gqa.py" "gqa kernel: scale used"
+expect_grep 'nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.psum)' "$tmp/form_matmul.py" "matmul: PSUM blocks first, one bank per tile"
+printf 'def kernel():
+    t1 = nl.ndarray((4, 2, 6), dtype=nl.float32, buffer=nl.hbm)
+    t2 = t1.reshape((4, 12))
+    t3 = np.expand_dims(t1, 0)
+    v0 = nl.ndarray((128, 2, 2, 512), dtype=nl.float32, buffer=nl.psum)
+    v1 = nisa.activation(op=nl.exp, data=v0, bias=0, scale=1)
+    return t2
+' >"$tmp/bad_form.py"
+expect_rc 1 /usr/bin/python3 tests/nki/kernel_form.py "$tmp/bad_form.py"
+for w in 'a NumPy call' 'literal default bias' 'not in nl.shared_hbm' 'without one nl.par_dim'; do expect_grep "$w" "$tmp/out" "kernel_form.py on a bad kernel"; done
+# --dtype-bytes 2: the kernel declares what the model prices, bf16 tiles and tensors, fp32 PSUM
+# accumulators; it passes the stand-in at bf16's tolerance
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --dtype-bytes 2 -o "$tmp/bf.py"
+expect_grep 'dtype=nl.bfloat16, buffer=nl.sbuf' "$tmp/bf.py" "--dtype-bytes 2: bf16 tiles"
+expect_grep 'dtype=nl.float32, buffer=nl.psum' "$tmp/bf.py" "--dtype-bytes 2: fp32 accumulators"
+if /usr/bin/python3 tests/nki/kernel_form.py "$tmp/bf.py" --dtype bf16 >"$tmp/out" 2>&1; then ok; else
+	bad "the bf16 kernel declares another dtype"; head -3 "$tmp/out" | sed 's/^/    /'; fi
+expect_rc 1 /usr/bin/python3 tests/nki/kernel_form.py "$tmp/bf.py" --dtype f32
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/bf.py" examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the bf16 rmsnorm_matmul kernel differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
 # ---- compile: selection by the model, validation, --measure, --jobs ----
 # first_cand FILE DIMS [OPTS]: the first candidate extraction visits (variant 0, combination 0, its
 # largest tiles, no blocks, loop-fused unless --no-fusion), written by --emit-all, in $tmp/k.py; the
@@ -504,9 +554,9 @@ if [ "$(jget "$tmp/r.json" "int(r['best']['footprint']['psum_banks'] <= 8)")" = 
 # PSUM accumulators (4 x 2 blocks of [128, 512] plus a partial) do not fit and are dropped
 rm -rf "$tmp/ea"
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=512,K=256,N=1024 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
-if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((128, 4, 2, 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
+if grep -l 'for j0 in nl.affine_range(4):' "$tmp"/ea/*.py | xargs grep -l 'v0 = nl.ndarray((4, 2, nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.psum)' >/dev/null 2>&1; then
 	bad "a candidate with 4 x 2 PSUM accumulators was emitted"; else ok; fi
-if grep -Eq 'nl.ndarray\(\(128, [2-9][0-9]*, [0-9]+\), dtype=nl.float32, buffer=nl.sbuf\)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
+if grep -Eq 'nl.ndarray\(\([2-9][0-9]*, nl.par_dim\(128\), [0-9]+\), dtype=nl.float32, buffer=nl.sbuf\)' "$tmp"/ea/*.py; then ok; else bad "no blocked candidate loads a block of W"; fi
 if grep -E -q '"dropped_footprint": [1-9]' "$tmp/r.json"; then ok; else bad "blocks that do not fit are not counted as dropped"; fi
 for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$k" examples/matmul.py --dims M=512,K=256,N=1024 >"$tmp/out" 2>&1; then ok; else

@@ -52,5 +52,8 @@ char *graph_numpy(const AxGraph *g, const char *name, char *why, size_t n);
 void graph_dot(FILE *f, const NuGraph *ng);
 /* the NumPy expression of node id over operands named a[]; 0 = ok, else why not */
 int node_numpy(FILE *f, const AxGraph *g, int id, char a[][16], char *why, size_t wn);
+/* 1 if node id only gives its one operand's elements, in row-major order, another
+ * shape (an axis of 1 added or dropped, an axis split or two merged): a reshape */
+int node_is_reshape(const AxGraph *g, int id);
 
 #endif

@@ -92,7 +92,7 @@ load_key(const NsStmt *s, const AxOp *op, char *buf, size_t n)
 {
 	size_t k = (size_t)snprintf(buf, n, "%d/%d/%d", s->inst, s->engine, s->mem);
 	for (int a = 0; a < op->nattr && k < n; a++)
-		k += (size_t)snprintf(buf + k, n - k, ",%d:%.17g", s->attr[a], s->aval[a]);
+		k += (size_t)snprintf(buf + k, n - k, ",%d:%.17g:%p", s->attr[a], s->aval[a], (const void *)s->aterm[a]);
 	for (int o = 0; o < op->nopnd && k < n; o++) {
 		if (s->opnd[o].var == NS_NONE)
 			continue;
@@ -162,6 +162,7 @@ em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const 
 		else
 			c.fval[a] = v;
 		s.aval[a] = v;
+		s.aterm[a] = sattr[a];
 	}
 	s.engine = c.engine = engine >= 0 ? engine : ax_nth_engine(op->engines, 0);
 	char err[256];

@@ -59,6 +59,7 @@ typedef struct NsStmt {
 	int inst, engine;        /* NS_INST */
 	int attr[AX_MAXATTR];    /* enum attributes */
 	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
+	const Term *aterm[AX_MAXATTR]; /* ... and as terms (a scalar parameter prints by name) */
 	NsRef opnd[AX_MAXOPND];
 	NsRef out;               /* NS_INST: the slice it writes (off chip, or of a block buffer); NS_STORE, NS_ACC, NS_SET: dst */
 	NsRef src;               /* NS_STORE, NS_ACC, NS_SET */
@@ -102,6 +103,9 @@ void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, dou
 void nest_live_free(NestLive *lv);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
+/* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else
+ * dtype_f32), tiles of a banked memory (accumulators) of dtype_f32 whatever it is */
+char *nest_kernel_as(const Nest *ns, const char *name, int dtype_bytes, char *why, size_t nwhy);
 /* emit_c.c: the same loop nests as one C function
  *   int name(AxkCtx *k, float *const *in, float **out)
  * calling the bridge of ckernel.c (malloc'd); NULL and why */

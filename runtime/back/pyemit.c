@@ -227,6 +227,17 @@ keeps_axis(const AxGraph *g, const AxNode *n, int d)
 	return d < r && out[d]->kind == TK_NUM && out[d]->num == 1 && out[d]->den == 1;
 }
 
+int
+node_is_reshape(const AxGraph *g, int id)
+{
+	const AxNode *n = &g->nodes[id];
+	if (n->op < 0 || n->nin != 1)
+		return 0;
+	const char *role = role_of(node_op(g, n));
+	return role && (strcmp(role, "x[None]") == 0 || strcmp(role, "keepdims=False") == 0 ||
+	                strcmp(role, "reshape-split") == 0 || strcmp(role, "reshape-merge") == 0);
+}
+
 /* The NumPy expression of node id over operands named a[]; 0 = ok, else
  * why there is none. */
 int

@@ -121,7 +121,7 @@ emit_all(const SelIn *in, const char *dir, CkCheck *ck, int64_t *written)
 				char label[96], path[1200], why[512];
 				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
 				         c.fused < 0 ? "_unfused" : "");
-				char *src = nest_kernel(ns, in->fn, why, sizeof why);
+				char *src = nest_kernel_as(ns, in->fn, in->dtype, why, sizeof why);
 				snprintf(path, sizeof path, "%s/%s.py", dir, label);
 				if (src && write_file(path, src) != 0)
 					rc = 1;
@@ -438,7 +438,7 @@ compile_winner(Compile *c)
 		nest_free(ns);
 		extract_free(x);
 	}
-	if (c->best && !(c->src = nest_kernel(c->best, c->g0->fn, err, sizeof err))) {
+	if (c->best && !(c->src = nest_kernel_as(c->best, c->g0->fn, c->dtype, err, sizeof err))) {
 		fprintf(stderr, "axonc: error: the best candidate cannot be printed: %s\n", err);
 		return 1;
 	}

@@ -312,7 +312,7 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 	snprintf(kp, sizeof kp, "%s/w%d.py", S->tmpdir, k);
 	snprintf(cp, sizeof cp, "%s/w%d.json", S->tmpdir, k);
 	snprintf(ep, sizeof ep, "%s/w%d.err", S->tmpdir, k);
-	char *src = nest_kernel(ns, in->fn, why, nwhy);
+	char *src = nest_kernel_as(ns, in->fn, in->dtype, why, nwhy);
 	if (!src)
 		return -1;
 	FILE *f = fopen(kp, "w"), *g = fopen(cp, "w");

@@ -5,8 +5,9 @@ For each program of examples/ (and the extra programs given), `axonc compile
 --emit-all` writes a sample of candidates (variants x sequence choices) at
 small sizes with small tiles (--max-tile, so loops, reductions across tiles
 and carries are exercised); each emitted kernel is run by run_kernel.py
-against the program run by real NumPy (rtol = atol = 1e-4), and so is the
-kernel compile selects (-o).  Also checks that every kernel parses as Python.
+against the program run by real NumPy (its scalar parameters at random values,
+not their defaults; tolerances as run_kernel.py says), and so is the kernel
+compile selects (-o).  Also checks that every kernel parses as Python.
 Kernels run with NKI_SIM_ALL_RULES=1, so a kernel that breaks NKI's documented
 rules prints every distinct rule it broke (with its page), not just the first; at the
 end the failures are counted by rule (numbers in the messages folded to N) with the

@@ -1,15 +1,24 @@
 """Run an emitted NKI kernel on the NumPy simulator and compare it with its source program.
 
     python3 tests/nki/run_kernel.py KERNEL.py PROGRAM.py --dims M=64,K=32,N=48 [--fn kernel] [--seed 1]
+            [--param eps=0.5 ...] [--defaults] [--bf16]
 
 PROGRAM.py is the NumPy program the kernel was compiled from: `def kernel(X: "f32[M,K]", ...)`,
 tensor parameters annotated with shape strings, scalar parameters with defaults.  Random
 float32 inputs in [-1, 1) of the annotated shapes (symbols taken from --dims) are passed
-positionally, tensors only, to both functions; every output must have the reference's
-shape and satisfy np.allclose(kernel, reference, rtol=1e-4, atol=1e-4 * scale), where scale is
-the output's largest magnitude (at least 1): float32 sums of values in the hundreds carry
-absolute errors in proportion, also on the elements near zero.  --dims may be left out
-where every annotated shape is literal.
+positionally to both functions.  Every scalar parameter is passed too, by keyword, to both:
+a random value in [0.25, 1.25) (from --seed), not its default, so that a kernel which
+ignores a parameter (or folds its default in) fails; --param NAME=VALUE sets one,
+--defaults passes none (both functions use their defaults).
+
+Every output must have the reference's shape and satisfy np.allclose(kernel, reference,
+rtol=RTOL, atol=RTOL * scale), where scale is the output's largest magnitude (at least 1):
+float32 sums of values in the hundreds carry absolute errors in proportion, also on the
+elements near zero.  RTOL is 1e-4 for a float32 kernel; for a kernel whose tiles are
+declared nl.bfloat16 (compiled with --dtype-bytes 2; or --bf16) it is 2e-2: bfloat16 keeps
+8 significand bits, a relative rounding of 2^-8 = 0.4% per value, and a few roundings
+compound (the stand-in computes in float32 whatever the declared dtype, so this bound is
+loose for it).  --dims may be left out where every annotated shape is literal.
 
 Exit status: 0 and `ok: <max abs err>` when all outputs match; 1 when an output differs
 (the difference is printed); 2 on a usage error or an exception (traceback printed).
@@ -32,6 +41,7 @@ import nki_sim  # noqa: E402
 
 RTOL = 1e-4
 ATOL = 1e-4
+RTOL_BF16 = 2e-2
 
 
 class UsageError(Exception):
@@ -76,6 +86,26 @@ def eval_size(expr, dims, where):
     return ev(tree.body)
 
 
+def scalar_params(fn):
+    """{name: default} for the scalar parameters of the program (those with a default)."""
+    return {p.name: p.default for p in inspect.signature(fn).parameters.values()
+            if not isinstance(p.annotation, str) and p.default is not inspect.Parameter.empty}
+
+
+def parse_params(items, known):
+    vals = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or name not in known:
+            raise UsageError(f"--param: expected NAME=VALUE with NAME one of {sorted(known) or 'none'}, got {item!r}")
+        try:
+            vals[name] = float(value)
+        except ValueError:
+            raise UsageError(f"--param: {name} is not a number: {value!r}")
+    return vals
+
+
 def tensor_params(fn, dims):
     """[(name, shape)] for the annotated tensor parameters of the program, in order."""
     out = []
@@ -117,7 +147,7 @@ def as_outputs(result):
     return [result]
 
 
-def compare(got, want):
+def compare(got, want, rtol=RTOL):
     """Print and return the problems ([] if all match) and the overall max abs error."""
     problems = []
     max_err = 0.0
@@ -139,7 +169,7 @@ def compare(got, want):
         err = np.where(np.isnan(err), np.inf, err)
         finite = np.abs(w64[np.isfinite(w64)])
         scale = max(1.0, float(finite.max())) if finite.size else 1.0
-        close = np.isclose(g64, w64, rtol=RTOL, atol=ATOL * scale, equal_nan=True)
+        close = np.isclose(g64, w64, rtol=rtol, atol=rtol * scale, equal_nan=True)
         e = float(err.max()) if err.size else 0.0
         max_err = max(max_err, e)
         if not close.all():
@@ -159,6 +189,10 @@ def main(argv=None):
     ap.add_argument("--dims", default="", help="shape symbols, e.g. M=64,K=32,N=48 (none: literal shapes)")
     ap.add_argument("--fn", default="kernel", help="function name in both files (default: kernel)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a scalar parameter's value (default: random in [0.25, 1.25))")
+    ap.add_argument("--defaults", action="store_true", help="pass no scalar parameter (their defaults)")
+    ap.add_argument("--bf16", action="store_true", help="bfloat16 tolerance whatever the kernel declares")
     args = ap.parse_args(argv)
 
     try:
@@ -166,6 +200,8 @@ def main(argv=None):
         program = load_module(args.program, "axon_program")
         prog_fn = get_fn(program, args.fn, args.program)
         params = tensor_params(prog_fn, dims)
+        scalars = scalar_params(prog_fn)
+        given = parse_params(args.param, scalars)
     except UsageError as e:
         print(f"usage error: {e}", file=sys.stderr)
         return 2
@@ -176,9 +212,15 @@ def main(argv=None):
 
     rng = np.random.default_rng(args.seed)
     inputs = [rng.uniform(-1.0, 1.0, size=shape).astype(np.float32) for _, shape in params]
+    kwargs = {}
+    if not args.defaults:
+        for name in scalars:
+            kwargs[name] = given[name] if name in given else float(rng.uniform(0.25, 1.25))
+    if kwargs:
+        print("scalars: " + ", ".join(f"{k}={v:.6g}" for k, v in kwargs.items()))
 
     try:
-        want = as_outputs(prog_fn(*[x.copy() for x in inputs]))
+        want = as_outputs(prog_fn(*[x.copy() for x in inputs], **kwargs))
     except Exception:
         print(f"error: the program {args.program} raised:", file=sys.stderr)
         traceback.print_exc()
@@ -198,13 +240,17 @@ def main(argv=None):
 
     kernel_inputs = [nki_sim.register_hbm(x.copy()) for x in inputs]
     try:
-        got = as_outputs(kern_fn(*kernel_inputs))
+        got = as_outputs(kern_fn(*kernel_inputs, **kwargs))
     except Exception:
         print(f"error: the kernel {args.kernel} raised:", file=sys.stderr)
         traceback.print_exc()
         return 2
 
-    problems, max_err = compare(got, want)
+    try:
+        bf16 = args.bf16 or "nl.bfloat16" in open(args.kernel).read()
+    except OSError:
+        bf16 = args.bf16
+    problems, max_err = compare(got, want, RTOL_BF16 if bf16 else RTOL)
     if problems:
         for p in problems:
             print(p)
