@@ -128,10 +128,15 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 			bf->shape = em_block_shape(e, allblk, &v.shape);
 			bf->mem = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
 			st->acc = em_block_tile(e, st->accbuf, allblk, &v.shape);
-			NsStmt *set = em_push(e, NS_SET);
-			set->node = id;
-			set->out = st->acc;
-			set->src = v;
+			NsStmt *last = e->ns->n ? &e->ns->s[e->ns->n - 1] : NULL;
+			if (last && last->kind == NS_INST && last->var == v.var && v.nidx == 0 && last->out.var == NS_NONE)
+				last->out = st->acc;   /* the instruction writes the block's tile itself: no copy of a tile */
+			else {
+				NsStmt *set = em_push(e, NS_SET);
+				set->node = id;
+				set->out = st->acc;
+				set->src = v;
+			}
 		}
 		if (scan) {
 			em_result(e, id, idx, &dst);
