@@ -815,6 +815,17 @@ expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal' "$tmp/err" "compile
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "an op without a sequence is said only after Phase 2"; else ok; fi
 expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn threshold --dims M=64,N=64
 expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
+# a concatenation is no view on chip: its tensor is made off chip by DMA copies (HBM -> HBM) of its
+# pieces, in slices of at most 128 rows (200 rows: one of 128, one of 72), charged by the model
+for fn in three_last four_first; do
+	expect_rc 0 "$AXONC" compile tests/programs/pass/concatenate.py --fn $fn --dims M=200,N=6,K=10 -o "$tmp/cat_$fn.py"
+	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/cat_$fn.py" tests/programs/pass/concatenate.py --fn $fn --dims M=200,N=6,K=10 >"$tmp/out" 2>&1; then ok; else
+		bad "the kernel of concatenate.py:$fn differs from NumPy or breaks an NKI rule"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+	if grep -q 'np\.concatenate' "$tmp/cat_$fn.py"; then bad "concatenate.py:$fn: np.concatenate inside the kernel"; else ok; fi
+done
+expect_grep 'dma_copy(dst=t[0-9]*\[141:213, 0:6\], src=D\[128:200, 0:6\])' "$tmp/cat_four_first.py" "a concatenation's tail slice of 72 rows, at its place"
+expect_rc 1 "$AXONC" compile tests/programs/pass/concatenate.py --fn middle_axis --dims M=20,N=6,K=10 -o "$tmp/k.py"
+expect_grep 'only tensors of rank 2 are concatenated in a kernel yet' "$tmp/err" "a rank-3 concatenation is refused with its reason"
 # a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
 expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
