@@ -4,6 +4,7 @@ compiled and its kernel run by the NKI stand-in against NumPy.
 
 Usage: fuzz_compile.py AXONC [--seed S] [--count N] [--seconds T] [--shrink]
                        [--budget B] [--timeout T] [--shrink-seconds T] [--regress DIR] [--dump I]
+       fuzz_compile.py --self-test    (the verdicts on fake compilers and kernels: it can fail)
 
 Programs (tests/fuzz_compile/fcgen.py) are DAGs over the NumPy subset of docs/programs.md:
 unary and binary elementwise ops (log, sqrt, ** -0.5, reciprocal and divisors on operands made
@@ -236,10 +237,75 @@ def write_regression(outdir, p, res, seed, index, orig):
     return path
 
 
+FAKE = r"""#!%s
+import os, signal, sys, time
+mode = %r
+a = sys.argv
+path, out = a[2], a[a.index("-o") + 1]
+def kernel(body):
+    open(out, "w").write("import numpy as np\nimport neuronxcc.nki.language as nl\n"
+                         "def kernel(X):\n    " + body + "\n")
+if mode == "crash": os.kill(os.getpid(), signal.SIGSEGV)
+if mode == "hang": time.sleep(60)
+msgs = {"at": path + ":6:9: error: add: no instruction sequence found (target t)",
+        "memory": "axonc: error: %s",
+        "usage": "axonc: error: --dims: no such size",
+        "nocand": "axonc: error: no candidate could be selected (variant 0 combination 0 fails validation)",
+        "nocand-bare": "axonc: error: no candidate could be selected (no candidate could be written)",
+        "oom": "axonc: error: out of memory (shared)",
+        "internal": "x.c:1: axonc: internal error: boom",
+        "asan": "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1",
+        "ubsan": "x.c:1:2: runtime error: signed integer overflow",
+        "unclear": "something went wrong"}
+if mode in msgs:
+    print(msgs[mode], file=sys.stderr)
+    sys.exit(2 if mode == "usage" else 1)
+if mode == "right": kernel("return X * 1.0")
+if mode == "wrong": kernel("return X + 1.0")
+if mode == "shape": kernel("return X[:1]")
+if mode == "nki": kernel("return nl.load(X[0:200, 0:1])")
+if mode == "raise": kernel("raise ValueError('no')")
+if mode == "badpy": kernel("return (")
+"""
+
+# (fake compiler's mode, the verdict's key it must give: "kernel", "error", or a FAIL class)
+SELF_TESTS = [("right", "kernel"), ("at", "error"), ("memory", "error"), ("crash", "crash: SIGSEGV"),
+              ("hang", "timeout: compile"), ("usage", "unclear"), ("nocand", "no-candidate"),
+              ("nocand-bare", "no-candidate"), ("oom", "unclear"), ("internal", "internal"),
+              ("asan", "sanitizer: AddressSanitizer: heap-buffer-overflow"), ("ubsan", "sanitizer"),
+              ("unclear", "unclear"), ("nokernel", "no-kernel"), ("wrong", "mismatch"),
+              ("shape", "mismatch"), ("nki", "nki-reject"), ("raise", "kernel-raised"),
+              ("badpy", "run-kernel")]
+
+
+def self_test():
+    """Each fake compiler of SELF_TESTS judged on one program; 0 when every verdict is the one
+    expected (the fuzzer does fail on crashes, wrong kernels, rejected kernels, unclear errors)."""
+    bad = 0
+    with tempfile.TemporaryDirectory() as work:
+        prog = os.path.join(work, "P.py")
+        with open(prog, "w") as f:
+            f.write('import numpy as np\n\n\ndef kernel(X: "f32[M,N]"):\n    t0 = X + 1.0\n    return t0 - 1.0\n')
+        for mode, want in SELF_TESTS:
+            fake = os.path.join(work, "axonc-" + mode)
+            with open(fake, "w") as f:
+                f.write(FAKE % (PYTHON, mode, MEMORY_REASON))
+            os.chmod(fake, 0o755)
+            res = judge(fake, prog, "M=300,N=4", [], work, 10, 3)
+            got = res.key if res.verdict == "FAIL" else res.key
+            ok = (res.verdict == "PASS") == (want in ("kernel", "error")) and got.startswith(want)
+            bad += not ok
+            print("%s %-12s -> %s %s%s" % ("ok  " if ok else "BAD ", mode, res.verdict, got,
+                                           "" if ok else "   (want %s)" % want))
+    print("fuzz-compile self-test: %d passed, %d failed" % (len(SELF_TESTS) - bad, bad))
+    return 1 if bad else 0
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    ap = argparse.ArgumentParser(usage=argparse.SUPPRESS, description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("axonc")
+    ap.add_argument("axonc", nargs="?")
+    ap.add_argument("--self-test", action="store_true", help="check the verdicts on fake compilers")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=None, help="programs to run (default 30 without --seconds)")
     ap.add_argument("--seconds", type=float, default=0, help="stop starting programs after this (0: no limit)")
@@ -251,6 +317,10 @@ def main(argv=None):
     ap.add_argument("--dump", type=int, default=None, metavar="I", help="print program I of the seed and exit")
     args = ap.parse_args(argv)
     count = args.count if args.count is not None else (None if args.seconds else 30)
+    if args.self_test:
+        return self_test()
+    if not args.axonc:
+        ap.error("AXONC is required")
 
     if args.dump is not None:
         p = fcgen.generate(args.seed, args.dump)

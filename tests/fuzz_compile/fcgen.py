@@ -555,7 +555,8 @@ def _replace(p, i, ref):
 
 def shrink_candidates(p):
     """Smaller programs, the likeliest to help first: one output, ops bypassed or replaced by an
-    input of their shape, a literal for a scalar parameter, no --max-tile, smaller sizes."""
+    input of their shape, a literal for a scalar parameter, no --max-tile, smaller sizes (down
+    to 2: a size of 1 stays only where the program had it)."""
     if len(p.outs) > 1:
         for o in p.outs:
             q = p.copy()
@@ -588,8 +589,8 @@ def shrink_candidates(p):
         q.flags = []
         yield "no %s" % " ".join(p.flags), q
     for d, v in p.dims.items():
-        for w in sorted({1, 2, 3, 4, 8, 16, v // 2, v - 1}):
-            if 1 <= w < v:
+        for w in sorted({2, 3, 4, 8, 16, v // 2, v - 1}):
+            if 2 <= w < v:   # not 1: a size of 1 is a case of its own (a row, a column)
                 q = p.copy()
                 q.dims[d] = w
                 yield "%s=%d" % (d, w), q
