@@ -32,7 +32,8 @@ Verdicts:
                no -o file), mismatch (run_kernel exit 1), nki-reject (the stand-in raised
                NkiError: the kernel breaks a hardware rule), kernel-raised (any other
                exception in the kernel), run-kernel (run_kernel failed otherwise).
-With --shrink, the first FAIL of each class (the class and its message with numbers blanked)
+With --shrink, the first FAIL of each class (the class and its message with numbers blanked;
+for no-candidate, its reason without where the candidate was rejected)
 not already known is shrunk (ops bypassed or replaced by inputs, sizes made smaller, outputs
 and options dropped) while it fails the same way, and written as DIR/CLASS_HASH.py with a
 header of its dims, compile options, seed and failure (DIR: tests/fuzz_compile/regress). Every
@@ -124,8 +125,14 @@ def classify_compile(rc, err, path):
             return ("error", first)
         if tool:
             if any(s in first for s in SELF_FAILURES) and not first.startswith("axonc: error: " + MEMORY_REASON):
-                cls = "no-candidate" if "no candidate could be selected" in first else "unclear"
-                return ("FAIL", "%s: %s" % (cls, norm(first[len("axonc: error: "):], path)), first[:400])
+                if "no candidate could be selected" in first:
+                    # the class is the reason, wherever the candidates were rejected
+                    why = re.sub(r"^axonc: error: no candidate could be selected \((.*)\)$", r"\1", first)
+                    why = re.sub(r"^variant \d+ combination \d+ (\([^)]*\) )?fails validation at the "
+                                 r"reduced sizes: ", "", why)
+                    why = re.sub(r"^line \d+ of the C rendering: ", "", why)
+                    return ("FAIL", "no-candidate: %s" % norm(why, path)[:150], first[:400])
+                return ("FAIL", "unclear: %s" % norm(first[len("axonc: error: "):], path), first[:400])
             return ("error", first)
     return ("FAIL", "unclear: exit %d: %s" % (rc, norm(first or err.strip()[-200:], path)[:120]),
             (first or err.strip()[-300:])[:400])

@@ -562,6 +562,13 @@ def shrink_candidates(p):
             q = p.copy()
             q.outs = [o]
             yield "one output", canon(q)
+    for k, o in enumerate(p.outs):   # an output replaced by one of its operands
+        if o[0] == "node":
+            for a in p.nodes[o[1]].args:
+                if a[0] in ("in", "node") and p.shape(a) and a not in p.outs:
+                    q = p.copy()
+                    q.outs[k] = a
+                    yield "return an operand of t%d" % o[1], canon(q)
     order = list(range(len(p.nodes) - 1, -1, -1))
     for i in order:   # bypass: the node replaced by one of its operands of the same shape
         n = p.nodes[i]
@@ -589,7 +596,7 @@ def shrink_candidates(p):
         q.flags = []
         yield "no %s" % " ".join(p.flags), q
     for d, v in p.dims.items():
-        for w in sorted({2, 3, 4, 8, 16, v // 2, v - 1}):
+        for w in sorted({2, 3, 4, 8, 16, v // 2} | {v - 2 ** k for k in range(9)}):
             if 2 <= w < v:   # not 1: a size of 1 is a case of its own (a row, a column)
                 q = p.copy()
                 q.dims[d] = w
