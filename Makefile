@@ -47,7 +47,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 CLI_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(CLI_SRCS))
 
-.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv FORCE
+.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv fuzz-compile FORCE
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -171,6 +171,11 @@ fuzz-equiv: all
 	{ echo "Measured on $$(date -u +%Y-%m-%d), $$(nproc) cores: \`make fuzz-equiv\` (seed $${SEED:-1})."; echo; \
 	  echo '```'; sed -n '/^fuzz-equiv: /,$$p' $(BUILD)/fuzz_equiv.log; echo '```'; } > bench/fuzz_equiv.md; \
 	grep -q ' 0 failed$$' $(BUILD)/fuzz_equiv.log
+
+# generative fuzzing of compile, longer than make check's run: random programs compiled, their
+# kernels run against NumPy; new failures shrunk into tests/fuzz_compile/regress/
+fuzz-compile: all
+	@/usr/bin/python3 tests/fuzz_compile.py $(BUILD)/axonc --seed $${SEED:-1} --seconds $${SECONDS_BUDGET:-900} --shrink
 
 demo: deps
 	$(MAKE) all

@@ -8,7 +8,8 @@
 #   toy target       a second target directory builds and loads on its own
 #   architecture     runtime/ names no spec'd op, instruction, fn or memory
 #   CLI              axonc's commands, help and errors; axgen's registry and its default
-#   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash
+#   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash;
+#                    random well-formed programs compiled, kernels against NumPy (fuzz_compile.py)
 #   bench harness    bench/sweep.py on a 2-size sweep and on a sample: its tables and plot
 #   unit             every tests/unit/*.c program
 #   doc test         every command and code sample of README.md and docs/ (tests/doctest.py)
@@ -755,6 +756,15 @@ expect_rc 1 "$AXONC" model examples/matmul.py --dims M=8,K=4
 if (cd "$tmp" && python3 "$OLDPWD/tests/fuzz_programs.py" "$OLDPWD/$AXONC" 60 1 >"$tmp/fuzzp" 2>&1); then ok; else
 	bad "fuzzing axonc"; tail -20 "$tmp/fuzzp" | sed 's/^/    /'
 fi
+# ---- generative fuzzing of compile (fixed seed): the regression files of tests/fuzz_compile/regress/,
+# then random well-formed programs compiled and their kernels run against NumPy (tests/fuzz_compile.py) ----
+if /usr/bin/python3 tests/fuzz_compile.py --self-test >"$tmp/fzc" 2>&1; then ok; else
+	bad "fuzz-compile --self-test: a verdict on a fake compiler is wrong"; grep '^BAD' "$tmp/fzc" | sed 's/^/    /'
+fi
+if /usr/bin/python3 tests/fuzz_compile.py "$AXONC" --seed 1 --count "${FUZZ_COMPILE_COUNT:-16}" --timeout 30 >"$tmp/fzc" 2>&1; then ok; else
+	bad "fuzz-compile: a program failed"; grep 'FAIL' "$tmp/fzc" | head -10 | sed 's/^/    /'
+fi
+grep '^fuzz-compile' "$tmp/fzc"
 
 # ---- the benchmark harness: a 2-size sweep of examples/multiply.py, and the tables of a sample ----
 # (bench/sweep.py and bench/plot.py; the paper's figures from bench/paper.json, not the paper's LaTeX)
