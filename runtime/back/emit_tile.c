@@ -367,6 +367,12 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		em_inst(e, inst, eng, attr, sattr, opnd, NULL, mem, &res);
 		if (e->bad)
 			return;
+		if (e->ns->n == at) {   /* the same tile was loaded earlier in an open loop: not loaded again here, */
+			e->ns->n = bufat;   /* so no block buffer: the tile loop reads that load */
+			e->depth = save;
+			e->ns->nvars--;
+			continue;
+		}
 		NsStmt *ld = &e->ns->s[at];
 		NsRef dst = em_block_tile(e, buf, axes, &ld->shape);
 		ld->out = dst;

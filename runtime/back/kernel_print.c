@@ -305,9 +305,11 @@ inst_line(Pr *p, const NsStmt *s)
 		/* {,name}: ", name=<ref>" when given, nothing when left out (it reads its default) */
 		snprintf(opt[o], sizeof opt[o], ",%s", op->opnd[o].name);
 		keys[n] = opt[o];
-		if (s->opnd[o].var != NS_NONE)
-			snprintf(buf[n], sizeof buf[n], ", %.30s=%.250s", op->opnd[o].name, buf[n - 1]);
-		else
+		if (s->opnd[o].var != NS_NONE) {
+			char given[sizeof buf[n]];
+			memcpy(given, buf[n - 1], sizeof given);
+			snprintf(buf[n], sizeof buf[n], ", %.30s=%.250s", op->opnd[o].name, given);
+		} else
 			buf[n][0] = 0;
 		vals[n] = buf[n];
 		n++;
