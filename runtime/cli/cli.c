@@ -103,3 +103,14 @@ variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *cons
 	            t->name, nv == 1 ? "its one" : "each of its", nv == 1 ? "" : "s");
 	return 1;
 }
+
+void
+fusion_budget_note(LowerCache *c, int nv)
+{
+	int *windows, *skipped;
+	lower_cache_fusion(c, &windows, &skipped);
+	if (*skipped)
+		fprintf(stderr, "axonc: note: instruction fusion searched in the first %d of %d variants, which tried %d windows "
+		        "of two instructions, the budget of %d; the others keep their plain sequences\n", nv - *skipped, nv,
+		        *windows, FUSE_BUDGET);
+}

@@ -36,6 +36,8 @@ NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const c
  * cmd_compile.c; 0 = done, else the exit code */
 /* 0 if some variant has an instruction sequence for every operation; else the
  * located error at the first operation of variant 0 without one (exit code 1) */
+/* a note on stderr when the variants lowered with c spent the fusion search's budget */
+void fusion_budget_note(LowerCache *c, int nv);
 int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L);
 int cmd_targets(const AxTarget *t, const Opts *o);
 int cmd_target(const AxTarget *t, const Opts *o);

@@ -377,6 +377,7 @@ compile_lower(Compile *c)
 		c->T[v] = tile_graph(c->ng->variants[v]);
 		c->L[v] = lower_variant(c->cache, c->T[v], 64);
 	}
+	fusion_budget_note(c->cache, c->nv);
 	c->t1 = ax_now_ms();
 	return 0;
 }

@@ -131,6 +131,7 @@ cmd_model(const AxTarget *t, const Opts *o)
 		T[v] = tile_graph(ng->variants[v]);
 		L[v] = lower_variant(cache, T[v], 64);
 	}
+	fusion_budget_note(cache, ng->nvariants);
 	if (variants_writable(t, ng->nvariants, T, L)) {   /* what compile refuses, model refuses */
 		lower_cache_free(cache);
 		for (int i = 0; i < nsizes; i++)

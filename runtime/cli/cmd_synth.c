@@ -284,7 +284,7 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 	}
 	LowerCache *cache = lower_cache_new(t, tc, o->depth > 0 ? o->depth : 3), *c1 = lower_cache_new(t, tc, 1);
 	FuseOut fo = { .so = { .t = t, .json = o->json, .indent = "      " } };
-	int total = 0, windows = 0, swaps = 0;
+	int total = 0, windows = 0, swaps = 0, skipped = 0;
 	if (o->json)
 		printf("{\"file\": ");
 	if (o->json) {
@@ -304,15 +304,21 @@ cmd_fuse(const AxTarget *t, const Opts *o)
 		total += fuse_variant(c1, T, L, fuse_found, &fo, &r);
 		windows += r->nwindows;
 		swaps += r->swaps;
+		skipped += r->skipped;
 		if (o->json)
 			printf("]}");
 	}
 	double ms = ax_now_ms() - t0;
 	if (o->json)
-		printf("\n], \"fusions\": %d, \"windows\": %d, \"swaps\": %d, \"ms\": %.3f}\n", total, windows, swaps, ms);
-	else
+		printf("\n], \"fusions\": %d, \"windows\": %d, \"swaps\": %d, \"nests_skipped\": %d, \"ms\": %.3f}\n", total,
+		       windows, swaps, skipped, ms);
+	else {
 		printf("# %d fusion%s found in %d windows of two instructions, %d instruction swap%s proved, %.1f ms\n", total,
 		       total == 1 ? "" : "s", windows, swaps, swaps == 1 ? "" : "s", ms);
+		if (skipped)
+			printf("# %d loop nest%s not searched: a variant's search stops at %d windows\n", skipped,
+			       skipped == 1 ? "" : "s", FUSE_MAX_WINDOWS);
+	}
 	lower_cache_free(cache);
 	lower_cache_free(c1);
 	tc_free(tc);

@@ -425,6 +425,10 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 		const AxGraph *ctile = tc_op->tile;
 		/* inside one operation */
 		for (int qc = 0; qc < L[c].nchoices; qc++) {
+			if (fu.res->nwindows >= FUSE_MAX_WINDOWS) {   /* the budget: the nests left are not searched */
+				fu.res->skipped++;
+				continue;
+			}
 			AxGraph *h = nest_graph(&fu, ctile->nparams);
 			int in[AX_MAXOPND];
 			add_inputs(&fu, h, ctile, &L[c], &L[c].choice[qc], NULL, NULL, 0, -1, in);
@@ -449,6 +453,10 @@ fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, const PropOpts
 				continue;
 			for (int qp = 0; qp < L[p].nchoices; qp++)
 				for (int qc = 0; qc < L[c].nchoices; qc++) {
+					if (fu.res->nwindows >= FUSE_MAX_WINDOWS) {
+						fu.res->skipped++;
+						continue;
+					}
 					AxGraph *h = nest_graph(&fu, ptile->nparams + ctile->nparams);
 					int pin[AX_MAXOPND], cin[AX_MAXOPND];
 					add_inputs(&fu, h, ptile, &L[p], &L[p].choice[qp], NULL, NULL, 0, -1, pin);

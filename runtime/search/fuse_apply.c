@@ -245,7 +245,7 @@ build(Applier *ap, const FuseNest *nest, const FuseInstVariant *v, const int *pi
 }
 
 int
-fuse_apply(const AxTiling *T, LowerNode *L)
+fuse_apply(LowerCache *c, const AxTiling *T, LowerNode *L)
 {
 	const AxGraph *g = T->g;
 	Applier ap = { .T = T, .L = L };
@@ -258,8 +258,16 @@ fuse_apply(const AxTiling *T, LowerNode *L)
 			seq_key(g->t, &L[id].choice[q].seq, id, -1, key, sizeof key);
 			key_add(&ap, key);
 		}
-	LowerCache *c1 = lower_cache_new(g->t, g->tc, 1);
+	int *windows, *skipped;
+	LowerCache *c1 = lower_cache_fusion(c, &windows, &skipped);
+	if (*windows >= FUSE_BUDGET) {
+		(*skipped)++;
+		free(ap.key);
+		free(ap.added);
+		return 0;
+	}
 	FuseResult *r = fuse_nests(c1, T, L, NULL);
+	*windows += r->nwindows;
 	int total = 0;
 	for (int k = 0; k < r->nnests; k++) {
 		const FuseNest *nest = &r->nest[k];
@@ -296,7 +304,6 @@ fuse_apply(const AxTiling *T, LowerNode *L)
 			}
 		}
 	}
-	lower_cache_free(c1);
 	free(ap.key);
 	free(ap.added);
 	return total;
@@ -307,6 +314,6 @@ LowerNode *
 lower_variant(LowerCache *c, const AxTiling *T, int maxchoices)
 {
 	LowerNode *L = lower_variant_plain(c, T, maxchoices);
-	fuse_apply(T, L);
+	fuse_apply(c, T, L);
 	return L;
 }

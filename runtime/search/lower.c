@@ -36,6 +36,9 @@ struct LowerCache {
 	int hits, checked;
 	double ms;
 	Equiv *eq;   /* every search's checker (synth_tile) */
+	LowerCache *c1;      /* the fusion search's depth-1 cache, shared by every variant lowered here */
+	int fuse_windows;    /* windows the fusion searches of the variants lowered here tried */
+	int fuse_skipped;    /* variants lowered here without a fusion search: the budget was spent */
 };
 
 LowerCache *
@@ -56,6 +59,18 @@ lower_cache_free(LowerCache *c)
 	free(c->count);
 	free(c->seq);
 	equiv_free(c->eq);
+	if (c->c1 && c->c1 != c)
+		lower_cache_free(c->c1);
+}
+
+LowerCache *
+lower_cache_fusion(LowerCache *c, int **windows, int **skipped)
+{
+	if (!c->c1)
+		c->c1 = c->depth == 1 ? c : lower_cache_new(c->t, c->tc, 1);
+	*windows = &c->fuse_windows;
+	*skipped = &c->fuse_skipped;
+	return c->c1;
 }
 
 void

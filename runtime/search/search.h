@@ -138,6 +138,9 @@ typedef struct LowerNode {
 LowerCache *lower_cache_new(const AxTarget *t, TermCtx *tc, int depth);
 void lower_cache_free(LowerCache *c);
 void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, double *ms);
+/* the depth-1 cache the fusion searches of c's variants share, and their counts: windows
+ * tried, variants lowered without a search (FUSE_BUDGET spent) */
+LowerCache *lower_cache_fusion(LowerCache *c, int **windows, int **skipped);
 /* sequences for one tile graph (cached), renamed to its sizes; returns how many */
 int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
 /* every compute node of a tiled variant: its choices (per node, NULL for others), the
@@ -218,7 +221,12 @@ struct FuseResult {
 	                            whose only reader it is, each pair of sequences */
 	int nwindows, nfound;    /* windows tried, fusions found (with repeats across variants) */
 	int swaps, checks;       /* swaps the checker proved, equivalence checks asked */
+	int skipped;             /* loop nests not searched: the windows reached FUSE_MAX_WINDOWS first */
 };
+/* the windows one lowered variant's fusion search tries at most (in a fixed order, so the
+ * result does not depend on the machine): the 20 examples take at most 354; a program of
+ * columns [M,1] with many sequence choices took 32,603 windows and 20 s before the cap */
+enum { FUSE_MAX_WINDOWS = 2048 };
 /* Every loop nest of a lowered variant with its instruction-level variants and
  * their fusions (c1: a cache of depth 1; po: the round's budget per nest, NULL:
  * 16 variants, 10 s).  In the arena of T's terms. */
@@ -228,6 +236,11 @@ FuseResult *fuse_nests(LowerCache *c1, const AxTiling *T, const LowerNode *L, co
  * the producer's and consumer's together, as a choice of the consumer) rebuilt around the
  * fused instruction; copies of inputs left to the lowering's data movement.  A choice
  * equal to one L has is not added again.  Returns how many were added. */
-int fuse_apply(const AxTiling *T, LowerNode *L);
+int fuse_apply(LowerCache *c, const AxTiling *T, LowerNode *L);
+/* the windows the fusion searches of one program's variants try in all (lower_variant with
+ * one cache): the variants after the budget is spent get no fusion search, in a fixed order,
+ * so the result does not depend on the machine.  The 20 examples take at most 354 windows; a
+ * program of [M,1] columns with many sequence choices took 32,603 (4 s per variant) */
+enum { FUSE_BUDGET = 4096 };
 
 #endif
