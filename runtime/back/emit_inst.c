@@ -243,6 +243,12 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 		else
 			em_dim(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
 	}
+	if (to->replicated & (1u << o)) {   /* the slice as it is: one row, replicated once loaded */
+		r->shape.rank = 0;
+		for (int j = 0; j < r->nidx; j++)
+			if (r->idx[j].len)
+				r->shape.d[r->shape.rank++] = r->idx[j].len;
+	}
 }
 
 void
