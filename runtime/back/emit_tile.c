@@ -200,6 +200,9 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	AxShape want[2 * AX_MAXOPND];   /* each input's tile */
 	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
 	uint32_t repl = 0;       /* inputs replicated across partitions: loaded as one row */
+	*res = (NsRef){ 0 };
+	if (e->bad)              /* its block loads failed: nothing to write */
+		return;
 	if (ch->tile && (!e->into || e->into[ch->absorb] != id || !e->pax)) {
 		em_fail(e, "%s: its fused instructions need their producer in its loop nest", node_op(g, &g->nodes[id])->name);
 		return;
@@ -346,8 +349,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
-	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++)   /* every slot, also those a failure leaves unvisited */
 		e->cur->hoisted[k] = -1;
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
 		int inst, mem, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
 		const int *attr = NULL;
 		Term *const *sattr = NULL;
