@@ -751,6 +751,25 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/redu
 expect_rc 0 "$AXONC" variants tests/programs/pass/compare.py --fn masks
 expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison as a float32 mask"
 
+# ---- compile: ordinary model code nobody tuned for (tests/compile), each kernel against NumPy ----
+# broadcast operands in every position (a bias row, a weight row, a vector, a 0-d tensor, a
+# column beside a row) and reductions over the rows; each compiled, its kernel run on the stand-in
+compile_runs() {   # compile_runs FILE DIMS FN...
+	f=$1 d=$2
+	shift 2
+	for fn in "$@"; do
+		if ! "$AXONC" compile "$f" --fn "$fn" --dims "$d" -o "$tmp/c_$fn.py" >"$tmp/out" 2>&1; then
+			bad "compile $f --fn $fn --dims $d"; tail -2 "$tmp/out" | sed 's/^/    /'
+		elif /usr/bin/python3 tests/nki/run_kernel.py "$tmp/c_$fn.py" "$f" --fn "$fn" --dims "$d" >"$tmp/out" 2>&1; then ok; else
+			bad "the kernel of $f --fn $fn differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
+		fi
+	done
+}
+compile_runs tests/compile/broadcast.py M=256,K=384,N=512 linear_relu
+compile_runs tests/compile/broadcast.py M=256,K=384 rmsnorm_weight layernorm row_first vector scalar_tensor outer_sum
+compile_runs tests/compile/reductions.py M=128,K=384,N=512 sum_rows_matmul mean_rows_matmul
+compile_runs tests/compile/reductions.py M=128,K=384 center_columns softmax_columns
+
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do
 	[ -x "$u" ] || continue

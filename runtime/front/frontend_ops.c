@@ -211,7 +211,26 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 		         nin);
 	AxNode n = { .op = opi, .nin = op->nopnd, .loc = loc };
-	int rank[AX_MAXOPND];
+	int rank[AX_MAXOPND], padded[AX_MAXOPND];
+	if (op->broadcast && nin > 1 && nin <= AX_MAXOPND) {
+		/* NumPy's broadcasting prepends size-1 axes to the operands of lower rank: made
+		 * explicit (x[None]) for every operand that is not a constant, so that a vector or a
+		 * 0-d tensor beside a matrix is a row [1, N] or [1, 1], which a tile load can address */
+		int maxr = 0;
+		for (int o = 0; o < nin; o++)
+			if (in[o] >= 0 && g->nodes[in[o]].rank > maxr)
+				maxr = g->nodes[in[o]].rank;
+		for (int o = 0; o < nin; o++) {
+			padded[o] = in[o];
+			const AxNode *x = in[o] >= 0 ? &g->nodes[in[o]] : NULL;
+			if (maxr < 2 || !x || (x->op >= 0 && node_op(g, x)->nopnd == 0))
+				continue;
+			int64_t at = 0;
+			for (int r = x->rank; r < maxr; r++)
+				padded[o] = fe_apply(fe, fe_role(fe, "x[None]", loc), &padded[o], 1, &at, 1, NULL, loc);
+		}
+		in = padded;
+	}
 	for (int o = 0; o < op->nopnd; o++) {
 		n.in[o] = o < nin ? in[o] : -1;
 		rank[o] = o < nin ? g->nodes[in[o]].rank : -1;
