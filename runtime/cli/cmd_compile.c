@@ -356,16 +356,53 @@ compile_limits(Compile *c)
 	return 0;
 }
 
-/* At least one variant has every operation written by some instruction sequence; else the
- * first operation of variant 0 that has none, at its place in the program, before Phase 2. */
+/* Operation id of variant v cannot be written at the requested sizes whatever its tile sizes:
+ * every sequence breaks its limits with each tile size at 1 (limits bound sizes from above), so
+ * the sizes it must span whole break them (a reduction whose partial tiles do not combine spans
+ * its axis).  The reason in user terms, or NULL (it fits, or a limit cannot be evaluated here). */
+static const char *
+too_large(Compile *c, int v, int id, char *buf, size_t nbuf)
+{
+	const TileOp *to = &c->T[v]->op[id];
+	const LowerNode *ln = &c->L[v][id];
+	if (to->kind != TO_COMPUTE || !ln->nchoices || c->n > 512)
+		return NULL;
+	const char *names[512 + AX_MAXR + 4];
+	double vals[512 + AX_MAXR + 4];
+	int n = 0;
+	for (int i = 0; i < c->n; i++)
+		names[n] = c->names[i], vals[n++] = c->vals[i];
+	for (int k = 0; k < to->naxes; k++)
+		if (to->ax[k].t)
+			names[n] = to->ax[k].t, vals[n++] = 1;
+	AxEnv env = { n, names, vals };
+	for (int i = 0; i < ln->nchoices; i++) {
+		double x;
+		if (!ln->choice[i].seq.limit || t_eval(ln->choice[i].seq.limit, &env, &x) != 0 || x != 0)
+			return NULL;
+	}
+	const char *whole = NULL;
+	for (int k = 0; k < to->naxes && !whole; k++)
+		if (to->ax[k].red && to->ax[k].whole)
+			whole = t_infix(c->tc, to->ax[k].extent);
+	snprintf(buf, nbuf, "%s%s%sat these sizes no instruction sequence found for it fits its limits (%s)",
+	         whole ? "one tile spans " : "", whole ? whole : "",
+	         whole ? " (a reduction whose partial tiles do not combine), and " : "", ln->choice[0].seq.constraints);
+	return buf;
+}
+
+/* At least one variant has every operation written by some instruction sequence that fits the
+ * requested sizes; else the first operation of variant 0 that has none, at its place in the
+ * program, before Phase 2. */
 static int
 compile_writable(Compile *c)
 {
 	int first = -1;
+	char buf[700];
 	for (int v = 0; v < c->nv; v++) {
 		int bad = -1;
 		for (int id = 0; id < c->T[v]->g->nnodes && bad < 0; id++)
-			if (lower_unwritable(c->T[v], c->L[v], id))
+			if (lower_unwritable(c->T[v], c->L[v], id) || too_large(c, v, id, buf, sizeof buf))
 				bad = id;
 		if (bad < 0)
 			return 0;
@@ -374,9 +411,10 @@ compile_writable(Compile *c)
 	}
 	const AxGraph *g = c->T[0]->g;
 	const AxNode *n = &g->nodes[first];
+	const char *why = lower_unwritable(c->T[0], c->L[0], first);
 	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name,
-	            lower_unwritable(c->T[0], c->L[0], first), c->t->name, c->nv == 1 ? "its one" : "each of its",
-	            c->nv == 1 ? "" : "s");
+	            why ? why : too_large(c, 0, first, buf, sizeof buf), c->t->name,
+	            c->nv == 1 ? "its one" : "each of its", c->nv == 1 ? "" : "s");
 	return 1;
 }
 
