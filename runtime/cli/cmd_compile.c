@@ -56,6 +56,7 @@ typedef struct Compile {
 	int64_t nemit;
 } Compile;
 
+enum { WINNER_TRIES = 512 };      /* tile/block choices tried for the winner's structure at reduced sizes */
 enum { MAXEMIT = 64,              /* candidates written per variant by --emit-all */
        DEFAULT_BUDGET = 20000 };  /* candidates visited by default, all variants together */
 
@@ -159,6 +160,7 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
 		ExtractCand c;
+		extract_set_tries(x, WINNER_TRIES);
 		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
 		if (!ns)
 			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
