@@ -767,6 +767,7 @@ compile_runs() {   # compile_runs FILE DIMS FN...
 }
 compile_runs tests/compile/broadcast.py M=256,K=384,N=512 linear_relu
 compile_runs tests/compile/broadcast.py M=256,K=384 rmsnorm_weight layernorm row_first vector scalar_tensor outer_sum
+compile_runs tests/compile/broadcast.py M=256,K=640 scale_shift
 compile_runs tests/compile/reductions.py M=128,K=384,N=512 sum_rows_matmul mean_rows_matmul
 compile_runs tests/compile/reductions.py M=128,K=384 center_columns softmax_columns
 compile_runs tests/compile/vectors.py N=700 scale add_vectors

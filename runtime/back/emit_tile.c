@@ -447,6 +447,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		NsStmt *ld = &e->ns->s[at];
 		NsRef dst = em_block_tile(e, buf, axes, &ld->shape);
 		ld->out = dst;
+		for (int i = 0; i < e->ncse; i++)   /* the load written into the buffer: later reads of it read there */
+			if (e->cse[i].val.var == res.var)
+				e->cse[i].val = dst;
 		NsStmt *bf = &e->ns->s[bufat];
 		bf->var = buf;
 		bf->node = id;
