@@ -249,7 +249,7 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 			if (r->idx[j].len)
 				r->shape.d[r->shape.rank++] = r->idx[j].len;
 		if (r->shape.rank < 2)   /* a vector or a 0-d tensor: no row for the load to bring */
-			em_fail(e, "operand %s, of rank below 2, would be replicated across partitions: its load has no row",
+			em_fail(e, "operand %s has rank below 2: it cannot be replicated across partitions",
 			        node_op(g, &g->nodes[id])->opnd[o].name);
 	}
 }
