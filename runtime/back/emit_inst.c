@@ -237,6 +237,15 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 		else
 			em_dim(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
 	}
+	if (to->replicated & (1u << o)) {   /* the slice as it is: one row, replicated once loaded */
+		r->shape.rank = 0;
+		for (int j = 0; j < r->nidx; j++)
+			if (r->idx[j].len)
+				r->shape.d[r->shape.rank++] = r->idx[j].len;
+		if (r->shape.rank < 2)   /* a vector or a 0-d tensor: no row for the load to bring */
+			em_fail(e, "operand %s has rank below 2: it cannot be replicated across partitions",
+			        node_op(g, &g->nodes[id])->opnd[o].name);
+	}
 }
 
 void

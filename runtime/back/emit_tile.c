@@ -121,6 +121,70 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 	}
 }
 
+/* ---- operands replicated across partitions ---------------------------------------- */
+
+static Term *
+read_src(TermCtx *tc, void *env, int o, Term *const *idx, int n)
+{
+	(void)env;
+	return t_tensor(tc, o, "@a", n, idx);
+}
+
+/* The instruction that replicates a [1, F] tile across P partitions, read
+ * off the element equations: one operand of two dims, one size attribute P,
+ * out[p, f] = src[0, f]; -1 if the target has none. */
+static int
+replicator(const AxTarget *t, TermCtx *tc)
+{
+	for (int i = 0; i < t->ninsts; i++) {
+		const AxOp *in = &t->insts[i];
+		if (in->nopnd != 1 || in->nattr != 1 || in->attr[0].kind != AX_ATTR_SIZE || in->opnd[0].nfixed != 2 ||
+		    in->opnd[0].groups)
+			continue;
+		AxSym s = { 0 };
+		s.rank[0] = 2;
+		s.dim[0][0] = t_int(tc, 1);
+		s.dim[0][1] = t_var(tc, "@F", TS_INT);
+		s.sattr[0] = t_var(tc, "@P", TS_INT);
+		s.access = read_src;
+		Term *idx[2] = { t_var(tc, "@p", TS_INT), t_var(tc, "@f", TS_INT) };
+		Term *row[2] = { t_int(tc, 0), idx[1] };
+		if (in->enc(tc, &s, idx) == t_tensor(tc, 0, "@a", 2, row))
+			return i;
+	}
+	return -1;
+}
+
+/* Is tile input p of node id's choice an operand the tiling replicates
+ * across partitions (a row, a vector, a 0-d tensor beside a tile)? */
+static int
+replicated_input(Em *e, int id, const LowerChoice *ch, int p)
+{
+	int o, node = lower_input(e->g, ch, id, p, &o);
+	return (e->T->op[node].replicated >> o) & 1u;
+}
+
+/* *v, a [1, F] tile of a replicated operand, made the [P, F] tile want by
+ * the target's replicating instruction (the load brings one row). */
+static void
+replicate(Em *e, NsRef *v, const AxShape *want)
+{
+	if (v->shape.rank != 2 || want->rank != 2 || v->shape.d[0] != 1 || want->d[0] == 1 ||
+	    v->shape.d[1] != want->d[1])
+		return;
+	int r = replicator(e->g->t, e->g->tc);
+	if (r < 0) {
+		em_fail(e, "no instruction of the target replicates a row across partitions%s", "");
+		return;
+	}
+	int attr[AX_MAXATTR] = { 0 };
+	Term *sattr[AX_MAXATTR] = { t_int(e->g->tc, want->d[0]) };
+	const NsRef *mo[AX_MAXOPND] = { v };
+	NsRef out;
+	em_inst(e, r, -1, attr, sattr, mo, NULL, -1, &out);
+	*v = out;
+}
+
 /* The body of one tile: operand loads, the sequence; returns its value. */
 void
 em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
@@ -133,7 +197,12 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	const SynthSeq *q = &ch->seq;
 	const AxGraph *tile = ch->tile ? ch->tile : to->tile;
 	NsRef in[2 * AX_MAXOPND], iv[8];
+	AxShape want[2 * AX_MAXOPND];   /* each input's tile */
 	uint32_t fused = 0;      /* inputs already on chip: no copies for them */
+	uint32_t repl = 0;       /* inputs replicated across partitions: loaded as one row */
+	*res = (NsRef){ 0 };
+	if (e->bad)              /* its block loads failed: nothing to write */
+		return;
 	if (ch->tile && (!e->into || e->into[ch->absorb] != id || !e->pax)) {
 		em_fail(e, "%s: its fused instructions need their producer in its loop nest", node_op(g, &g->nodes[id])->name);
 		return;
@@ -151,10 +220,16 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 			em_fail(e, "cannot evaluate the tile of operand %s", tile->params[p].name);
 			return;
 		}
+		want[p] = v->shape;
+		if (replicated_input(e, id, ch, p))
+			repl |= 1u << p;
 		if (e->into && e->into[nd->in[o]] == node) {
 			AxShape keep = v->shape;
 			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
-			v->shape = keep;
+			if (repl & (1u << p))
+				replicate(e, v, &keep);
+			else
+				v->shape = keep;
 			fused |= 1u << p;
 		} else if (lp->constant[o]) {
 			const NsRef *none[AX_MAXOPND] = { 0 };
@@ -184,8 +259,10 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
 				else
 					em_inst(e, m->inst, ax_nth_engine(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
-				moved.shape = keep;   /* a replicated load fills the whole tile */
+				moved.shape = keep;
 				*v = moved;
+				if (s < 0 && (repl & (1u << (-1 - s))))   /* the row loaded, made the whole tile */
+					replicate(e, v, &want[-1 - s]);
 			}
 			opnd[o] = v;
 		}
@@ -272,8 +349,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
-	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++)   /* every slot, also those a failure leaves unvisited */
 		e->cur->hoisted[k] = -1;
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
 		int inst, mem, eng, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
 		const int *attr = NULL;
 		Term *const *sattr = NULL;
@@ -376,6 +454,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		NsStmt *ld = &e->ns->s[at];
 		NsRef dst = em_block_tile(e, buf, axes, &ld->shape);
 		ld->out = dst;
+		for (int i = 0; i < e->ncse; i++)   /* the load written into the buffer: later reads of it read there */
+			if (e->cse[i].val.var == res.var)
+				e->cse[i].val = dst;
 		NsStmt *bf = &e->ns->s[bufat];
 		bf->var = buf;
 		bf->node = id;

@@ -58,6 +58,7 @@ struct Extract {
 	int started;
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
 	int64_t share_k, share_n;   /* only visits with ordinal % share_n == share_k are written (n 0: all) */
+	int64_t maxtry;          /* extract_combo: tile/block choices written at most (MAXTRY unless set) */
 	char why[512];
 };
 
@@ -102,6 +103,7 @@ extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, con
 		ax_die("out of memory");
 	x->T = T;
 	x->L = L;
+	x->maxtry = MAXTRY;
 	x->names = calloc(512, sizeof *x->names);
 	x->vals = calloc(512, sizeof *x->vals);
 	x->choice = calloc((size_t)g->nnodes + 1, sizeof(int));
@@ -423,6 +425,12 @@ extract_share(Extract *x, int64_t k, int64_t n)
 	x->share_n = n;
 }
 
+void
+extract_set_tries(Extract *x, int64_t n)
+{
+	x->maxtry = n > 0 ? n : MAXTRY;
+}
+
 int64_t
 extract_stride(const Extract *x)
 {
@@ -446,8 +454,8 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	/* half the tries from the smallest tiles and most blocks down, half from the largest
 	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
 	int64_t lo = 0, hi = count - 1;
-	for (int k = 0; sized && lo <= hi && written < MAXTRY; k++) {
-		int from_top = written < MAXTRY / 2;
+	for (int k = 0; sized && lo <= hi && written < x->maxtry; k++) {
+		int from_top = written < x->maxtry / 2;
 		int64_t i = from_top ? hi-- : lo++;
 		if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
 			continue;

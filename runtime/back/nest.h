@@ -162,6 +162,9 @@ void extract_share(Extract *x, int64_t k, int64_t n);
  * if none.  For validating a structure
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
+/* extract_combo writes at most n tile/block choices (8 unless set; the winner's check at
+ * reduced sizes looks further: which choices fuse as the winner does depends on the sizes) */
+void extract_set_tries(Extract *x, int64_t n);
 /* how many (combination, tiles, blocks) extract_next will visit */
 int64_t extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,
                        int maxtile, int64_t budget);

@@ -83,14 +83,50 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
 	return *rc ? NULL : ng;
 }
 
+/* Operation id of a variant cannot be written at the requested sizes whatever its tile sizes:
+ * every sequence breaks its limits with each tile size at 1 (limits bound sizes from above), so
+ * the sizes it must span whole break them (a reduction whose partial tiles do not combine spans
+ * its axis).  The reason in user terms, or NULL (it fits, or a limit cannot be evaluated here). */
+static const char *
+too_large(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int id, char *buf, size_t nbuf)
+{
+	const TileOp *to = &T->op[id];
+	const LowerNode *ln = &L[id];
+	if (to->kind != TO_COMPUTE || !ln->nchoices || sizes->n > 512)
+		return NULL;
+	const char *names[512 + AX_MAXR + 4];
+	double vals[512 + AX_MAXR + 4];
+	int n = 0;
+	for (int i = 0; i < sizes->n; i++)
+		names[n] = sizes->names[i], vals[n++] = sizes->vals[i];
+	for (int k = 0; k < to->naxes; k++)
+		if (to->ax[k].t)
+			names[n] = to->ax[k].t, vals[n++] = 1;
+	AxEnv env = { n, names, vals };
+	for (int i = 0; i < ln->nchoices; i++) {
+		double x;
+		if (!ln->choice[i].seq.limit || t_eval(ln->choice[i].seq.limit, &env, &x) != 0 || x != 0)
+			return NULL;
+	}
+	const char *whole = NULL;
+	for (int k = 0; k < to->naxes && !whole; k++)
+		if (to->ax[k].red && to->ax[k].whole)
+			whole = t_infix(T->g->tc, to->ax[k].extent);
+	snprintf(buf, nbuf, "%s%s%sat these sizes no instruction sequence found for it fits its limits (%s)",
+	         whole ? "one tile spans " : "", whole ? whole : "",
+	         whole ? " (a reduction whose partial tiles do not combine), and " : "", ln->choice[0].seq.constraints);
+	return buf;
+}
+
 int
-variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L)
+variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes)
 {
 	int first = -1;
+	char buf[700];
 	for (int v = 0; v < nv; v++) {
 		int bad = -1;
 		for (int id = 0; id < T[v]->g->nnodes && bad < 0; id++)
-			if (lower_unwritable(T[v], L[v], id))
+			if (lower_unwritable(T[v], L[v], id) || (sizes && too_large(T[v], L[v], sizes, id, buf, sizeof buf)))
 				bad = id;
 		if (bad < 0)
 			return 0;
@@ -99,8 +135,10 @@ variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *cons
 	}
 	const AxGraph *g = T[0]->g;
 	const AxNode *n = &g->nodes[first];
-	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name, lower_unwritable(T[0], L[0], first),
-	            t->name, nv == 1 ? "its one" : "each of its", nv == 1 ? "" : "s");
+	const char *why = lower_unwritable(T[0], L[0], first);
+	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name,
+	            why ? why : too_large(T[0], L[0], sizes, first, buf, sizeof buf), t->name,
+	            nv == 1 ? "its one" : "each of its", nv == 1 ? "" : "s");
 	return 1;
 }
 

@@ -56,6 +56,7 @@ typedef struct Compile {
 	int64_t nemit;
 } Compile;
 
+enum { WINNER_TRIES = 512 };      /* tile/block choices tried for the winner's structure at reduced sizes */
 enum { MAXEMIT = 64,              /* candidates written per variant by --emit-all */
        DEFAULT_BUDGET = 20000 };  /* candidates visited by default, all variants together */
 
@@ -159,6 +160,7 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
 		ExtractCand c;
+		extract_set_tries(x, WINNER_TRIES);
 		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
 		if (!ns)
 			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
@@ -356,12 +358,14 @@ compile_limits(Compile *c)
 	return 0;
 }
 
-/* At least one variant has every operation written by some instruction sequence; else the
- * first operation of variant 0 that has none, at its place in the program, before Phase 2. */
+/* At least one variant has every operation written by some instruction sequence that fits the
+ * requested sizes; else the first operation of variant 0 that has none, at its place in the
+ * program, before Phase 2. */
 static int
 compile_writable(Compile *c)
 {
-	return variants_writable(c->t, c->nv, c->T, c->L);
+	AxEnv sizes = { c->n, c->names, c->vals };
+	return variants_writable(c->t, c->nv, c->T, c->L, &sizes);
 }
 
 /* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved

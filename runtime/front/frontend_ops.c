@@ -199,6 +199,20 @@ granks(Fe *fe, const AxOp *op, const int *rank, const int64_t *axes, int naxes, 
 		fe_error(fe, loc, "%s: axis out of range for a tensor of rank %d", op->name, rank[0]);
 }
 
+/* An op applied element by element: one group, each operand and the result exactly it
+ * ([...] -> [...]), computing values. */
+static int
+elementwise(const AxOp *op)
+{
+	const AxLayout *L = op->layout;
+	if (op->layout_only || op->nopnd == 0 || op->ngroups != 1 || L->nout != 1 || L->out_pat[0] != 0)
+		return 0;
+	for (int o = 0; o < op->nopnd; o++)
+		if (L->opnd[o].ndims != 1 || L->opnd[o].pat[0] != 0)
+			return 0;
+	return 1;
+}
+
 int
 fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc)
 {
@@ -211,7 +225,35 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 		         nin);
 	AxNode n = { .op = opi, .nin = op->nopnd, .loc = loc };
-	int rank[AX_MAXOPND];
+	int rank[AX_MAXOPND], padded[AX_MAXOPND];
+	int maxr = 0;
+	for (int o = 0; o < nin && o < AX_MAXOPND; o++)
+		if (in[o] >= 0 && g->nodes[in[o]].rank > maxr)
+			maxr = g->nodes[in[o]].rank;
+	/* NumPy's broadcasting prepends size-1 axes to the operands of lower rank: made explicit
+	 * (x[None]) for every operand that is not a constant, so that a vector or a 0-d tensor
+	 * beside a matrix is a row [1, N] or [1, 1], which a tile load can address; an
+	 * elementwise op on vectors runs on rows [1, N], the axis dropped after (as @ treats
+	 * vectors) */
+	int vec = maxr == 1 && elementwise(op) && !naxes;
+	if (nin <= AX_MAXOPND && ((op->broadcast && nin > 1 && maxr >= 2) || vec)) {
+		int want = vec ? 2 : maxr;
+		for (int o = 0; o < nin; o++) {
+			padded[o] = in[o];
+			const AxNode *x = in[o] >= 0 ? &g->nodes[in[o]] : NULL;
+			if (!x || (x->op >= 0 && node_op(g, x)->nopnd == 0))
+				continue;
+			int64_t at = 0;
+			for (int r = x->rank; r < want; r++)
+				padded[o] = fe_apply(fe, fe_role(fe, "x[None]", loc), &padded[o], 1, &at, 1, NULL, loc);
+		}
+		if (vec) {
+			int64_t at = 0;
+			int row = fe_apply(fe, opi, padded, nin, axes, naxes, sattr, loc);
+			return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &row, 1, &at, 1, NULL, loc);
+		}
+		in = padded;
+	}
 	for (int o = 0; o < op->nopnd; o++) {
 		n.in[o] = o < nin ? in[o] : -1;
 		rank[o] = o < nin ? g->nodes[in[o]].rank : -1;

@@ -245,6 +245,14 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 				in.dim[1] = in.dim[0], in.dim[0] = tp, in.rank = 2;
 			to->replicated |= 1u << o;
 		}
+		if (op->broadcast && par >= 0 && to->ax[par].unit && in.rank < 2 && sn->op >= 0 &&
+		    node_op(g, sn)->nopnd == 0) {
+			/* a constant beside a tile whose partition axis has size 1: made on chip as a [1, 1]
+			 * or [1, tF] tile, nothing to replicate */
+			if (in.rank == 0)
+				in.dim[in.rank++] = t_int(tc, 1);
+			in.dim[1] = in.dim[0], in.dim[0] = t_int(tc, 1), in.rank = 2;
+		}
 		if (op->broadcast && in.rank == 2 && par >= 0 && in.dim[0]->kind == TK_NUM && to->ax[par].t) {
 			in.dim[0] = t_var(tc, to->ax[par].t, TS_INT);
 			to->replicated |= 1u << o;

@@ -718,6 +718,21 @@ def store(dst, value, **kw):
     dst.view(np.ndarray)[...] = _round(dst.ndtype, v)
 
 
+def broadcast_to(src, shape, **kw):
+    """nl.broadcast_to (Neuron SDK 2.21-2.26 docs, nki.language.broadcast_to): a new SBUF tile,
+    src broadcast along the partition dimension by NumPy's rules; src is a tile in SBUF or PSUM."""
+    where = "nl.broadcast_to"
+    if kw:
+        _fail(where, f"unsupported arguments {sorted(kw)}")
+    s = _tile(where, "src", src)
+    shape = tuple(int(d) for d in shape)
+    if len(shape) != 2 or shape[0] > PMAX:
+        _fail(where, f"shape must be [P<={PMAX}, F], got {shape}")
+    if s.shape[1] != shape[1] or s.shape[0] not in (1, shape[0]):
+        _fail(where, f"src {s.shape} does not broadcast to {shape} along the partitions")
+    return _out(np.broadcast_to(s, shape))
+
+
 class _TileSize:
     pmax = PMAX
     psum_fmax = PSUM_FMAX
@@ -1027,7 +1042,7 @@ def jit(fn=None, **_options):
 _LANGUAGE_NAMES = [
     "sbuf", "psum", "hbm", "shared_hbm", "private_hbm", "par_dim", "ndarray", "zeros",
     "affine_range", "sequential_range", "static_range", "arange", "load", "store",
-    "tile_size", "float32", "bfloat16", "float16",
+    "tile_size", "float32", "bfloat16", "float16", "broadcast_to",
 ]
 _ISA_NAMES = [
     "dma_copy", "dma_transpose", "tensor_copy", "nc_transpose", "nc_matmul", "activation",

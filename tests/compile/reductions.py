@@ -1,0 +1,20 @@
+# Reductions over the rows (axis 0) in ordinary model code (issue 18): compiled by
+# tests/run.sh, each kernel run on the NKI stand-in against NumPy.
+import numpy as np
+
+
+def sum_rows_matmul(X: "f32[M,K]", W: "f32[K,N]"):
+    return np.sum(X, axis=0, keepdims=True) @ W
+
+
+def mean_rows_matmul(X: "f32[M,K]", W: "f32[K,N]"):
+    return np.mean(X, axis=0, keepdims=True) @ W
+
+
+def center_columns(X: "f32[M,K]"):
+    return X - X.mean(axis=0)
+
+
+def softmax_columns(X: "f32[M,K]"):
+    e = np.exp(X - np.max(X, axis=0, keepdims=True))
+    return e / np.sum(e, axis=0, keepdims=True)
