@@ -32,13 +32,14 @@ NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int low
  * after an error); NULL after an error, *rc its exit code */
 NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **names, double *vals, int *n,
                           int *nsizes, int *rc);
-/* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,
- * cmd_compile.c; 0 = done, else the exit code */
-/* 0 if some variant has an instruction sequence for every operation; else the
- * located error at the first operation of variant 0 without one (exit code 1) */
+/* 0 if some variant has an instruction sequence for every operation (that fits the sizes,
+ * if given, with some tile sizes); else the located error at the first operation of
+ * variant 0 without one, before Phase 2 (exit code 1) */
+int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes);
 /* a note on stderr when the variants lowered with c spent the fusion search's budget */
 void fusion_budget_note(LowerCache *c, int nv);
-int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L);
+/* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,
+ * cmd_compile.c; 0 = done, else the exit code */
 int cmd_targets(const AxTarget *t, const Opts *o);
 int cmd_target(const AxTarget *t, const Opts *o);
 int cmd_ops(const AxTarget *t, const Opts *o);
