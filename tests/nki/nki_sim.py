@@ -724,13 +724,14 @@ def broadcast_to(src, shape, **kw):
     where = "nl.broadcast_to"
     if kw:
         _fail(where, f"unsupported arguments {sorted(kw)}")
-    s = _tile(where, "src", src)
+    s = _tile(where, "src", src, (sbuf, psum))
     shape = tuple(int(d) for d in shape)
     if len(shape) != 2 or shape[0] > PMAX:
         _fail(where, f"shape must be [P<={PMAX}, F], got {shape}")
     if s.shape[1] != shape[1] or s.shape[0] not in (1, shape[0]):
         _fail(where, f"src {s.shape} does not broadcast to {shape} along the partitions")
-    return _out(np.broadcast_to(s, shape))
+    # "this new tile will be in SBUF"; the page names no engine
+    return _result(where, np.broadcast_to(s, shape), ("vector",), src.ndtype, default=sbuf)
 
 
 class _TileSize:
@@ -771,9 +772,10 @@ def dma_transpose(src):
 
 
 def tensor_copy(src, engine=unknown_engine):
-    """out[p, f] = src[p, f] on the Vector, Scalar or GpSimd Engine."""
+    """out[p, f] = src[p, f] on the Vector or GpSimd Engine: "On NeuronCore v2, tensor_copy is not
+    supported on the Scalar Engine. Instead, use nisa.activation with op=nl.copy" (nki.isa.tensor_copy)."""
     where = "nisa.tensor_copy"
-    engines = _check_engine(where, engine, ("vector", "scalar", "gpsimd"), DOC_TENSOR_COPY)
+    engines = _check_engine(where, engine, ("vector", "gpsimd"), DOC_TENSOR_COPY)
     s = _tile(where, "src", src, _reads(engines), engines, flat=False)
     return _result(where, s, engines, src.ndtype)
 

@@ -224,11 +224,15 @@ def dma_transpose():
 @test
 def tensor_copy():
     src = sb(rand(5, 6))
-    for eng in (nisa.vector_engine, nisa.scalar_engine, nisa.gpsimd_engine):
+    for eng in (nisa.vector_engine, nisa.gpsimd_engine):
         r = nisa.tensor_copy(src, engine=eng)
         assert r.mem is nl.sbuf
         close(r, src, 0)
     assert "tensor engine" in raises(nisa.tensor_copy, src, engine=nisa.tensor_engine)
+    # "On NeuronCore v2, tensor_copy is not supported on the Scalar Engine" (nki.isa.tensor_copy)
+    assert "scalar engine" in raises(nisa.tensor_copy, src, engine=nisa.scalar_engine)
+    # GpSimd cannot read PSUM: a PSUM tile is copied out by the Vector Engine
+    assert "PSUM" in raises(nisa.tensor_copy, ps(rand(5, 6)), engine=nisa.gpsimd_engine)
     assert "engine=" in raises(nisa.tensor_copy, src, engine="vector")
 
 
