@@ -118,15 +118,39 @@ too_large(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int id, cha
 	return buf;
 }
 
+/* Operation id must combine partial tiles of a reduction it cannot combine: --max-tile (at
+ * most maxtile elements a tile) splits the reduced axis at these sizes, and no sequence
+ * combines the parts.  The reason, or NULL. */
+static const char *
+no_combine(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int maxtile, int id, char *buf, size_t nbuf)
+{
+	const TileOp *to = &T->op[id];
+	const LowerNode *ln = &L[id];
+	if (to->kind != TO_COMPUTE || !ln->nchoices || maxtile <= 0 || ln->ncombine || !sizes)
+		return NULL;
+	for (int k = 0; k < to->naxes; k++) {
+		const TileAxis *ax = &to->ax[k];
+		double x;
+		if (!ax->red || !ax->tiled || ax->whole || !ax->extent || t_eval(ax->extent, sizes, &x) != 0 || x <= maxtile)
+			continue;
+		const char *ext = t_infix(T->g->tc, ax->extent);
+		snprintf(buf, nbuf, "--max-tile %d splits the reduced axis %s = %.0f into tiles, and %s", maxtile, ext, x,
+		         ln->combine_why ? ln->combine_why : "no instruction sequence combines its partial tiles");
+		return buf;
+	}
+	return NULL;
+}
+
 int
-variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes)
+variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes, int maxtile)
 {
 	int first = -1;
 	char buf[700];
 	for (int v = 0; v < nv; v++) {
 		int bad = -1;
 		for (int id = 0; id < T[v]->g->nnodes && bad < 0; id++)
-			if (lower_unwritable(T[v], L[v], id) || (sizes && too_large(T[v], L[v], sizes, id, buf, sizeof buf)))
+			if (lower_unwritable(T[v], L[v], id) || (sizes && too_large(T[v], L[v], sizes, id, buf, sizeof buf)) ||
+			    no_combine(T[v], L[v], sizes, maxtile, id, buf, sizeof buf))
 				bad = id;
 		if (bad < 0)
 			return 0;
@@ -136,8 +160,11 @@ variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *cons
 	const AxGraph *g = T[0]->g;
 	const AxNode *n = &g->nodes[first];
 	const char *why = lower_unwritable(T[0], L[0], first);
-	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name,
-	            why ? why : too_large(T[0], L[0], sizes, first, buf, sizeof buf), t->name,
+	if (!why)
+		why = too_large(T[0], L[0], sizes, first, buf, sizeof buf);
+	if (!why)
+		why = no_combine(T[0], L[0], sizes, maxtile, first, buf, sizeof buf);
+	ax_error_at(n->loc, "%s: %s (target %s, %s variant%s)", node_op(g, n)->name, why, t->name,
 	            nv == 1 ? "its one" : "each of its", nv == 1 ? "" : "s");
 	return 1;
 }

@@ -33,9 +33,11 @@ NuGraph *program_variants(const AxTarget *t, TermCtx *tc, const Opts *o, int low
 NuGraph *program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **names, double *vals, int *n,
                           int *nsizes, int *rc);
 /* 0 if some variant has an instruction sequence for every operation (that fits the sizes,
- * if given, with some tile sizes); else the located error at the first operation of
+ * if given, with some tile sizes, and whose reductions combine their partial tiles where
+ * --max-tile, maxtile > 0, splits them); else the located error at the first operation of
  * variant 0 without one, before Phase 2 (exit code 1) */
-int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes);
+int variants_writable(const AxTarget *t, int nv, AxTiling *const *T, LowerNode *const *L, const AxEnv *sizes,
+                      int maxtile);
 /* a note on stderr when the variants lowered with c spent the fusion search's budget */
 void fusion_budget_note(LowerCache *c, int nv);
 /* the commands, one file each stage: cmd_target.c, cmd_run.c, cmd_equiv.c, cmd_synth.c,

@@ -365,7 +365,7 @@ static int
 compile_writable(Compile *c)
 {
 	AxEnv sizes = { c->n, c->names, c->vals };
-	return variants_writable(c->t, c->nv, c->T, c->L, &sizes);
+	return variants_writable(c->t, c->nv, c->T, c->L, &sizes, c->o->tile_cap);
 }
 
 /* tile, synth, fuse (Phase 1): every variant tiled, its tile operations lowered to proved

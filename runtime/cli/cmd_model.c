@@ -132,7 +132,7 @@ cmd_model(const AxTarget *t, const Opts *o)
 		L[v] = lower_variant(cache, T[v], 64);
 	}
 	fusion_budget_note(cache, ng->nvariants);
-	if (variants_writable(t, ng->nvariants, T, L, &sizes)) {   /* what compile refuses, model refuses */
+	if (variants_writable(t, ng->nvariants, T, L, &sizes, o->tile_cap)) {   /* what compile refuses, model refuses */
 		lower_cache_free(cache);
 		for (int i = 0; i < nsizes; i++)
 			free((char *)names[i]);
