@@ -250,8 +250,15 @@ mode = %r
 a = sys.argv
 path, out = a[2], a[a.index("-o") + 1]
 def kernel(body):
-    open(out, "w").write("import numpy as np\nimport neuronxcc.nki.language as nl\n"
-                         "def kernel(X):\n    " + body + "\n")
+    open(out, "w").write("import numpy as np\nimport neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n"
+                         "import neuronxcc.nki.isa as nisa\n"
+                         "@nki.jit\ndef kernel(X):\n    " + body.replace("\n", "\n    ") + "\n")
+# a legal NKI kernel: X copied to a shared_hbm output by DMA (HBM to HBM), 100 rows at a time,
+# the blocks in order (right) or reversed (wrong)
+COPY = ("out = nl.ndarray(X.shape, dtype=nl.float32, buffer=nl.shared_hbm)\n"
+        "for i in range(0, X.shape[0], 100):\n"
+        "    nisa.dma_copy(dst=out[i:i + 100, :], src=X[%%s:%%s + 100, :])\n"
+        "return out")
 if mode == "crash": os.kill(os.getpid(), signal.SIGSEGV)
 if mode == "hang": time.sleep(60)
 msgs = {"at": path + ":6:9: error: add: no instruction sequence found (target t)",
@@ -267,8 +274,8 @@ msgs = {"at": path + ":6:9: error: add: no instruction sequence found (target t)
 if mode in msgs:
     print(msgs[mode], file=sys.stderr)
     sys.exit(2 if mode == "usage" else 1)
-if mode == "right": kernel("return X * 1.0")
-if mode == "wrong": kernel("return X + 1.0")
+if mode == "right": kernel(COPY %% ("i", "i"))
+if mode == "wrong": kernel(COPY %% ("X.shape[0] - 100 - i", "X.shape[0] - 100 - i"))
 if mode == "shape": kernel("return X[:1]")
 if mode == "nki": kernel("return nl.load(X[0:200, 0:1])")
 if mode == "raise": kernel("raise ValueError('no')")

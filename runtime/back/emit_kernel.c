@@ -365,14 +365,14 @@ emit_gather(Em *e, int id)
 			return;
 		}
 		int ax = in.d[0] != out.d[0] ? 0 : 1;   /* the joined axis */
-		int64_t rows = in.d[0], full = rows / pmax, tail = rows % pmax;
+		int64_t rows = in.d[0], nwhole = rows / pmax, tail = rows % pmax;
 		for (int part = 0; part < 2; part++) {
-			int64_t n = part ? (tail ? 1 : 0) : full, len = part ? tail : pmax;
+			int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;
 			if (!n)
 				continue;
 			int save = e->depth;
 			char r0[40], d0[48];   /* the first row read, and written */
-			int64_t first = part ? full * pmax : 0, shift = ax == 0 ? at : 0;
+			int64_t first = part ? nwhole * pmax : 0, shift = ax == 0 ? at : 0;
 			if (n > 1) {
 				em_loop(e, 0, "c0", n);
 				snprintf(r0, sizeof r0, "c0 * %lld", (long long)pmax);

@@ -1319,8 +1319,10 @@ test_movers(void)
 	c.engine = engine("dma");
 	if (RUN(INST("dma_copy"), &c, IN(x), out, 2, 3, 4))
 		CHECK_ARR("dma_copy", out, want, 12);
-	static const char *const engs[] = { "vector", "scalar", "gpsimd" };
-	for (int e = 0; e < 3; e++) {
+	/* not on the Scalar engine: unsupported on NeuronCore-v2 (nki.isa.tensor_copy) */
+	CHECK(!(INST("tensor_copy")->engines & (1u << engine("scalar"))));
+	static const char *const engs[] = { "vector", "gpsimd" };
+	for (int e = 0; e < 2; e++) {
 		c.engine = engine(engs[e]);
 		CHECK(INST("tensor_copy")->engines & (1u << c.engine));
 		if (RUN(INST("tensor_copy"), &c, IN(x), out, 2, 3, 4))
