@@ -835,7 +835,15 @@ for fn in three_last four_first; do
 done
 expect_grep 'dma_copy(dst=t[0-9]*\[141:213, 0:6\], src=D\[128:200, 0:6\])' "$tmp/cat_four_first.py" "a concatenation's tail slice of 72 rows, at its place"
 expect_rc 1 "$AXONC" compile tests/programs/pass/concatenate.py --fn middle_axis --dims M=20,N=6,K=10 -o "$tmp/k.py"
-expect_grep 'only tensors of rank 2 are concatenated in a kernel yet' "$tmp/err" "a rank-3 concatenation is refused with its reason"
+expect_grep 'concatenate.py:15:[0-9]*: error: concatenate: joins several tensors, which a kernel copies into place for rank 2 only yet' "$tmp/err" "a rank-3 concatenation is refused at the op, with its reason"
+if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "a rank-3 concatenation is refused only after Phase 2"; else ok; fi
+# a reduction whose axis must be split (--max-tile, or no sequence takes it whole) and whose
+# partial tiles no sequence combines: refused at the op before Phase 2 (fuzz-compile found both)
+expect_rc 1 "$AXONC" compile tests/fuzz_compile/regress/no_candidate_c32a641a.py --dims N=9 --max-tile 8 -o "$tmp/k.py"
+expect_grep 'no_candidate_c32a641a.py:12:[0-9]*: error: max: the reduced axis N = 9 is split into tiles (--max-tile)' "$tmp/err" "a max split by --max-tile that nothing combines"
+printf 'import numpy as np\n\ndef kernel(X: "f32[M,1]"):\n    return np.max(X, axis=0)\n' > "$tmp/colmax.py"
+expect_rc 1 "$AXONC" compile "$tmp/colmax.py" --dims M=257 -o "$tmp/k.py"
+expect_grep 'colmax.py:4:[0-9]*: error: max: the reduced axis M = 257 is split into tiles (no sequence.s limits admit it whole)' "$tmp/err" "a max over 257 rows that nothing combines"
 # a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
 expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else

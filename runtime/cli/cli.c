@@ -118,23 +118,44 @@ too_large(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int id, cha
 	return buf;
 }
 
-/* Operation id must combine partial tiles of a reduction it cannot combine: --max-tile (at
- * most maxtile elements a tile) splits the reduced axis at these sizes, and no sequence
- * combines the parts.  The reason, or NULL. */
+/* Operation id must combine partial tiles of a reduction it cannot combine: the reduced axis
+ * must be split at these sizes (--max-tile, maxtile > 0, is below its extent, or no sequence's
+ * limits admit the whole axis in one tile) and no sequence combines the parts.  The reason,
+ * or NULL. */
 static const char *
 no_combine(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int maxtile, int id, char *buf, size_t nbuf)
 {
 	const TileOp *to = &T->op[id];
 	const LowerNode *ln = &L[id];
-	if (to->kind != TO_COMPUTE || !ln->nchoices || maxtile <= 0 || ln->ncombine || !sizes)
+	if (to->kind != TO_COMPUTE || !ln->nchoices || ln->ncombine || !sizes || sizes->n > 512)
 		return NULL;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		double x;
-		if (!ax->red || !ax->tiled || ax->whole || !ax->extent || t_eval(ax->extent, sizes, &x) != 0 || x <= maxtile)
+		if (!ax->red || !ax->tiled || ax->whole || !ax->extent || !ax->t || t_eval(ax->extent, sizes, &x) != 0)
+			continue;
+		int split = maxtile > 0 && x > maxtile;
+		if (!split) {   /* the whole axis in one tile (the other tiles of 1): does some sequence fit? */
+			const char *names[512 + AX_MAXR + 4];
+			double vals[512 + AX_MAXR + 4];
+			int n = 0;
+			for (int i = 0; i < sizes->n; i++)
+				names[n] = sizes->names[i], vals[n++] = sizes->vals[i];
+			for (int j = 0; j < to->naxes; j++)
+				if (to->ax[j].t)
+					names[n] = to->ax[j].t, vals[n++] = j == k ? x : 1;
+			AxEnv env = { n, names, vals };
+			split = 1;
+			for (int i = 0; i < ln->nchoices && split; i++) {
+				double ok;
+				split = ln->choice[i].seq.limit && t_eval(ln->choice[i].seq.limit, &env, &ok) == 0 && ok == 0;
+			}
+		}
+		if (!split)
 			continue;
 		const char *ext = t_infix(T->g->tc, ax->extent);
-		snprintf(buf, nbuf, "--max-tile %d splits the reduced axis %s = %.0f into tiles, and %s", maxtile, ext, x,
+		snprintf(buf, nbuf, "the reduced axis %s = %.0f is split into tiles (%s), and %s", ext, x,
+		         maxtile > 0 && x > maxtile ? "--max-tile" : "no sequence's limits admit it whole",
 		         ln->combine_why ? ln->combine_why : "no instruction sequence combines its partial tiles");
 		return buf;
 	}

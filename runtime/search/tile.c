@@ -437,9 +437,18 @@ tile_graph(const AxGraph *g)
 			int r = g->nodes[nd->in[0]].rank;
 			int swap = r >= 2 && nd->rank >= 2 && s->rd[0][r - 2].kind == 1 && s->rd[0][r - 1].kind == 1 &&
 			           s->rd[0][r - 2].axis == nd->rank - 1 && s->rd[0][r - 1].axis == nd->rank - 2;
+			int tensors = 0;   /* a view of several tensors is made by copies (the back end's gather) */
+			for (int o = 0; o < nd->nin; o++)
+				tensors += nd->in[o] >= 0 && g->nodes[nd->in[o]].rank > 0;
+			if (!swap && tensors > 1 && nd->rank != 2) {
+				to->kind = TO_UNTILED;
+				to->why = "joins several tensors, which a kernel copies into place for rank 2 only yet";
+				continue;
+			}
 			if (!swap) {
 				to->kind = TO_VIEW;
-				to->why = "addressing only: loads and stores address its operand in place";
+				to->why = tensors > 1 ? "its tensor is made off chip by copies of its operands into place"
+				                      : "addressing only: loads and stores address its operand in place";
 				continue;
 			}
 			to->kind = TO_COMPUTE;
