@@ -159,17 +159,6 @@ put_text(FILE *f, const char *s)
 	}
 }
 
-static const char *
-tensor_name(const AxGraph *g, int id, char *buf, size_t n)
-{
-	const AxNode *nd = &g->nodes[id];
-	if (nd->op < 0)
-		snprintf(buf, n, "%s", g->params[nd->input].name);
-	else
-		snprintf(buf, n, "t%d", id);
-	return buf;
-}
-
 /* a reference as the reader knows it, for comments: v3, X[i0 * 4:+4, 0], t2 */
 static void
 put_ref_text(Cw *w, const NsRef *r)
@@ -178,7 +167,7 @@ put_ref_text(Cw *w, const NsRef *r)
 	if (r->var >= 0)
 		fprintf(w->f, "v%d", r->var);
 	else
-		fputs(tensor_name(w->g, -1 - r->var, nm, sizeof nm), w->f);
+		fputs(nest_tensor_name(w->g, -1 - r->var, nm, sizeof nm), w->f);
 	if (!r->nidx)
 		return;
 	fputc('[', w->f);
@@ -263,9 +252,9 @@ view_stmt(Cw *w, const NsStmt *s)
 	const AxOp *op = node_op(g, nd);
 	char nm[32];
 	indent(w, s->depth);
-	fprintf(w->f, "/* %s = %s(", tensor_name(g, s->node, nm, sizeof nm), op->name);
+	fprintf(w->f, "/* %s = %s(", nest_tensor_name(g, s->node, nm, sizeof nm), op->name);
 	for (int o = 0; o < nd->nin; o++)
-		fprintf(w->f, "%s%s", o ? ", " : "", nd->in[o] >= 0 ? tensor_name(g, nd->in[o], nm, sizeof nm) : "default");
+		fprintf(w->f, "%s%s", o ? ", " : "", nd->in[o] >= 0 ? nest_tensor_name(g, nd->in[o], nm, sizeof nm) : "default");
 	fputs("), a view: its op over whole tensors */\n", w->f);
 	int in[AX_MAXOPND], attr[AX_MAXATTR];
 	double aval[AX_MAXATTR];
@@ -314,7 +303,7 @@ stmt(Cw *w, const NsStmt *s)
 			break;
 		}
 		indent(w, s->depth);
-		fprintf(f, "/* %s, off chip%s */\n", tensor_name(g, s->node, nm, sizeof nm), s->output ? ", a result" : "");
+		fprintf(f, "/* %s, off chip%s */\n", nest_tensor_name(g, s->node, nm, sizeof nm), s->output ? ", a result" : "");
 		indent(w, s->depth);
 		fprintf(f, "if (axk_tensor(axk, %d, ", s->node);
 		put_dims(f, &s->shape);

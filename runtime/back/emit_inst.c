@@ -31,7 +31,7 @@ em_int(Em *e, const Term *t)
 int
 em_seq_engine(const AxTarget *t, const SynthSeq *q, int j, int k)
 {
-	return ax_nth_engine(q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines, k);
+	return ax_nth_bit(q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines, k);
 }
 
 NsStmt *
@@ -164,7 +164,7 @@ em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const 
 		s.aval[a] = v;
 		s.aterm[a] = sattr[a];
 	}
-	s.engine = c.engine = engine >= 0 ? engine : ax_nth_engine(op->engines, 0);
+	s.engine = c.engine = engine >= 0 ? engine : ax_nth_bit(op->engines, 0);
 	char err[256];
 	if (op->check(&c, &s.shape, err, sizeof err) != 0) {
 		em_fail(e, "%s", err);

@@ -469,10 +469,7 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		if (!writable(&e, id))
 			break;
 		if (to->kind == TO_VIEW) {
-			int tensors = 0;   /* operands that are tensors: more than one, and the view is a gather */
-			for (int o = 0; o < nd->nin; o++)
-				tensors += nd->in[o] >= 0 && g->nodes[nd->in[o]].rank > 0;
-			if (tensors > 1)
+			if (to->gather)
 				emit_gather(&e, id);
 			else {
 				NsStmt *s = em_push(&e, NS_VIEW);

@@ -258,7 +258,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 				if (e->hoist == id && e->cur->hoisted[k] >= 0)   /* loaded with its block */
 					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
 				else
-					em_inst(e, m->inst, ax_nth_engine(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
+					em_inst(e, m->inst, ax_nth_bit(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;
 				*v = moved;
 				if (s < 0 && (repl & (1u << (-1 - s))))   /* the row loaded, made the whole tile */
@@ -295,7 +295,7 @@ em_store(Em *e, int id, NsRef *v, const NsRef *dst)
 		int attr[AX_MAXATTR] = { 0 };
 		Term *sattr[AX_MAXATTR] = { 0 };
 		NsRef moved;
-		em_inst(e, m->inst, ax_nth_engine(m->engines, 0), attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
+		em_inst(e, m->inst, ax_nth_bit(m->engines, 0), attr, sattr, mo, k == last ? dst : NULL, m->to, &moved);
 		*v = moved;
 	}
 	if (last < 0 && dst) {   /* already off chip, or no copy declared: a plain store */
@@ -366,7 +366,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			int s = q->src[m->before][m->opnd];
 			if (s >= 0 || s == SYNTH_OMITTED)
 				continue;
-			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr, eng = ax_nth_engine(m->engines, 0);
+			inst = m->inst, mem = m->to, attr = zattr, sattr = zsattr, eng = ax_nth_bit(m->engines, 0);
 			ins[nin] = -1 - s;
 			slot[nin++] = 0;
 			nop = 1;

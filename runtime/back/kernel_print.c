@@ -140,17 +140,6 @@ dtype_of(Pr *p, int mem)
 	return need(p, p->dtype);
 }
 
-static const char *
-tensor_name(const AxGraph *g, int id, char *buf, size_t n)
-{
-	const AxNode *nd = &g->nodes[id];
-	if (nd->op < 0)
-		snprintf(buf, n, "%s", g->params[nd->input].name);
-	else
-		snprintf(buf, n, "t%d", id);
-	return buf;
-}
-
 static int
 is_number(const char *s)
 {
@@ -172,7 +161,7 @@ ref_text(Pr *p, const NsRef *r, char *buf, size_t n)
 	if (r->var >= 0)
 		snprintf(base, sizeof base, "v%d", r->var);
 	else
-		tensor_name(ns->g, -1 - r->var, base, sizeof base);
+		nest_tensor_name(ns->g, -1 - r->var, base, sizeof base);
 	size_t k = (size_t)snprintf(buf, n, "%s", base);
 	if (!r->nidx && !r->ellipsis)
 		return;
@@ -399,7 +388,7 @@ stmt_line(Pr *p, const NsStmt *s)
 				break;
 			}
 		shape_text(&s->shape, b, sizeof b);
-		tensor_name(g, s->node, a, sizeof a);
+		nest_tensor_name(g, s->node, a, sizeof a);
 		const char *k2[] = { "name", "shape", "dtype", "memory", "partitions" };
 		const char *v2[] = { a, b, dtype_of(p, -1), memname, "" };
 		line(p, s->depth, (s->output || p->outview[s->node]) && tmpl(t, "output") ? "output" : "buffer", k2, v2, 5);
@@ -460,9 +449,9 @@ stmt_line(Pr *p, const NsStmt *s)
 			}
 			char src[32];
 			shape_text(&sh, b, sizeof b);
-			tensor_name(g, nd->in[0], src, sizeof src);
+			nest_tensor_name(g, nd->in[0], src, sizeof src);
 			indent(p, s->depth);
-			fprintf(p->f, "%s = ", tensor_name(g, s->node, a, sizeof a));
+			fprintf(p->f, "%s = ", nest_tensor_name(g, s->node, a, sizeof a));
 			const char *k2[] = { "src", "shape" }, *v2[] = { src, b };
 			fill(p->f, rt, k2, v2, 2);
 			fputc('\n', p->f);
@@ -470,9 +459,9 @@ stmt_line(Pr *p, const NsStmt *s)
 		}
 		char names[AX_MAXOPND][16], w[128];
 		for (int o = 0; o < nd->nin; o++)
-			tensor_name(g, nd->in[o], names[o], sizeof names[o]);
+			nest_tensor_name(g, nd->in[o], names[o], sizeof names[o]);
 		indent(p, s->depth);
-		fprintf(p->f, "%s = ", tensor_name(g, s->node, a, sizeof a));
+		fprintf(p->f, "%s = ", nest_tensor_name(g, s->node, a, sizeof a));
 		if (node_numpy(p->f, g, s->node, names, w, sizeof w) != 0 && !p->bad) {
 			snprintf(p->why, p->nwhy, "%s", w);
 			p->bad = 1;
@@ -576,7 +565,7 @@ nest_kernel_as(const Nest *ns, const char *name, int dtype_bytes, char *why, siz
 	for (int k = 0; k < g->noutputs && ok < sizeof outs - 40; k++) {
 		char nm[32];
 		ok += (size_t)snprintf(outs + ok, sizeof outs - ok, "%s%s", k ? ", " : "",
-		                       tensor_name(g, g->outputs[k], nm, sizeof nm));
+		                       nest_tensor_name(g, g->outputs[k], nm, sizeof nm));
 	}
 	const char *k1[] = { "target" }, *v1[] = { g->t->name };
 	fill(f, h, k1, v1, 1);

@@ -181,3 +181,14 @@ nest_room(const Nest *ns, Footprint *fp)
 	}
 	nest_live_free(&lv);
 }
+
+const char *
+nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n)
+{
+	const AxNode *nd = &g->nodes[id];
+	if (nd->op < 0)
+		snprintf(buf, n, "%s", g->params[nd->input].name);
+	else
+		snprintf(buf, n, "t%d", id);
+	return buf;
+}

@@ -77,6 +77,8 @@ typedef struct Nest {
 
 NsStmt *nest_push(Nest *ns, int kind, int depth);
 void nest_free(Nest *ns);
+/* the name of node id's off-chip tensor in every rendering: its parameter's, or t<id> */
+const char *nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
 

@@ -83,6 +83,31 @@ program_at_sizes(const AxTarget *t, TermCtx *tc, const Opts *o, const char **nam
 	return *rc ? NULL : ng;
 }
 
+/* Every sequence of the operation provably breaks its limits at the sizes with each tile size
+ * at 1 but axis k's at x (k < 0: all at 1; limits bound sizes from above, so 1 is the most
+ * permissive); 0 if one fits or a limit cannot be evaluated here. */
+static int
+none_fits(const TileOp *to, const LowerNode *ln, const AxEnv *sizes, int k, double x)
+{
+	if (sizes->n > 512)
+		return 0;
+	const char *names[512 + AX_MAXR + 4];
+	double vals[512 + AX_MAXR + 4];
+	int n = 0;
+	for (int i = 0; i < sizes->n; i++)
+		names[n] = sizes->names[i], vals[n++] = sizes->vals[i];
+	for (int j = 0; j < to->naxes; j++)
+		if (to->ax[j].t)
+			names[n] = to->ax[j].t, vals[n++] = j == k ? x : 1;
+	AxEnv env = { n, names, vals };
+	for (int i = 0; i < ln->nchoices; i++) {
+		double ok;
+		if (!ln->choice[i].seq.limit || t_eval(ln->choice[i].seq.limit, &env, &ok) != 0 || ok != 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* Operation id of a variant cannot be written at the requested sizes whatever its tile sizes:
  * every sequence breaks its limits with each tile size at 1 (limits bound sizes from above), so
  * the sizes it must span whole break them (a reduction whose partial tiles do not combine spans
@@ -92,22 +117,8 @@ too_large(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int id, cha
 {
 	const TileOp *to = &T->op[id];
 	const LowerNode *ln = &L[id];
-	if (to->kind != TO_COMPUTE || !ln->nchoices || sizes->n > 512)
+	if (to->kind != TO_COMPUTE || !ln->nchoices || !none_fits(to, ln, sizes, -1, 0))
 		return NULL;
-	const char *names[512 + AX_MAXR + 4];
-	double vals[512 + AX_MAXR + 4];
-	int n = 0;
-	for (int i = 0; i < sizes->n; i++)
-		names[n] = sizes->names[i], vals[n++] = sizes->vals[i];
-	for (int k = 0; k < to->naxes; k++)
-		if (to->ax[k].t)
-			names[n] = to->ax[k].t, vals[n++] = 1;
-	AxEnv env = { n, names, vals };
-	for (int i = 0; i < ln->nchoices; i++) {
-		double x;
-		if (!ln->choice[i].seq.limit || t_eval(ln->choice[i].seq.limit, &env, &x) != 0 || x != 0)
-			return NULL;
-	}
 	const char *whole = NULL;
 	for (int k = 0; k < to->naxes && !whole; k++)
 		if (to->ax[k].red && to->ax[k].whole)
@@ -127,31 +138,15 @@ no_combine(const AxTiling *T, const LowerNode *L, const AxEnv *sizes, int maxtil
 {
 	const TileOp *to = &T->op[id];
 	const LowerNode *ln = &L[id];
-	if (to->kind != TO_COMPUTE || !ln->nchoices || ln->ncombine || !sizes || sizes->n > 512)
+	if (to->kind != TO_COMPUTE || !ln->nchoices || ln->ncombine || !sizes)
 		return NULL;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		double x;
 		if (!ax->red || !ax->tiled || ax->whole || !ax->extent || !ax->t || t_eval(ax->extent, sizes, &x) != 0)
 			continue;
-		int split = maxtile > 0 && x > maxtile;
-		if (!split) {   /* the whole axis in one tile (the other tiles of 1): does some sequence fit? */
-			const char *names[512 + AX_MAXR + 4];
-			double vals[512 + AX_MAXR + 4];
-			int n = 0;
-			for (int i = 0; i < sizes->n; i++)
-				names[n] = sizes->names[i], vals[n++] = sizes->vals[i];
-			for (int j = 0; j < to->naxes; j++)
-				if (to->ax[j].t)
-					names[n] = to->ax[j].t, vals[n++] = j == k ? x : 1;
-			AxEnv env = { n, names, vals };
-			split = 1;
-			for (int i = 0; i < ln->nchoices && split; i++) {
-				double ok;
-				split = ln->choice[i].seq.limit && t_eval(ln->choice[i].seq.limit, &env, &ok) == 0 && ok == 0;
-			}
-		}
-		if (!split)
+		/* split: by --max-tile, or no sequence fits the whole axis in one tile */
+		if (!(maxtile > 0 && x > maxtile) && !none_fits(to, ln, sizes, k, x))
 			continue;
 		const char *ext = t_infix(T->g->tc, ax->extent);
 		snprintf(buf, nbuf, "the reduced axis %s = %.0f is split into tiles (%s), and %s", ext, x,

@@ -56,11 +56,11 @@ ax_inst_mems(const AxTarget *t, const AxOp *op, int o, uint32_t engines)
 }
 
 int
-ax_nth_engine(uint32_t engines, int k)
+ax_nth_bit(uint32_t mask, int k)
 {
 	int first = -1;
 	for (int e = 0; e < 32; e++)
-		if (engines & (1u << e)) {
+		if (mask & (1u << e)) {
 			if (first < 0)
 				first = e;
 			if (k-- == 0)

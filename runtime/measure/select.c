@@ -640,7 +640,7 @@ static const char *
 engine_name(const AxTarget *t, const SynthSeq *q, int j, int sel)
 {
 	uint32_t m = q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines;
-	int e = ax_nth_engine(m, sel);
+	int e = ax_nth_bit(m, sel);
 	return e >= 0 ? t->engines[e].name : "-";
 }
 

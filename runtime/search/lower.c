@@ -443,15 +443,13 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 			int at = s >= 0 ? mem[s] : (onchip_inputs & (1u << (-1 - s))) ? const_mem[-1 - s] : mv->offchip;
 			int first = ch->nmoves;
 			const char *what = s >= 0 ? t->insts[q->inst[s]].name : tile->params[-1 - s].name;
-			int got;
-			if (s < 0 && (loaded[-1 - s] & need))
-				for (got = 0; !(loaded[-1 - s] & need & (1u << got)); got++)
-					;   /* already there: the first such memory */
-			else if ((got = route(mv, at, need, what, j, o, ch)) < 0)
+			uint32_t there = s < 0 ? loaded[-1 - s] & need : 0;   /* an input already moved where needed */
+			int got = there ? ax_nth_bit(there, 0) : route(mv, at, need, what, j, o, ch);
+			if (got < 0)
 				return -1;
 			if (in->apart_opnds & (1u << o))
 				apart |= in->apart_mems & (1u << got);
-			if (s < 0 && (loaded[-1 - s] & need))
+			if (there)
 				continue;
 			if (s < 0)
 				loaded[-1 - s] |= 1u << got;
@@ -525,7 +523,7 @@ place_all(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph 
 				continue;
 			int c = 0;
 			for (; c < ncls[j]; c++) {
-				int r = ax_nth_engine(cls[j][c], 0), same = ax_inst_mems(t, in, -1, 1u << e) == ax_inst_mems(t, in, -1, 1u << r);
+				int r = ax_nth_bit(cls[j][c], 0), same = ax_inst_mems(t, in, -1, 1u << e) == ax_inst_mems(t, in, -1, 1u << r);
 				for (int o = 0; o < in->nopnd && same; o++)
 					same = ax_inst_mems(t, in, o, 1u << e) == ax_inst_mems(t, in, o, 1u << r);
 				if (same)

@@ -447,8 +447,9 @@ tile_graph(const AxGraph *g)
 			}
 			if (!swap) {
 				to->kind = TO_VIEW;
-				to->why = tensors > 1 ? "its tensor is made off chip by copies of its operands into place"
-				                      : "addressing only: loads and stores address its operand in place";
+				to->gather = tensors > 1;
+				to->why = to->gather ? "its tensor is made off chip by copies of its operands into place"
+				                     : "addressing only: loads and stores address its operand in place";
 				continue;
 			}
 			to->kind = TO_COMPUTE;
