@@ -854,11 +854,11 @@ expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison
 # ---- compile: ordinary model code nobody tuned for (tests/compile), each kernel against NumPy ----
 # broadcast operands in every position (a bias row, a weight row, a vector, a 0-d tensor, a
 # column beside a row) and reductions over the rows; each compiled, its kernel run on the stand-in
-compile_runs() {   # compile_runs FILE DIMS FN...
+compile_runs() {   # compile_runs FILE DIMS FN...  (options to compile in $COMPILE_OPTS)
 	f=$1 d=$2
 	shift 2
 	for fn in "$@"; do
-		if ! "$AXONC" compile "$f" --fn "$fn" --dims "$d" -o "$tmp/c_$fn.py" >"$tmp/out" 2>&1; then
+		if ! "$AXONC" compile "$f" --fn "$fn" --dims "$d" ${COMPILE_OPTS:-} -o "$tmp/c_$fn.py" >"$tmp/out" 2>&1; then
 			bad "compile $f --fn $fn --dims $d"; tail -2 "$tmp/out" | sed 's/^/    /'
 		elif /usr/bin/python3 tests/nki/run_kernel.py "$tmp/c_$fn.py" "$f" --fn "$fn" --dims "$d" >"$tmp/out" 2>&1; then ok; else
 			bad "the kernel of $f --fn $fn differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
@@ -875,6 +875,19 @@ compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_colu
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2
 # producers fused) is among the tile choices only past the first 8 (it was 'no candidate')
 compile_runs tests/compile/attention.py S=1024,D=128 masked_attention
+# tail tiles: a size that is not a multiple of its tile gets full tiles and one smaller tile
+# (the rest of the loop nest written again at the tail's size), on parallel axes, on a
+# reduction's sequential axis (K), under fused producers, in a scan; each kernel against NumPy
+compile_runs examples/matmul.py M=257,K=257,N=257 kernel
+if grep -q 'affine_range(257)' "$tmp/c_kernel.py"; then bad "matmul at 257: a loop of 257 one-row tiles"; else ok; fi
+expect_grep 'X\[256:257, ' "$tmp/c_kernel.py" "matmul at 257: the tail row of X is one tile of its own"
+compile_runs tests/compile/broadcast.py M=131,K=259,N=133 linear_relu
+compile_runs tests/compile/broadcast.py M=131,K=259 rmsnorm_weight layernorm
+COMPILE_OPTS="--budget 600"
+compile_runs examples/rmsnorm_matmul.py M=129,K=300,N=520 kernel
+COMPILE_OPTS=
+compile_runs examples/softmax.py M=130,N=1030 kernel
+compile_runs examples/cumsum.py M=131,N=1030 kernel
 
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do

@@ -37,6 +37,7 @@ typedef struct Em {
 	const int *choice;
 	const int *engsel;       /* [node * 8 + j]: which of instruction j's engines (NULL: each its first) */
 	AxEnv env;               /* sizes, scalar parameters, tile sizes */
+	double *tv;              /* env's values, writable (a tail tile sets its tile sizes) */
 	Nest *ns;
 	int depth;               /* loops open */
 	int node;                /* the operation being written */

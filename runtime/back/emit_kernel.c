@@ -11,8 +11,10 @@
  * combine through the synthesized combining sequence, or accumulate in
  * place when they are sums and the target has an `accumulate` template),
  * its operands read from off-chip tensors and its result written back: the
- * unfused form.  Views are layout ops over the off-chip tensors.  Tile
- * sizes divide their axes (clean splits).  Loop fusion: a producer whose
+ * unfused form.  Views are layout ops over the off-chip tensors.  An axis
+ * that is not a multiple of its tile size gets its full tiles in the loop,
+ * then the rest of the loop nest written again for the smaller tail tile
+ * (static shapes everywhere, no masks).  Loop fusion: a producer whose
  * only reader has the same loops and tiles (and neither reduces across
  * tiles) is computed inside the reader's loop nest, its tile passed on
  * chip instead of through an off-chip tensor; when the reader's choice
@@ -77,8 +79,9 @@ same_loops(Em *e, int a, int b)
 	return 1;
 }
 
-/* The first tile of a reduction or scan across tiles (st->acc gets it), or
- * a tile of it after (combined into st->acc); a plain tile written out. */
+/* The first tile of a reduction or scan across tiles (part 0: st->acc gets
+ * it), or a tile of it after (part 1; part 2: the last, a smaller tail tile,
+ * after which a scan carries nothing); a plain tile written out. */
 static void
 op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 {
@@ -177,7 +180,7 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 			NsRef w = nacc;
 			em_store(e, id, &w, &dst);
 		}
-		if (nacc.var != st->acc.var) {   /* the running value for the next tile */
+		if (nacc.var != st->acc.var && !(scan && part == 2)) {   /* the running value for the next tile */
 			NsStmt *set = em_push(e, NS_SET);
 			set->node = id;
 			set->out = st->acc;
@@ -188,80 +191,96 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	em_close_to(e, outer);
 }
 
-/* One loop nest for the operations ids[0..n) (one, or independent ones
- * with the same loops: loop fusion of independent subgraphs, so that their
- * engines work side by side and their common loads are made once): the
- * loops over blocks of tiles, then per operation the block's loads, the
- * loops over the tiles of the block and the tile; a reduction or scan
- * across tiles peels its first tile and runs the others in order. */
+/* A loop nest being written: its operations, their loop structure, where
+ * their producers are made, and the indices of the current tile. */
+typedef struct Group {
+	const int *ids;
+	int n;
+	OpSt *st;
+	int64_t *ext, *tsz;
+	int seqax, pre;
+	NsDim idx[AX_MAXR + 4];
+} Group;
+
+/* The tail tile along axis k of group gr (the axis is not a multiple of the
+ * tile, rem left): every tile parameter cut like it (the group's own along
+ * k, and those of its axis class at the same size: fused producers) set to
+ * rem, and no blocks along k; undone by tail_undo.  Shapes, attributes and
+ * limits are all evaluated at the environment, so the tile's body is
+ * written as any other at its size. */
+typedef struct Tail {
+	int n, at[64];
+	double old[64];
+	int blk[8], blocked[8];
+} Tail;
+
 static void
-emit_group(Em *e, const int *ids, int n)
+tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 {
 	const AxGraph *g = e->g;
-	int id = ids[0];
-	const TileOp *to = &e->T->op[id];
-	int save = e->depth;
-	NsDim idx[AX_MAXR + 4];
-	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
-	OpSt st[8];
-	int seqax = -1;
-	for (int m = 0; m < n; m++) {
-		seqax = op_axes(e, ids[m], &st[m], ext, tsz);
-		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
+	uint64_t cls = 0;
+	for (int m = 0; m < gr->n; m++) {
+		const TileAxis *ax = &e->T->op[gr->ids[m]].ax[k];
+		if (ax->cls >= 0 && ax->cls < 64)
+			cls |= 1ull << ax->cls;
 	}
-	e->cur = &st[0];
-	e->node = id;
-	int firstblk = to->naxes;
-	for (int k = 0; k < to->naxes; k++)
-		if (st[0].blk[k] > 1 && k < firstblk)
-			firstblk = k;
-	int pre = e->prefix ? e->prefix[id] : -1;
-	e->late = 0;
-	if (pre >= firstblk) {   /* the producers need a blocked axis: made per tile */
-		e->late = 1;
-		pre = -2;
-	}
-	if (pre == -1)
-		for (int m = 0; m < n; m++)
-			em_producers(e, ids[m], idx);   /* made once, before the loops */
-	for (int k = 0; k < to->naxes; k++) {
-		const TileAxis *ax = &to->ax[k];
-		char var[16];
-		if (!ax->tiled) {
-			snprintf(var, sizeof var, "l%d", k);
-			if (ext[k] > 1)
-				em_loop(e, 0, var, ext[k]);
-			em_dim(&idx[k], 0, "%s", ext[k] > 1 ? var : "0");
-		} else if (ax->unit)
-			em_dim(&idx[k], 1, "0");
-		else if (!ax->t)
-			em_dim(&idx[k], ext[k], "0");
-		else if (k != seqax && st[0].blk[k] > 1) {
-			int64_t nb = ext[k] / tsz[k] / st[0].blk[k];
-			snprintf(var, sizeof var, "b%d", k);
-			if (nb > 1) {
-				em_loop(e, 0, var, nb);
-				em_dim(&idx[k], tsz[k], "(%s * %d + j%d) * %lld", var, st[0].blk[k], k, (long long)tsz[k]);
-			} else
-				em_dim(&idx[k], tsz[k], "j%d * %lld", k, (long long)tsz[k]);
-		} else if (k != seqax) {
-			snprintf(var, sizeof var, "i%d", k);
-			if (ext[k] / tsz[k] > 1) {
-				em_loop(e, 0, var, ext[k] / tsz[k]);
-				em_dim(&idx[k], tsz[k], "%s * %lld", var, (long long)tsz[k]);
-			} else
-				em_dim(&idx[k], tsz[k], "0");
+	tl->n = 0;
+	for (int id = 0; id < g->nnodes; id++) {
+		const TileOp *to = &e->T->op[id];
+		int mine = 0;
+		for (int m = 0; m < gr->n; m++)
+			mine |= gr->ids[m] == id;
+		for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
+			const TileAxis *ax = &to->ax[a];
+			if (!ax->t || !((mine && a == k) || (ax->cls >= 0 && ax->cls < 64 && ((cls >> ax->cls) & 1))))
+				continue;
+			for (int i = 0; i < e->env.n && tl->n < 64; i++)
+				if (strcmp(e->env.names[i], ax->t) == 0 && e->tv[i] == (double)gr->tsz[k]) {
+					tl->at[tl->n] = i;
+					tl->old[tl->n++] = e->tv[i];
+					e->tv[i] = (double)rem;
+				}
 		}
-		if (k == pre)
-			em_producers(e, id, idx);   /* once per iteration of the loops they need */
 	}
+	for (int m = 0; m < gr->n; m++) {
+		OpSt *st = &gr->st[m];
+		tl->blk[m] = st->blk[k];
+		tl->blocked[m] = st->blocked;
+		st->blk[k] = 1;
+		st->blocked = 0;
+		for (int a = 0; a < AX_MAXR + 4; a++)
+			st->blocked |= st->blk[a] > 1;
+	}
+}
+
+static void
+tail_undo(Em *e, Group *gr, int k, const Tail *tl)
+{
+	for (int i = tl->n - 1; i >= 0; i--)
+		e->tv[tl->at[i]] = tl->old[i];
+	for (int m = 0; m < gr->n; m++) {
+		gr->st[m].blk[k] = tl->blk[m];
+		gr->st[m].blocked = tl->blocked[m];
+	}
+}
+
+/* The innermost part of a loop nest: the tile of each operation, or a
+ * reduction or scan across tiles: its first tile peeled, the full tiles
+ * after it in order, then the tail tile, and the results. */
+static void
+group_body(Em *e, Group *gr)
+{
+	const AxGraph *g = e->g;
+	int seqax = gr->seqax, n = gr->n, save = e->depth;
+	const int *ids = gr->ids;
+	OpSt *st = gr->st;
+	NsDim *idx = gr->idx;
 	if (seqax < 0) {
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, -1, 0);
-		em_close_to(e, save);
 		return;
 	}
-	int64_t T = tsz[seqax], ntile = ext[seqax] / T;
+	int64_t T = gr->tsz[seqax], ntile = gr->ext[seqax] / T, rem = gr->ext[seqax] % T;
 	for (int m = 0; m < n; m++)
 		if (st[m].blocked) {
 			st[m].accat = e->ns->n;
@@ -289,7 +308,15 @@ emit_group(Em *e, const int *ids, int n)
 			op_tile(e, &st[m], idx, seqax, 1);
 		em_close_to(e, e->depth - 1);
 	}
-	if (e->T->op[id].ax[seqax].red != TR_SCAN)
+	if (rem) {
+		Tail tl;
+		tail_set(e, gr, seqax, rem, &tl);
+		em_dim(&idx[seqax], rem, "%lld", (long long)(ntile * T));
+		for (int m = 0; m < n && !e->bad; m++)
+			op_tile(e, &st[m], idx, seqax, 2);
+		tail_undo(e, gr, seqax, &tl);
+	}
+	if (e->T->op[ids[0]].ax[seqax].red != TR_SCAN)
 		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
 			NsRef dst, w = st[m].acc;
 			int d0 = e->depth;
@@ -300,6 +327,111 @@ emit_group(Em *e, const int *ids, int n)
 			em_store(e, ids[m], &w, &dst);
 			em_close_to(e, d0);
 		}
+	em_close_to(e, save);
+}
+
+/* The loops of axis k and those inside it: over blocks of tiles, or over
+ * tiles; an axis that is not a multiple of its tile gets its full tiles,
+ * then the rest of the loop nest again for the tail tile. */
+static void
+group_axes(Em *e, Group *gr, int k)
+{
+	const TileOp *to = &e->T->op[gr->ids[0]];
+	if (k == to->naxes || e->bad) {
+		if (!e->bad)
+			group_body(e, gr);
+		return;
+	}
+	const TileAxis *ax = &to->ax[k];
+	NsDim *idx = gr->idx;
+	int64_t ext = gr->ext[k], T = gr->tsz[k];
+	int save = e->depth, blk = gr->st[0].blk[k];
+	char var[16];
+	if (!ax->tiled || ax->unit || !ax->t || k == gr->seqax) {
+		if (!ax->tiled) {
+			snprintf(var, sizeof var, "l%d", k);
+			if (ext > 1)
+				em_loop(e, 0, var, ext);
+			em_dim(&idx[k], 0, "%s", ext > 1 ? var : "0");
+		} else if (ax->unit)
+			em_dim(&idx[k], 1, "0");
+		else if (!ax->t)
+			em_dim(&idx[k], ext, "0");
+		if (k == gr->pre)
+			em_producers(e, gr->ids[0], idx);   /* once per iteration of the loops they need */
+		group_axes(e, gr, k + 1);
+		em_close_to(e, save);
+		return;
+	}
+	int64_t nfull = ext / T, rem = ext % T;
+	if (blk > 1) {
+		int64_t nb = nfull / blk;
+		snprintf(var, sizeof var, "b%d", k);
+		if (nb > 1) {
+			em_loop(e, 0, var, nb);
+			em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
+		} else
+			em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
+	} else {
+		snprintf(var, sizeof var, "i%d", k);
+		if (nfull > 1) {
+			em_loop(e, 0, var, nfull);
+			em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+		} else
+			em_dim(&idx[k], T, "0");
+	}
+	if (k == gr->pre)
+		em_producers(e, gr->ids[0], idx);
+	group_axes(e, gr, k + 1);
+	em_close_to(e, save);
+	if (rem && !e->bad) {
+		Tail tl;
+		tail_set(e, gr, k, rem, &tl);
+		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
+		if (k == gr->pre)
+			em_producers(e, gr->ids[0], idx);
+		group_axes(e, gr, k + 1);
+		em_close_to(e, save);
+		tail_undo(e, gr, k, &tl);
+	}
+}
+
+/* One loop nest for the operations ids[0..n) (one, or independent ones
+ * with the same loops: loop fusion of independent subgraphs, so that their
+ * engines work side by side and their common loads are made once): the
+ * loops over blocks of tiles, then per operation the block's loads, the
+ * loops over the tiles of the block and the tile; a reduction or scan
+ * across tiles peels its first tile and runs the others in order. */
+static void
+emit_group(Em *e, const int *ids, int n)
+{
+	const AxGraph *g = e->g;
+	int id = ids[0];
+	const TileOp *to = &e->T->op[id];
+	int save = e->depth;
+	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
+	OpSt st[8];
+	Group gr = { .ids = ids, .n = n, .st = st, .ext = ext, .tsz = tsz, .seqax = -1 };
+	for (int m = 0; m < n; m++) {
+		gr.seqax = op_axes(e, ids[m], &st[m], ext, tsz);
+		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
+	}
+	e->cur = &st[0];
+	e->node = id;
+	int firstblk = to->naxes;
+	for (int k = 0; k < to->naxes; k++)
+		if (st[0].blk[k] > 1 && k < firstblk)
+			firstblk = k;
+	gr.pre = e->prefix ? e->prefix[id] : -1;
+	e->late = 0;
+	if (gr.pre >= firstblk) {   /* the producers need a blocked axis: made per tile */
+		e->late = 1;
+		gr.pre = -2;
+	}
+	if (gr.pre == -1)
+		for (int m = 0; m < n; m++)
+			em_producers(e, ids[m], gr.idx);   /* made once, before the loops */
+	group_axes(e, &gr, 0);
 	em_close_to(e, save);
 }
 
@@ -427,6 +559,12 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
 	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1 };
+	double *tv = malloc(sizeof *tv * (size_t)(env->n + 1));
+	if (!tv)
+		ax_die("out of memory");
+	memcpy(tv, env->vals, sizeof *tv * (size_t)env->n);
+	e.tv = tv;
+	e.env.vals = tv;
 	for (int i = 0; i < g->nsyms; i++) {
 		NsStmt *s = em_push(&e, NS_SIZE);
 		snprintf(s->name, sizeof s->name, "%s", g->syms[i]);
@@ -511,6 +649,7 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		}
 	}
 	free(onchip);
+	free(tv);
 	free(e.pax);
 	free(e.cse);
 	if (e.bad) {
@@ -591,8 +730,21 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 	return limit;
 }
 
-/* Per tile parameter of the chosen sequences, the largest divisor of its axis
- * that the sequence's limits (limits[id], or computed; and its combining
+/* Do operation id's sequence limits (and its combining sequence's) hold at env? */
+static int
+tile_ok(const LowerNode *L, int id, Term *limit, const AxEnv *env)
+{
+	double ok1 = 1, ok2 = 1;
+	if (t_eval(limit, env, &ok1) != 0)
+		ok1 = 1;
+	if (L[id].ncombine && L[id].combine[0].limit && t_eval(L[id].combine[0].limit, env, &ok2) != 0)
+		ok2 = 1;
+	return ok1 != 0 && ok2 != 0;
+}
+
+/* Per tile parameter of the chosen sequences, the size of its axis with the
+ * fewest tiles (a divisor when one does as well, else full tiles and a
+ * smaller tail tile) that the sequence's limits (limits[id], or computed; and its combining
  * sequence's) allow, at most maxtile (> 0) and its axis class's clscap
  * (> 0); appended to the environment names/vals (cap entries at most).
  * 0 = ok. */
@@ -644,18 +796,26 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				top = maxtile;
 			if (most && top > most)
 				top = most;
+			/* the size with the fewest tiles whose limits hold (at the tail tile too): a divisor
+			 * of the extent when one gives as few tiles (clean splits), else full tiles and a tail */
+			int64_t e64 = (int64_t)ext, div = 0, any = 0;
 			for (int64_t d = top > 1 ? top : 1; d >= 1; d--) {
-				if ((int64_t)ext % d)
-					continue;
+				if (any && d * ((e64 + any - 1) / any) < e64)
+					break;   /* a divisor this small gives more tiles than the tail does */
 				vals[p] = (double)d;
-				double ok1 = 1, ok2 = 1;
-				if (t_eval(limit, &env, &ok1) != 0)
-					ok1 = 1;
-				if (L[id].ncombine && L[id].combine[0].limit && t_eval(L[id].combine[0].limit, &env, &ok2) != 0)
-					ok2 = 1;
-				if (ok1 != 0 && ok2 != 0)
+				if (!tile_ok(L, id, limit, &env))
+					continue;
+				if (e64 % d == 0) {
+					div = d;
 					break;
+				}
+				if (!any) {
+					vals[p] = (double)(e64 % d);
+					if (tile_ok(L, id, limit, &env))
+						any = d;
+				}
 			}
+			vals[p] = div ? (double)div : any ? (double)any : 1;
 			p++;
 		}
 	}

@@ -338,8 +338,8 @@ compile_limits(Compile *c)
 				char at[256];
 				dims_text(c->names, c->rv[0], c->nsizes, at, sizeof at);
 				fprintf(stderr, "axonc: error: %s at %s is too large to validate: every candidate is run against "
-				        "the program, and these sizes cannot be reduced below %d operations and %d bytes (only "
-				        "even sizes are halved; got down to %s)\n", c->g0->fn, c->dims[0] ? c->dims : "its literal shapes",
+				        "the program, and these sizes cannot be reduced below %d operations and %d bytes (sizes "
+				        "are halved while the program's assumptions hold; got down to %s)\n", c->g0->fn, c->dims[0] ? c->dims : "its literal shapes",
 				        WINNER_OPS, WINNER_BYTES, at[0] ? at : "the same");
 				return 1;
 			}

@@ -714,20 +714,24 @@ select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, 
 		double ops = rf.ref_ops >= 0 ? rf.ref_ops : rf.macs + rf.flops;   /* what checking costs */
 		if (ops <= max_ops && rf.bytes <= max_bytes)
 			return shrunk;
-		/* halve the largest even size whose half keeps the program's assumptions */
+		/* halve the largest even size whose half keeps the program's assumptions; when no even
+		 * size can be halved, the largest odd one (rounded up: its tiles then have a tail) */
 		char tried[128] = { 0 };
 		for (;;) {
 			int pick = -1;
-			for (int i = 0; i < nsizes; i++)
-				if (!tried[i] && vals[i] >= 2 && fmod(vals[i], 2) == 0 && (pick < 0 || vals[i] > vals[pick]))
-					pick = i;
+			for (int odd = 0; odd < 2 && pick < 0; odd++)
+				for (int i = 0; i < nsizes; i++)
+					if (!tried[i] && vals[i] >= (odd ? 3 : 2) && (fmod(vals[i], 2) != 0) == odd &&
+					    (pick < 0 || vals[i] > vals[pick]))
+						pick = i;
 			if (pick < 0)
 				return -1;
 			tried[pick] = 1;
-			vals[pick] /= 2;
+			double was = vals[pick];
+			vals[pick] = ceil(was / 2);
 			if (assumptions_hold(g0, &env))
 				break;
-			vals[pick] *= 2;
+			vals[pick] = was;
 		}
 		shrunk = 1;
 	}
