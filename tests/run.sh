@@ -814,17 +814,30 @@ expect_grep '^  %4 = merge_axes(%0) : \[9999800001\]$' "$tmp/out" "a merge of tw
 expect_grep '^  %12 = slice(%3; start=1; stop=2147483648) : \[2147483647, 2147483648\]$' "$tmp/out" "slices of a 2^31 dim"
 expect_rc 0 "$AXONC" variants tests/programs/big_sizes.py
 expect_grep 'Y: "f32\[8,2147483647\]", W: "f32\[2147483647,4\]"' "$tmp/out" "variants print large sizes"
-# comparisons are ops no instruction implements: tiled and run tile by tile, then said, never a crash
-expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn threshold --dims M=5,N=7
-expect_grep 'agree with the whole ops' "$tmp/out" "a comparison tiles"
-expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn threshold --json
-expect_grep '"missing": 1' "$tmp/out" "synth counts the comparison it cannot lower"
-expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn threshold --dims M=64,N=64 -o "$tmp/k.py"
-expect_grep 'greater_equal: no instruction sequence found' "$tmp/err" "compile names the op without a sequence"
-expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal' "$tmp/err" "compile's error is at the op, file:line:col"
+# comparisons lower to the Vector Engine's ALU comparisons (1.0 / 0.0, as NumPy's bools in float32);
+# np.where has no instruction: tiled and run tile by tile, then refused at the op, never a crash
+expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn relu_where --dims M=5,N=7
+expect_grep 'agree with the whole ops' "$tmp/out" "a where tiles"
+expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn relu_where --json
+expect_grep '"missing": 1' "$tmp/out" "synth counts the where it cannot lower"
+expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn relu_where --dims M=64,N=64 -o "$tmp/k.py"
+expect_grep 'compare.py:7:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "compile names the op without a sequence, at file:line:col"
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "an op without a sequence is said only after Phase 2"; else ok; fi
-expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn threshold --dims M=64,N=64
-expect_grep 'compare.py:[0-9]*:[0-9]*: error: greater_equal: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
+expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn relu_where --dims M=64,N=64
+expect_grep 'compare.py:7:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
+compile_runs() {   # compile_runs FILE DIMS FN...  (options to compile in $COMPILE_OPTS)
+	f=$1 d=$2
+	shift 2
+	for fn in "$@"; do
+		if ! "$AXONC" compile "$f" --fn "$fn" --dims "$d" ${COMPILE_OPTS:-} -o "$tmp/c_$fn.py" >"$tmp/out" 2>&1; then
+			bad "compile $f --fn $fn --dims $d"; tail -2 "$tmp/out" | sed 's/^/    /'
+		elif /usr/bin/python3 tests/nki/run_kernel.py "$tmp/c_$fn.py" "$f" --fn "$fn" --dims "$d" >"$tmp/out" 2>&1; then ok; else
+			bad "the kernel of $f --fn $fn differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
+		fi
+	done
+}
+compile_runs tests/programs/pass/compare.py M=96,N=80 threshold masks np_functions bool_reductions broadcast_rows compare_masks
+expect_grep 'op0=nl.greater_equal, operand0=.*engine=nisa.vector_engine' "$tmp/c_threshold.py" "X >= 0.5: a tensor_scalar comparison on the Vector Engine"
 # a concatenation is no view on chip: its tensor is made off chip by DMA copies (HBM -> HBM) of its
 # pieces, in slices of at most 128 rows (200 rows: one of 128, one of 72), charged by the model
 for fn in three_last four_first; do
@@ -854,17 +867,6 @@ expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison
 # ---- compile: ordinary model code nobody tuned for (tests/compile), each kernel against NumPy ----
 # broadcast operands in every position (a bias row, a weight row, a vector, a 0-d tensor, a
 # column beside a row) and reductions over the rows; each compiled, its kernel run on the stand-in
-compile_runs() {   # compile_runs FILE DIMS FN...  (options to compile in $COMPILE_OPTS)
-	f=$1 d=$2
-	shift 2
-	for fn in "$@"; do
-		if ! "$AXONC" compile "$f" --fn "$fn" --dims "$d" ${COMPILE_OPTS:-} -o "$tmp/c_$fn.py" >"$tmp/out" 2>&1; then
-			bad "compile $f --fn $fn --dims $d"; tail -2 "$tmp/out" | sed 's/^/    /'
-		elif /usr/bin/python3 tests/nki/run_kernel.py "$tmp/c_$fn.py" "$f" --fn "$fn" --dims "$d" >"$tmp/out" 2>&1; then ok; else
-			bad "the kernel of $f --fn $fn differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'
-		fi
-	done
-}
 compile_runs tests/compile/broadcast.py M=256,K=384,N=512 linear_relu
 compile_runs tests/compile/broadcast.py M=256,K=384 rmsnorm_weight layernorm row_first vector scalar_tensor outer_sum
 compile_runs tests/compile/broadcast.py M=256,K=640 scale_shift

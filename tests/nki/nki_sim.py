@@ -87,6 +87,7 @@ DOC_IOTA = "nki.isa.iota, Neuron SDK 2.26 docs"
 DOC_MEMSET = "nki.isa.memset, Neuron SDK 2.26 docs"
 DOC_RECIPROCAL = "nki.isa.reciprocal, Neuron SDK 2.26 docs"
 DOC_ISA_INDEX = "nki.isa, Neuron SDK 2.26 docs"
+DOC_ALU_OPS = "Supported Math Operators for NKI ISA (the ALU operator table), Neuron SDK docs"
 DOC_LOAD = "nki.language.load, Neuron SDK 2.26 docs"
 DOC_STORE = "nki.language.store, Neuron SDK 2.26 docs"
 DOC_PM = "NKI Programming Model, Neuron SDK 2.26 docs"
@@ -439,6 +440,25 @@ _ALU = {
     "maximum": np.maximum,
     "minimum": np.minimum,
 }
+
+# comparison operators: "a tile with 1 where x > y, 0 otherwise" in the input's dtype
+# (nki.language.greater ...); on the ALU of the Vector Engine only (the ALU operator table)
+_CMP = {
+    "greater": lambda a, b: np.greater(a, b).astype(np.float64),
+    "greater_equal": lambda a, b: np.greater_equal(a, b).astype(np.float64),
+    "less": lambda a, b: np.less(a, b).astype(np.float64),
+    "less_equal": lambda a, b: np.less_equal(a, b).astype(np.float64),
+    "equal": lambda a, b: np.equal(a, b).astype(np.float64),
+    "not_equal": lambda a, b: np.not_equal(a, b).astype(np.float64),
+}
+_ALU.update(_CMP)
+
+
+def _cmp_on_vector(where, name, op, engines):
+    """A comparison operator runs on the Vector Engine only."""
+    if isinstance(op, Op) and op.name in _CMP and engines != ("vector",):
+        _fail(where, f"{name}={op!r} is a comparison, which the ALU computes on the Vector Engine only; "
+                     f"engine= must be nisa.vector_engine", DOC_ALU_OPS)
 
 # reduction operators (isa.ax enum redop; add = sum)
 _REDUCE = {
@@ -867,6 +887,7 @@ def tensor_tensor(data1, data2, op, engine=unknown_engine):
     where = "nisa.tensor_tensor"
     engines = _check_engine(where, engine, ("vector", "gpsimd"), DOC_TENSOR_TENSOR)
     fn = _op(where, "op", op, _ALU, "ALU operators")
+    _cmp_on_vector(where, "op", op, engines)
     a = _tile(where, "data1", data1, _reads(engines), engines)
     b = _tile(where, "data2", data2, _reads(engines), engines)
     _same_shape(where, "data1", a, "data2", b)
@@ -883,6 +904,7 @@ def tensor_scalar(data, op0, operand0, op1=None, operand1=None, engine=unknown_e
     where = "nisa.tensor_scalar"
     engines = _check_engine(where, engine, ("vector", "scalar", "gpsimd"), f"{DOC_TENSOR_SCALAR}; {DOC_ISA_INDEX}")
     fn0 = _op(where, "op0", op0, _ALU, "ALU operators")
+    _cmp_on_vector(where, "op0", op0, engines)
     if engines == ("scalar",):
         pair = (op0.name, op1.name if isinstance(op1, Op) else None)
         if pair not in _SCALAR_ENGINE_TS:

@@ -119,6 +119,14 @@ ALU_REF = {
     "maximum": max,
     "minimum": min,
 }
+CMP_REF = {   # comparisons: 1.0 where the relation holds, 0.0 elsewhere (specs/elementwise.ax)
+    "greater": lambda a, b: 1.0 if a > b else 0.0,
+    "greater_equal": lambda a, b: 1.0 if a >= b else 0.0,
+    "less": lambda a, b: 1.0 if a < b else 0.0,
+    "less_equal": lambda a, b: 1.0 if a <= b else 0.0,
+    "equal": lambda a, b: 1.0 if a == b else 0.0,
+    "not_equal": lambda a, b: 1.0 if a != b else 0.0,
+}
 RED_REF = {"add": sum, "max": max, "min": min}
 POSITIVE = {"log", "sqrt", "rsqrt"}     # take inputs in (0.5, 2)
 
@@ -322,6 +330,23 @@ def tensor_tensor():
     assert "same shape" in raises(nisa.tensor_tensor, sb(a), sb(rand(4, 6)), op=nl.add, engine=nisa.vector_engine)
     assert "ALU" in raises(nisa.tensor_tensor, sb(a), sb(b), op=nl.exp, engine=nisa.vector_engine)
     assert "scalar" in raises(nisa.tensor_tensor, sb(a), sb(b), op=nl.add, engine=nisa.scalar_engine)
+
+
+@test
+def comparisons():
+    a = rand(4, 5)
+    b = a.copy()
+    b[:, ::2] = rand(4, 3)   # some elements equal, some not
+    col = rand(4, 1)
+    for name, ref in CMP_REF.items():
+        op = getattr(nl, name)
+        close(nisa.tensor_tensor(sb(a), sb(b), op=op, engine=nisa.vector_engine),
+              elementwise((4, 5), lambda p, f: ref(float(a[p, f]), float(b[p, f]))))
+        close(nisa.tensor_scalar(sb(a), op0=op, operand0=sb(col), engine=nisa.vector_engine),
+              elementwise((4, 5), lambda p, f: ref(float(a[p, f]), float(col[p, 0]))))
+        assert "Vector Engine only" in raises(nisa.tensor_tensor, sb(a), sb(b), op=op, engine=nisa.gpsimd_engine)
+        assert "Vector Engine only" in raises(nisa.tensor_scalar, sb(a), op0=op, operand0=sb(col),
+                                              engine=nisa.scalar_engine)
 
 
 @test
