@@ -203,11 +203,11 @@ typedef struct Group {
 } Group;
 
 /* The tail tile along axis k of group gr (the axis is not a multiple of the
- * tile, rem left): every tile parameter cut like it (the group's own along
- * k, and those of its axis class at the same size: fused producers) set to
- * rem, and no blocks along k; undone by tail_undo.  Shapes, attributes and
- * limits are all evaluated at the environment, so the tile's body is
- * written as any other at its size. */
+ * tile, rem left): the tile parameter of that axis, of each operation of the
+ * group and, through the read maps, of the producers fused into them (the
+ * axes they read as k) set to rem, and no blocks along k; undone by
+ * tail_undo.  Shapes, attributes and limits are all evaluated at the
+ * environment, so the tile's body is written as any other at its size. */
 typedef struct Tail {
 	int n, at[64];
 	double old[64];
@@ -215,33 +215,37 @@ typedef struct Tail {
 } Tail;
 
 static void
-tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
+tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 {
 	const AxGraph *g = e->g;
-	uint64_t cls = 0;
-	for (int m = 0; m < gr->n; m++) {
-		const TileAxis *ax = &e->T->op[gr->ids[m]].ax[k];
-		if (ax->cls >= 0 && ax->cls < 64)
-			cls |= 1ull << ax->cls;
-	}
-	tl->n = 0;
-	for (int id = 0; id < g->nnodes; id++) {
-		const TileOp *to = &e->T->op[id];
-		int mine = 0;
-		for (int m = 0; m < gr->n; m++)
-			mine |= gr->ids[m] == id;
-		for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
-			const TileAxis *ax = &to->ax[a];
-			if (!ax->t || !((mine && a == k) || (ax->cls >= 0 && ax->cls < 64 && ((cls >> ax->cls) & 1))))
-				continue;
-			for (int i = 0; i < e->env.n && tl->n < 64; i++)
-				if (strcmp(e->env.names[i], ax->t) == 0 && e->tv[i] == (double)gr->tsz[k]) {
-					tl->at[tl->n] = i;
-					tl->old[tl->n++] = e->tv[i];
-					e->tv[i] = (double)rem;
-				}
+	const TileOp *to = &e->T->op[id];
+	if (to->ax[k].t)
+		for (int i = 0; i < e->env.n && tl->n < 64; i++)
+			if (strcmp(e->env.names[i], to->ax[k].t) == 0 && e->tv[i] == (double)T) {
+				tl->at[tl->n] = i;
+				tl->old[tl->n++] = e->tv[i];
+				e->tv[i] = (double)rem;
+			}
+	const AxNode *nd = &g->nodes[id];
+	for (int o = 0; e->into && o < nd->nin; o++) {
+		int p = nd->in[o];
+		if (p < 0 || e->into[p] != id)
+			continue;
+		const TileOp *tp = &e->T->op[p];
+		for (int kp = 0; kp < tp->naxes; kp++) {
+			int j = tp->ax[kp].out;
+			if (j >= 0 && j < AX_MAXR && to->read[o][j].kind == 1 && to->read[o][j].axis == k)
+				tail_axis(e, p, kp, T, rem, tl);
 		}
 	}
+}
+
+static void
+tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
+{
+	tl->n = 0;
+	for (int m = 0; m < gr->n; m++)
+		tail_axis(e, gr->ids[m], k, gr->tsz[k], rem, tl);
 	for (int m = 0; m < gr->n; m++) {
 		OpSt *st = &gr->st[m];
 		tl->blk[m] = st->blk[k];
@@ -744,14 +748,15 @@ tile_ok(const LowerNode *L, int id, Term *limit, const AxEnv *env)
 
 /* Per tile parameter of the chosen sequences, the size of its axis with the
  * fewest tiles (a divisor when one does as well, else full tiles and a
- * smaller tail tile) that the sequence's limits (limits[id], or computed; and its combining
+ * smaller tail tile: the largest size, or with balance the smallest that
+ * keeps as few tiles) that the sequence's limits (limits[id], or computed; and its combining
  * sequence's) allow, at most maxtile (> 0) and its axis class's clscap
  * (> 0); appended to the environment names/vals (cap entries at most).
  * 0 = ok. */
 int
 tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
-                  const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile, char *why,
-                  size_t nwhy)
+                  const int64_t *clscap, int balance, const char **names, double *vals, int *n, int cap,
+                  int64_t maxtile, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	for (int id = 0; id < g->nnodes; id++) {
@@ -816,6 +821,16 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				}
 			}
 			vals[p] = div ? (double)div : any ? (double)any : 1;
+			if (!div && any && balance) {   /* as few tiles, balanced: the tail nearly full (2049 = 16 x 121 + 113) */
+				int64_t nt = (e64 + any - 1) / any, bal = (e64 + nt - 1) / nt;
+				vals[p] = (double)bal;
+				int ok = tile_ok(L, id, limit, &env);
+				vals[p] = (double)(e64 % bal);
+				if (ok && (e64 % bal == 0 || tile_ok(L, id, limit, &env)))
+					vals[p] = (double)bal;
+				else
+					vals[p] = (double)any;
+			}
 			p++;
 		}
 	}
@@ -826,5 +841,22 @@ int
 kernel_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy)
 {
-	return tile_sizes_capped(T, L, choice, engsel, NULL, NULL, names, vals, n, cap, maxtile, why, nwhy);
+	return tile_sizes_capped(T, L, choice, engsel, NULL, NULL, 0, names, vals, n, cap, maxtile, why, nwhy);
+}
+
+int
+tiles_have_tail(const AxTiling *T, const AxEnv *env)
+{
+	const AxGraph *g = T->g;
+	for (int id = 0; id < g->nnodes; id++) {
+		const TileOp *to = &T->op[id];
+		for (int k = 0; to->kind == TO_COMPUTE && k < to->naxes; k++) {
+			double ext, t;
+			if (to->ax[k].t && t_eval(to->ax[k].extent, env, &ext) == 0 &&
+			    t_eval(t_var(g->tc, to->ax[k].t, TS_INT), env, &t) == 0 && t >= 1 &&
+			    (int64_t)ext % (int64_t)t != 0)
+				return 1;
+		}
+	}
+	return 0;
 }

@@ -2,7 +2,8 @@
  * extract.c — the candidates of one variant, one at a time (paper section
  * 3.6).  A candidate is a combination — one instruction sequence per
  * operation and one engine per instruction — with tile sizes (per axis
- * class the largest the limits allow, a half and a quarter of it), block sizes (1, 2, 4 .. 32 tiles per block along each
+ * class the largest the limits allow, a half and a quarter of it; where an axis is not a
+ * multiple of its tile, its tiles balanced or not), block sizes (1, 2, 4 .. 32 tiles per block along each
  * axis class, up to its tile count) and a fusion choice (loop-fused, and
  * the unfused form when fusion changed anything).  Instruction fusions are
  * sequence choices (lower_variant, fuse_apply.c); one that includes its
@@ -54,6 +55,7 @@ struct Extract {
 	int nblkmax[64];         /* ... at the smallest tiles */
 	int sized;               /* the tile sizes are those of scale[] */
 	int blocks[64];          /* ... and the current one, in tiles */
+	int nbal, bal;           /* tails balanced or not (2 options where some axis has a tail, else 1; current) */
 	int pending_unfused;     /* the current candidate's unfused form is next */
 	int started;
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
@@ -244,10 +246,12 @@ set_tiles(Extract *x)
 		any |= x->scale[c] != 0;
 	}
 	x->n = x->nsizes;
-	if (tile_sizes_capped(T, x->L, x->choice, x->engsel, x->limits, any ? x->capv : NULL, x->names, x->vals, &x->n,
-	                      512, x->maxtile, x->why, sizeof x->why) != 0)
+	if (tile_sizes_capped(T, x->L, x->choice, x->engsel, x->limits, any ? x->capv : NULL, x->bal, x->names, x->vals,
+	                      &x->n, 512, x->maxtile, x->why, sizeof x->why) != 0)
 		return -1;
 	AxEnv env = { x->n, x->names, x->vals };
+	if (x->bal && !tiles_have_tail(T, &env))
+		return -1;   /* nothing to balance: the same tiles as unbalanced */
 	int64_t most[64] = { 0 };
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &T->op[id];
@@ -274,8 +278,9 @@ set_tiles(Extract *x)
 
 /* Tile/block choice i of the current combination: mixed radix, the blocks
  * fastest, each class's scale (radix nscale) then block (radix nblkmax: 1,
- * 2, 4 .. tiles per block, up to the most tiles at the smallest scale).
- * 0 if it is not a choice: a block larger than the tiles there are. */
+ * 2, 4 .. tiles per block, up to the most tiles at the smallest scale),
+ * then whether tails are balanced (radix nbal).  0 if it is not a choice: a
+ * block larger than the tiles there are, or balance where no axis has a tail. */
 static int
 set_sub(Extract *x, int64_t i)
 {
@@ -289,8 +294,11 @@ set_sub(Extract *x, int64_t i)
 		i /= x->nscale[c];
 		changed |= scale[c] != x->scale[c];
 	}
+	int bal = (int)(i % x->nbal);
+	changed |= bal != x->bal;
 	if (changed || !x->sized) {
 		memcpy(x->scale, scale, sizeof scale);
+		x->bal = bal;
 		x->sized = set_tiles(x) == 0;
 	}
 	if (!x->sized)
@@ -312,8 +320,11 @@ start_combo(Extract *x, int64_t *count)
 		x->scale[i_] = 0;
 	for (int i_ = 0; i_ < 64; i_++)
 		x->largest[i_] = 0;
+	x->bal = 0;
 	if (set_tiles(x) != 0)
 		return 0;
+	AxEnv env0 = { x->n, x->names, x->vals };
+	x->nbal = tiles_have_tail(x->T, &env0) ? 2 : 1;
 	*count = 1;
 	for (int c = 0; c < 64; c++) {
 		x->nscale[c] = 1;
@@ -323,12 +334,16 @@ start_combo(Extract *x, int64_t *count)
 	}
 	/* at the smallest tiles, the most blocks */
 	int ok = set_tiles(x) == 0;
+	AxEnv env1 = { x->n, x->names, x->vals };
+	if (ok && tiles_have_tail(x->T, &env1))
+		x->nbal = 2;
 	for (int c = 0; c < 64; c++) {
 		x->nblkmax[c] = ok ? x->nblk[c] : 1;
 		*count *= x->nscale[c] * x->nblkmax[c];
 		if (*count > INT64_MAX / 64 / 64)
 			*count = INT64_MAX / 64 / 64;
 	}
+	*count *= x->nbal;
 	x->sized = 0;
 	return 1;
 }

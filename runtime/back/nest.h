@@ -127,10 +127,14 @@ int ck_check_nest(CkCheck *c, const Nest *ns, const char *src, const char *fn, c
 float *const *ck_check_inputs(CkCheck *c);   /* by parameter position */
 
 /* emit_kernel.c: kernel_tile_sizes with each operation's limits given (limits[id]; NULL:
- * computed) and a cap per axis class of T (clscap[c] > 0) */
+ * computed), a cap per axis class of T (clscap[c] > 0), and where an axis is not a multiple
+ * of its tile, its tiles balanced (1: all but the tail of one size, the smallest that keeps
+ * their number) or not (0: the largest the limits allow, and what is left) */
 int tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, Term *const *limits,
-                      const int64_t *clscap, const char **names, double *vals, int *n, int cap, int64_t maxtile,
-                      char *why, size_t nwhy);
+                      const int64_t *clscap, int balance, const char **names, double *vals, int *n, int cap,
+                      int64_t maxtile, char *why, size_t nwhy);
+/* Has an axis of T a tail tile (not a multiple of its tile size) at env? */
+int tiles_have_tail(const AxTiling *T, const AxEnv *env);
 /* the preconditions of operation id's sequence choice, its instructions on engsel[j] */
 Term *seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *engsel);
 
