@@ -34,11 +34,14 @@ em_seq_axis(const TileOp *to)
 /* Can producer p (operand o of c, which alone reads it) run in c's loop
  * nest?  p must not reduce across tiles; each axis of p that c reads as
  * one of its own must be cut the same way in both (same extent, same tile
- * size, a loop in both or in neither, not c's sequential axis); and the
- * loops p needs must be the outermost of c's parallel loops, so that p's
- * tile is made once per iteration of them, before c's other loops (a tile
- * of rsqrt per row block, used by every column tile of the multiply).
- * *kmax gets the last of c's axes p needs (-1: none, p is made once). */
+ * size, a loop in both or in neither); and the loops p needs must be the
+ * outermost of c's parallel loops, so that p's tile is made once per
+ * iteration of them, before c's other loops (a tile of rsqrt per row block,
+ * used by every column tile of the multiply) -- unless p follows c's
+ * sequential axis: then p's tile is made per tile of c, inside that loop
+ * (X * r made per K tile of the matmul it feeds, never stored off chip).
+ * *kmax gets the last of c's axes p needs (-1: none, p is made once; c's
+ * axis count: per tile). */
 int
 em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 {
@@ -47,7 +50,7 @@ em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
 	    em_seq_axis(tp) >= 0 || graph_readers(g, p) != 1)
 		return 0;
-	int seqax = em_seq_axis(tq);
+	int seqax = em_seq_axis(tq), inseq = 0;
 	uint32_t used = 0;
 	*kmax = -1;
 	for (int k = 0; k < tp->naxes; k++) {
@@ -63,12 +66,20 @@ em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 			return 0;
 		if (!it)
 			continue;
-		if (r->axis == seqax || a->tiled != b->tiled ||
+		if (a->tiled != b->tiled ||
 		    (a->tiled && em_int(e, t_var(g->tc, a->t, TS_INT)) != em_int(e, t_var(g->tc, b->t, TS_INT))))
 			return 0;
+		if (r->axis == seqax) {
+			inseq = 1;
+			continue;
+		}
 		used |= 1u << r->axis;
 		if (r->axis > *kmax)
 			*kmax = r->axis;
+	}
+	if (inseq) {   /* made per tile of c, inside its sequential loop */
+		*kmax = tq->naxes;
+		return 1;
 	}
 	for (int k = 0; k <= *kmax; k++)   /* p's loops are c's outermost */
 		if (k != seqax && iterated(e, tq, k) && !(used & (1u << k)))

@@ -413,6 +413,40 @@ signs(Check *k, Abs *ab, Term *hyp)
 }
 
 /* The computation condition for output o; 1 proved. */
+
+/* Is some denominator of output o zero wherever the assumptions hold (key)?
+ * Then its assumption "d != 0" contradicts them and a proof would be
+ * vacuous: 0 * (1 / d) is 0 in the normal form and nan when run (a fuzzed
+ * program whose mean of X - X was divided by).  Rejected, with the reason. */
+static int
+zero_denominator(Check *k, Term *key, Term *const *dens, int nd, int o)
+{
+	TermCtx *tc = k->tc;
+	Term *zero = t_num(tc, 0, 1, TS_REAL), *any = t_bool(tc, 0);
+	int hit = -1;
+	for (int i = 0; i < nd && hit < 0; i++) {
+		if (dens[i] == zero)
+			hit = i;
+		any = t_bin(tc, TK_OR, any, t_bin(tc, TK_EQ, dens[i], zero));
+	}
+	if (hit < 0) {
+		Abs ab = { .tc = tc };
+		Term *a = abstract(&ab, any);
+		char why[256];
+		if (!ab.bad && time_left(k) && smt_prove_isolated(k->q->smt, key, a, why, sizeof why))
+			hit = nd;
+		if (ab.memo.cap)
+			tmap_free(&ab.memo);
+	}
+	if (hit < 0)
+		return 0;
+	snprintf(k->r->reason, sizeof k->r->reason,
+	         "computation condition, output %d: %s zero for every input where the assumptions hold, so no input "
+	         "meets the assumption that it is not; rejected", o,
+	         hit < nd ? "a denominator is" : "one of the denominators is");
+	return 1;
+}
+
 static int
 computation(Check *k, int o)
 {
@@ -462,9 +496,11 @@ computation(Check *k, int o)
 	explain_output(k, o, l, rr);
 	k->key = (k->key ^ (uint64_t)(uintptr_t)l) * 0x100000001b3ull;
 	k->key = (k->key ^ (uint64_t)(uintptr_t)rr) * 0x100000001b3ull;
+	Term *key = t_bin(tc, TK_AND, k->s.hyp, inrange);
+	if (nd && zero_denominator(k, key, dens, nd, o))
+		return 0;
 	if (l == rr)
 		return 1;
-	Term *key = t_bin(tc, TK_AND, k->s.hyp, inrange);
 	for (int i = 0; i < q->ncache; i++)
 		if (q->cache[i].l == l && q->cache[i].r == rr && q->cache[i].key == key) {
 			q->hits++;

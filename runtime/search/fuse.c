@@ -171,6 +171,64 @@ found_add(Arena *a, FuseInstVariant *v, int *cap, const FuseFound *f)
 	v->found[v->nfound++] = *f;
 }
 
+/* Window w (one source, at graph node src of h) computes its source unchanged
+ * (two transposes, or a transpose of a transposed load): proved by the
+ * checker against the graph that returns the source, then written as one
+ * copy instruction (found by its element equation) that reads the source
+ * where it is, so the window's reader takes the source's tile as it is.
+ * 0 if it is no such window or no copy instruction reads there. */
+static int
+identity_window(Fuser *fu, const AxGraph *h, const AxGraph *w, int src, SynthSeq *q)
+{
+	const AxGraph *g = fu->T->g;
+	const AxTarget *t = g->t;
+	TermCtx *tc = g->tc;
+	const AxNode *in = &w->nodes[w->params[0].node], *out = &w->nodes[w->outputs[0]];
+	if (w->nparams != 1 || in->rank != out->rank)
+		return 0;
+	for (int d = 0; d < in->rank; d++)
+		if (in->dim[d] != out->dim[d])
+			return 0;
+	int m = mem_of(h, src, fu->cmem), copy = -1;
+	for (int i = 0; i < t->ninsts && copy < 0; i++)
+		if (lower_is_copy(t, tc, i) && m >= 0 && (t->insts[i].opnd[0].mems & (1u << m)))
+			copy = i;
+	if (copy < 0)
+		return 0;
+	AxGraph *id = graph_new(t, tc);
+	id->params = arena_alloc(tc_arena(tc), sizeof *id->params);
+	AxNode x = *in;
+	x.input = 0;
+	id->params[id->nparams++] = (AxParam){ .name = w->params[0].name, .tensor = 1, .node = graph_add(id, &x),
+	                                       .dtype = "f32" };
+	id->outputs[0] = id->params[0].node;
+	id->noutputs = 1;
+	for (int i = 0; i < w->nsyms; i++)
+		id->syms[id->nsyms++] = w->syms[i];
+	if (!fu->eq)
+		fu->eq = equiv_new(t, tc, 2000);
+	EquivResult r;
+	if (equiv_graphs(fu->eq, w, id, &r) != EQ_EQUIVALENT)
+		return 0;
+	/* the copy, over the source: its limits from the instruction's spec */
+	AxGraph *cg = graph_new(t, tc);
+	int opnd[AX_MAXOPND] = { graph_add(cg, &x) }, attr[AX_MAXATTR] = { 0 };
+	for (int o = 1; o < AX_MAXOPND; o++)
+		opnd[o] = -1;
+	Term *sattr[AX_MAXATTR] = { 0 }, *pre;
+	graph_add_inst(cg, copy, -1, attr, sattr, opnd, &pre);
+	*q = (SynthSeq){ .ninsts = 1, .limit = pre };
+	q->insts[0] = t->insts[copy].name;
+	q->inst[0] = copy;
+	q->engines[0] = t->insts[copy].engines;
+	for (int o = 0; o < AX_MAXOPND; o++)
+		q->src[0][o] = o == 0 ? -1 : SYNTH_OMITTED;
+	snprintf(q->text, sizeof q->text, "%s(%s=%s)", t->insts[copy].name, t->insts[copy].opnd[0].name,
+	         w->params[0].name);
+	snprintf(q->constraints, sizeof q->constraints, "%s", t_infix(tc, pre));
+	return 1;
+}
+
 /* Every window of two instructions in variant vi of the nest, depth-1
  * synthesized; in v[0] of a producer and consumer, only the windows whose
  * first instruction is the producer's and second the consumer's (the others
@@ -253,6 +311,8 @@ windows(Fuser *fu, FuseNest *nest, int vi)
 			inst_text(h, yn, a, sizeof a);
 			inst_text(h, xn, b, sizeof b);
 			snprintf(f.window, sizeof f.window, "%s ; %s", a, b);
+			if (nf == 0 && nsrc == 1 && identity_window(fu, h, w, srcs[0], &out[0]))
+				nf = 1;   /* a transpose undone: the source as it is, by a copy that reads it there */
 			for (int q = 0; q < nf; q++) {
 				/* the fused instruction must read its operands where they are */
 				int where_ok = out[q].ninsts == 1;
