@@ -746,6 +746,27 @@ tile_ok(const LowerNode *L, int id, Term *limit, const AxEnv *env)
 	return ok1 != 0 && ok2 != 0;
 }
 
+/* Where the scan for a tile size starts, at most top: top itself when its
+ * limits hold there, else below twice the largest power of two at which they
+ * hold (a limit such as 't <= 128' makes the scan of a size of 10^8 short;
+ * every size scanned is still checked). */
+static int64_t
+scan_start(const LowerNode *L, int id, Term *limit, const AxEnv *env, double *val, int64_t top)
+{
+	*val = (double)top;
+	if (top <= 64 || tile_ok(L, id, limit, env))
+		return top;
+	int64_t p = (int64_t)1 << 62;
+	while (p > top)
+		p >>= 1;
+	for (; p > 64; p >>= 1) {
+		*val = (double)p;
+		if (tile_ok(L, id, limit, env))
+			return 2 * p - 1 < top ? 2 * p - 1 : top;
+	}
+	return 127 < top ? 127 : top;
+}
+
 /* Per tile parameter of the chosen sequences, the size of its axis with the
  * fewest tiles (a divisor when one does as well, else full tiles and a
  * smaller tail tile: the largest size, or with balance the smallest that
@@ -804,7 +825,8 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 			/* the size with the fewest tiles whose limits hold (at the tail tile too): a divisor
 			 * of the extent when one gives as few tiles (clean splits), else full tiles and a tail */
 			int64_t e64 = (int64_t)ext, div = 0, any = 0;
-			for (int64_t d = top > 1 ? top : 1; d >= 1; d--) {
+			int64_t start = scan_start(L, id, limit, &env, &vals[p], top > 1 ? top : 1);
+			for (int64_t d = start; d >= 1; d--) {
 				if (any && d * ((e64 + any - 1) / any) < e64)
 					break;   /* a divisor this small gives more tiles than the tail does */
 				vals[p] = (double)d;

@@ -714,16 +714,20 @@ select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, 
 		double ops = rf.ref_ops >= 0 ? rf.ref_ops : rf.macs + rf.flops;   /* what checking costs */
 		if (ops <= max_ops && rf.bytes <= max_bytes)
 			return shrunk;
-		/* halve the largest even size whose half keeps the program's assumptions; when no even
-		 * size can be halved, the largest odd one (rounded up: its tiles then have a tail) */
+		/* halve the largest even size whose half keeps the program's assumptions, or the
+		 * largest odd one (rounded up: its tiles then have a tail) when no even size is left or
+		 * it is more than twice the largest even one (M=99999999, K=N=64: M, not K and N) */
 		char tried[128] = { 0 };
 		for (;;) {
-			int pick = -1;
-			for (int odd = 0; odd < 2 && pick < 0; odd++)
-				for (int i = 0; i < nsizes; i++)
-					if (!tried[i] && vals[i] >= (odd ? 3 : 2) && (fmod(vals[i], 2) != 0) == odd &&
-					    (pick < 0 || vals[i] > vals[pick]))
-						pick = i;
+			int even = -1, odd = -1;
+			for (int i = 0; i < nsizes; i++) {
+				if (tried[i] || vals[i] < 2)
+					continue;
+				int *w = fmod(vals[i], 2) != 0 ? &odd : &even;
+				if (*w < 0 || vals[i] > vals[*w])
+					*w = i;
+			}
+			int pick = even >= 0 && (odd < 0 || vals[odd] <= 2 * vals[even]) ? even : odd;
 			if (pick < 0)
 				return -1;
 			tried[pick] = 1;

@@ -441,7 +441,7 @@ zero_denominator(Check *k, Term *key, Term *const *dens, int nd, int o)
 	if (hit < 0)
 		return 0;
 	snprintf(k->r->reason, sizeof k->r->reason,
-	         "computation condition, output %d: %s zero for every input where the assumptions hold, so no input "
+	         "computation condition, output %d: %s 0 for every input that meets the assumptions, so no input "
 	         "meets the assumption that it is not; rejected", o,
 	         hit < nd ? "a denominator is" : "one of the denominators is");
 	return 1;
