@@ -152,7 +152,7 @@ lint: $(BUILD)/axgen
 # model, numerical validation), the ablation, the timings of the parts (bench/RESULTS.md,
 # results.json, speedup.svg); JOBS=2 compiles at a time, BUDGET=5000 candidates per compile
 bench: deps
-	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/bench_equiv build/bench/axonc
+	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/bench_equiv build/bench/axonc build/bench/test/test_model
 	@JOBS=$(JOBS) BUDGET=$(BUDGET) sh bench/run.sh build/bench
 
 # make bench-quick: a few examples at two sizes each through axonc compile, about 10 s (bench/quick/)

@@ -390,7 +390,7 @@ def render_md(data, paper):
     w(f"`bottleneck` names the engine the model finds busiest, where the selected kernel is worse than "
       f"{ROOFLINE_NOTE}x the roofline; for the DMA engine, also its queues: how many a transfer was split over "
       f"on average (a tile of fewer partitions uses fewer), the share of their busy time that is the fixed "
-      f"per-transfer latency (large: transfers too small), and the mean transfer's size.")
+      f"per-transfer gap (large: transfers too small), and the mean transfer's size.")
     for b, s in summ.items():
         w("")
         w(f"### {PAPER_NAMES.get(b, b)} (`examples/{b}.py`)")

@@ -314,9 +314,9 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 					rw[w] = mem_mask(&g, &p->mems);
 			}
 		}
-		emitf("\t{ %s, %.17g, %d, %.17g, %.17g, %d, 0x%xu, 0x%xu },   /* %s */\n", cstr(e->name),
+		emitf("\t{ %s, %.17g, %d, %.17g, %.17g, %.17g, %d, 0x%xu, 0x%xu },   /* %s */\n", cstr(e->name),
 		      prop(e, "clock", NULL), (int)prop(e, "queues", NULL), prop(e, "bandwidth", NULL),
-		      prop(e, "latency", NULL), dma, rw[0], rw[1], locstr(e->loc));
+		      prop(e, "latency", NULL), prop(e, "gap", NULL), dma, rw[0], rw[1], locstr(e->loc));
 	}
 	emitf("};\n\nstatic const AxMemory mems[%d] = {\n", g.mems.n ? g.mems.n : 1);
 	for (int i = 0; i < g.mems.n; i++) {

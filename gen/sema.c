@@ -49,7 +49,7 @@ static const char *python_roles[] = {
 	"<", "<=", ">", ">=", "==", "!=", 0,
 };
 
-static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "transfers", "reads", "writes", 0 };
+static const char *engine_props[] = { "clock", "queues", "bandwidth", "latency", "gap", "transfers", "reads", "writes", 0 };
 static const char *memory_props[] = { "partitions", "bytes", "banks", "bandwidth", "offchip", 0 };
 
 static int
@@ -573,6 +573,15 @@ is_memlist_prop(const char *name)
 	return strcmp(name, "reads") == 0 || strcmp(name, "writes") == 0;
 }
 
+static Prop *
+find_prop(const Decl *d, const char *name)
+{
+	for (int i = 0; i < d->props.n; i++)
+		if (strcmp(((Prop *)d->props.v[i])->name, name) == 0)
+			return d->props.v[i];
+	return NULL;
+}
+
 static void
 check_props(Spec *spec, Decl *d, const char *const *allowed)
 {
@@ -623,9 +632,13 @@ check_target(Spec *spec, Decl *t)
 				note_at(p->nloc, "previous definition is here");
 			}
 		}
-		if (d->kind == D_ENGINE)
+		if (d->kind == D_ENGINE) {
 			check_props(spec, d, engine_props);
-		else if (d->kind == D_MEMORY)
+			Prop *gap = find_prop(d, "gap");
+			if (gap && !find_prop(d, "transfers"))
+				error_at(gap->loc, "'gap' is what a transfer holds its queue beyond its bytes: engine '%s' "
+				         "does not declare 'transfers'", d->name);
+		} else if (d->kind == D_MEMORY)
 			check_props(spec, d, memory_props);
 		else if (d->kind == D_TEMPLATE) {
 			const char *holes = NULL;

@@ -310,7 +310,8 @@ typedef struct AxEngine {
 	double clock_hz;         /* 0 if not given */
 	int queues;
 	double bandwidth;        /* bytes/s */
-	double latency_s;
+	double latency_s;        /* the delay before a result may be read (a transfer's: after its data moved) */
+	double gap_s;            /* an engine that transfers: the time each transfer holds its queues beyond its bytes */
 	int dma;                 /* moves data between memories */
 	uint32_t reads, writes;  /* bit m: may read / write memory m (`reads(...)`, `writes(...)`) */
 } AxEngine;

@@ -105,6 +105,8 @@ ax_print_target(FILE *f, const AxTarget *t)
 		}
 		if (e->latency_s > 0)
 			fprintf(f, " latency %g ns", e->latency_s * 1e9);
+		if (e->gap_s > 0)
+			fprintf(f, " gap %g ns", e->gap_s * 1e9);
 		if (e->dma)
 			fputs(" (moves data)", f);
 		uint32_t all = t->nmems >= 32 ? 0xffffffffu : (1u << t->nmems) - 1;

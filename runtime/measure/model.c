@@ -10,9 +10,11 @@
  * or, on an engine that `transfers`, bytes: a transfer over P partitions is
  * split over the queues those partitions map to (partitions / queues per
  * queue), each piece taking its bytes at the queue's share of the engine's
- * bandwidth plus the engine's fixed latency, one transfer at a time per
- * queue.  A compute engine's `latency` is the fixed delay before a result
- * may be read (the SBUF/PSUM access overhead), not time the engine is busy.
+ * bandwidth plus the engine's `gap`, one transfer at a time per queue.  An
+ * engine's `latency` is the fixed delay before a result may be read, not
+ * time the engine is busy: a compute engine's SBUF/PSUM access overhead, a
+ * transfer's descriptor and semaphore latency (paid on the dependency, so
+ * transfers on a queue pipeline behind each other).
  *
  * Dependencies: a value is ready when the instruction that makes it (or,
  * for block buffers and running values, every instruction that writes it)
@@ -156,7 +158,8 @@ set_xfer(const Model *m, MOp *o, int e, double bytes, int64_t P)
 	o->eng = e;
 	o->nq = nq < 1 ? 1 : nq > Q ? Q : (int)nq;
 	o->bytes = bytes;
-	o->dur = (en->bandwidth > 0 ? bytes / o->nq / (en->bandwidth / Q) : 0) + en->latency_s;
+	o->dur = (en->bandwidth > 0 ? bytes / o->nq / (en->bandwidth / Q) : 0) + en->gap_s;
+	o->lat = en->latency_s;
 }
 
 static int64_t
@@ -461,8 +464,8 @@ run_range(Model *m, int lo, int hi)
 			x[m->st + ST_INSTS] += 1;
 			x[m->st + ST_XFERS] += 1;
 			x[m->st + ST_QUEUES] += o->nq;
-			x[m->st + ST_FIXED] += m->t->engines[o->eng].latency_s * o->nq / nq;
-			finish(m, o, end, end);
+			x[m->st + ST_FIXED] += m->t->engines[o->eng].gap_s * o->nq / nq;
+			finish(m, o, end, end + o->lat);
 			break;
 		}
 		case MK_FREE: {
@@ -641,8 +644,10 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 	compile_ops(&m, dtype_bytes);
 	collect_touch(&m);
 	run_range(&m, 0, m.n);
-	double lat = 0;
+	double lat = 0;   /* the engines done, and the off-chip tensors written (a transfer's latency after it) */
 	for (int s = 0; s < m.vr; s++)
+		lat = dmax(lat, m.x[s]);
+	for (int s = m.tn; s < m.tn + m.nn; s++)
 		lat = dmax(lat, m.x[s]);
 	if (st) {
 		*st = (ModelStats){ 0 };
@@ -686,7 +691,7 @@ model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t
 		return;
 	}
 	double b = st->bytes / st->transfers;
-	snprintf(buf, n, "%s: %d queues, %.1f per transfer, %.0f%% of busy time fixed per-transfer latency, %.*f %s per transfer",
+	snprintf(buf, n, "%s: %d queues, %.1f per transfer, %.0f%% of busy time fixed per-transfer gap, %.*f %s per transfer",
 	         en->name, en->queues > 0 ? en->queues : 1, st->xfer_queues / st->transfers,
 	         100 * st->xfer_fixed / st->busy[e], b >= 1024 * 1024 ? 1 : 0,
 	         b >= 1024 * 1024 ? b / 1048576 : b >= 1024 ? b / 1024 : b, b >= 1024 * 1024 ? "MiB" : b >= 1024 ? "KiB" : "B");
