@@ -25,12 +25,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect_rc WANT CMD...: runs CMD, output in $tmp/out and $tmp/err
+# expect_rc WANT CMD...: runs CMD, output in $tmp/out and $tmp/err; a command still running after
+# 300 s is stopped and fails (a hang fails the test, not the CI run's clock)
 expect_rc() {
 	want=$1
 	shift
-	"$@" >"$tmp/out" 2>"$tmp/err"
+	timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
+	[ "$rc" -eq 124 ] && echo "    (stopped after 300 s)" >>"$tmp/err"
 	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -20; fi
 }
 # expect_grep PATTERN FILE WHAT
@@ -658,7 +660,7 @@ print("    return y")' >"$tmp/chain600.py"
 expect_rc 1 "$AXONC" compile "$tmp/chain600.py" --dims M=256,N=512 -o "$tmp/k.py"
 expect_grep 'chain600.py:514:11: error: kernel has 603 operations' "$tmp/err" "a program too large to lower, located"
 # the stand-in's tolerance follows the output's scale: SiLU-MLP's outputs reach the hundreds
-expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=256,K=384,N=512 -o "$tmp/silu.py"
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=256,K=384,N=512 --budget 2000 -o "$tmp/silu.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/silu.py" examples/silu_mlp.py --dims M=256,K=384,N=512 >"$tmp/out" 2>&1; then ok; else
 	bad "SiLU-MLP at M=256,K=384,N=512 fails the stand-in's tolerance"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
 
@@ -734,7 +736,7 @@ if awk '/^variant 0 /{a = $3} /^variant 1 /{b = $3} END{exit !(a > 0 && b > 0 &&
 # the naive lowering is no faster than the best candidate, which is no faster than the roofline
 for a in "gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=128" "softmax.py --dims M=1024,N=2048" "silu_mlp.py --dims M=256,K=512,N=512"; do
 	# shellcheck disable=SC2086
-	expect_rc 0 "$AXONC" model examples/$a
+	expect_rc 0 "$AXONC" model examples/$a --budget 2000
 	if awk '/^roofline/{r = $2} /^naive/{n = $2} /^best/{b = $2} END{exit !(r > 0 && r <= b && b <= n)}' "$tmp/out"; then ok; else
 		bad "model $a: not roofline <= best <= naive"; grep '^roofline\|^naive\|^best' "$tmp/out" | sed 's/^/    /'; fi
 done
@@ -852,7 +854,8 @@ for fn in three_last four_first; do
 		bad "the kernel of concatenate.py:$fn differs from NumPy or breaks an NKI rule"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 	if grep -q 'np\.concatenate' "$tmp/cat_$fn.py"; then bad "concatenate.py:$fn: np.concatenate inside the kernel"; else ok; fi
 done
-expect_grep 'dma_copy(dst=t[0-9]*\[141:213, 0:6\], src=D\[128:200, 0:6\])' "$tmp/cat_four_first.py" "a concatenation's tail slice of 72 rows, at its place"
+# (where it lands depends on the association the model picks; run_kernel above checks the place)
+expect_grep 'dma_copy(dst=t[0-9]*\[[0-9]*:[0-9]*, 0:6\], src=D\[128:200, 0:6\])' "$tmp/cat_four_first.py" "a concatenation's tail slice of 72 rows"
 expect_rc 1 "$AXONC" compile tests/programs/pass/concatenate.py --fn middle_axis --dims M=20,N=6,K=10 -o "$tmp/k.py"
 expect_grep 'concatenate.py:15:[0-9]*: error: concatenate: joins several tensors, which a kernel copies into place for rank 2 only yet' "$tmp/err" "a rank-3 concatenation is refused at the op, with its reason"
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "a rank-3 concatenation is refused only after Phase 2"; else ok; fi

@@ -103,10 +103,12 @@ test_candidate(void)
 	CHECK_HAS(a.src, "    const int64_t M = 8;\n");
 	CHECK_HAS(a.src, "    for (int64_t i0 = 0; i0 < 2; i0++) {\n        for (int64_t i1 = 0; i1 < 3; i1++) {\n");
 	CHECK_HAS(a.src, "for (int64_t r = 0; r < 3; r++) {   /* in order */\n");
-	CHECK_HAS(a.src, "/* %8 v15 = dma_transpose(src=t7[i0 * 4:+4, (r + 1) * 4:+4]) on dma */\n");
-	CHECK_HAS(a.src, "(const int64_t[7]){ -8, 2, 0, i0 * 4, 4, (r + 1) * 4, 4 }");   /* t7, node 7 */
-	CHECK_HAS(a.src, "/* v14 += v17, in place */\n"
-	                 "                if (axk_acc(axk, (const int64_t[3]){ 14, 0, 0 }, (const int64_t[3]){ 17, 0, 0 })) return __LINE__;\n");
+	/* the scaling (%7, and what it reads) loop-fused per tile into the matmul's K loop */
+	CHECK_HAS(a.src, "/* %8 v19 = dma_transpose(src=v18) on dma */\n");
+	CHECK_HAS(a.src, "(const int64_t[7]){ -1, 2, 0, i0 * 4, 4, (r + 1) * 4, 4 }");   /* X, node 0, at the next K tile */
+	CHECK_HAS(a.src, "(const int64_t[7]){ -3, 2, 0, i0 * 4, 4, 0, 16 }");   /* t2, node 2: the squares off chip */
+	CHECK_HAS(a.src, "/* v13 += v21, in place */\n"
+	                 "                if (axk_acc(axk, (const int64_t[3]){ 13, 0, 0 }, (const int64_t[3]){ 21, 0, 0 })) return __LINE__;\n");
 	CHECK_HAS(a.src, "    if (axk_output(axk, axk_out, 0, 8)) return __LINE__;\n    return 0;\n}\n");
 	CHECK(strstr(a.src, "#define") == NULL && strstr(a.src, "#include") == NULL);
 	char *again = nest_c(a.ns, "kernel", why, sizeof why);
