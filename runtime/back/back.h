@@ -23,8 +23,10 @@ typedef struct Footprint {  /* on-chip room: the largest over the kernel's loop 
  * why if it cannot be written. */
 char *emit_kernel(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const AxEnv *env,
                int fuse, int *nfused, Footprint *fp, const char *name, char *why, size_t nwhy);
-/* Tile sizes: per tile parameter of the chosen sequences, the largest divisor of
- * its axis the limits allow and at most maxtile (> 0), appended to names/vals. */
+/* ---- tile_size.c: a candidate's tile sizes ---------------------------------------------- */
+/* Per tile parameter of the chosen sequences, the size with the fewest tiles the limits
+ * allow (a divisor where one does as well, else full tiles and a tail), at most maxtile
+ * (> 0), appended to names/vals. */
 int kernel_tile_sizes(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const char **names,
                    double *vals, int *n, int cap, int64_t maxtile, char *why, size_t nwhy);
 

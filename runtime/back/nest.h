@@ -126,7 +126,7 @@ int ck_compare(int nout, float *const *got, const AxShape *gs, float *const *wan
 int ck_check_nest(CkCheck *c, const Nest *ns, const char *src, const char *fn, char *why, size_t nwhy);
 float *const *ck_check_inputs(CkCheck *c);   /* by parameter position */
 
-/* emit_kernel.c: kernel_tile_sizes with each operation's limits given (limits[id]; NULL:
+/* tile_size.c: kernel_tile_sizes with each operation's limits given (limits[id]; NULL:
  * computed), a cap per axis class of T (clscap[c] > 0), and where an axis is not a multiple
  * of its tile, its tiles balanced (1: all but the tail of one size, the smallest that keeps
  * their number) or not (0: the largest the limits allow, and what is left) */
