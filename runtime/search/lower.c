@@ -462,8 +462,9 @@ place(const AxTarget *t, const Movers *mv, const SynthSeq *q, const AxGraph *til
 			for (int o = 0; o < t->insts[q->inst[u]].nopnd; o++)
 				if (q->src[u][o] == j)
 					want |= ax_inst_mems(t, &t->insts[q->inst[u]], o, eng[u]);
-		if (j == q->ninsts - 1 && mv->offchip >= 0)
-			want = 1u << mv->offchip;
+		if (j == q->ninsts - 1 && mv->offchip >= 0)   /* the result tile on chip, then moved off chip */
+			for (int m = 0; m < t->nmems && m < 32; m++)
+				want |= t->mems[m].offchip ? 0 : 1u << m;
 		uint32_t outm = ax_inst_mems(t, in, -1, eng[j]);
 		mem[j] = -1;
 		for (int m = 0; m < t->nmems && mem[j] < 0; m++)
