@@ -25,3 +25,7 @@ def add_column(X: "f32[M,N]", b: "f32[M,1]"):
 
 def sum_loop_axis(X: "f32[B,M,N]"):
     return np.sum(X, axis=0)
+
+
+def number_over_row(X: "f32[1,N]"):
+    return 2.0 / X

@@ -881,8 +881,9 @@ compile_runs tests/compile/broadcast.py M=256,K=384 rmsnorm_weight layernorm row
 compile_runs tests/compile/broadcast.py M=256,K=640 scale_shift
 compile_runs tests/compile/reductions.py M=128,K=384,N=512 sum_rows_matmul mean_rows_matmul
 compile_runs tests/compile/reductions.py M=128,K=384 center_columns softmax_columns
-compile_runs tests/compile/vectors.py N=700 scale add_vectors
-compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum
+compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum
+compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total
+compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2
 # producers fused) is among the tile choices only past the first 8 (it was 'no candidate')
 compile_runs tests/compile/attention.py S=1024,D=128 masked_attention

@@ -17,3 +17,17 @@ def column_sums_scaled(X: "f32[M,N]"):
 
 def center_columns_by_sum(X: "f32[M,N]"):
     return X - np.sum(X, axis=0) / X.shape[0]
+
+
+# A reduction or a scan along a vector's one axis runs on its row too (fuzz-compile seed 10:
+# 'sum: no instruction sequence found' for the sum of a vector)
+def vector_sum(v: "f32[N]"):
+    return np.sum(v) + np.max(v, keepdims=True)
+
+
+def column_max_total(X: "f32[M,N]"):
+    return np.sum(np.max(X, axis=0)), np.min(np.min(X, axis=0), keepdims=True)
+
+
+def matvec_mean(X: "f32[M,N]", y: "f32[N]"):
+    return np.mean(X @ y, axis=0, keepdims=True)
