@@ -45,6 +45,8 @@ struct Smt {
 	char err[256];
 	int timeout_ms;
 	int idiv;                   /* the query being translated has integer // or % */
+	pid_t srv, srv_owner;       /* the prover process (check_isolated) and the process it serves */
+	int srv_in, srv_out;        /* requests to it, answers from it */
 };
 
 void
@@ -77,6 +79,8 @@ on_error(Z3_context z, Z3_error_code e)
 	(void)e;
 }
 
+static void server_stop(Smt *s);
+
 Smt *
 smt_new(const AxTarget *t)
 {
@@ -102,6 +106,7 @@ smt_free(Smt *s)
 {
 	if (!s)
 		return;
+	server_stop(s);
 	for (size_t i = 0; i < s->capmemo; i++)
 		free(s->memo[i].why);
 	free(s->memo);
@@ -242,14 +247,11 @@ tr(Smt *s, const Term *t, const char **why)
 	}
 }
 
-/* The solver on the assertions, in this process.  prove: the text for a
+/* The solver sv, holding the assertions, checked.  prove: the text for a
  * proof (proved / counterexample / unknown), else for a satisfiability query. */
 static Z3_lbool
-check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
+check_solver(Smt *s, Z3_solver sv, int prove, char *why, size_t n)
 {
-	Z3_solver sv = new_solver(s);
-	for (int i = 0; i < na; i++)
-		Z3_solver_assert(s->z, sv, as[i]);
 	Z3_lbool r = Z3_solver_check(s->z, sv);
 	if (!prove)
 		snprintf(why, n, "%s", r == Z3_L_TRUE ? "sat" : r == Z3_L_FALSE ? "unsat" : "unknown");
@@ -262,55 +264,176 @@ check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 		Z3_model_dec_ref(s->z, model);
 	} else
 		snprintf(why, n, "rejected: solver says unknown (%s)", Z3_solver_get_reason_unknown(s->z, sv));
+	return r;
+}
+
+/* The solver on the assertions, in this process. */
+static Z3_lbool
+check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
+{
+	Z3_solver sv = new_solver(s);
+	for (int i = 0; i < na; i++)
+		Z3_solver_assert(s->z, sv, as[i]);
+	Z3_lbool r = check_solver(s, sv, prove, why, n);
 	Z3_solver_dec_ref(s->z, sv);
 	return r;
 }
 
-/* The same in a child process killed at the time limit.  Z3 4.8 does not
- * always stop by itself: on some nonlinear queries with uninterpreted fns
- * (products of tensor elements under a max, integer division beside them) it
- * heeds neither its timeout, Z3_interrupt nor rlimit (tests/unit/test_equiv.c
- * keeps three such pairs the fuzzer found).  Past the limit: unknown.  A fork
- * costs a few milliseconds (8 ms on a cold query, bench/RESULTS.md); the
- * answer is remembered here like any other, so a query forks once. */
+/* ---- the prover process ------------------------------------------------------------ *
+ * Z3 4.8 does not always stop by itself: on some nonlinear queries with
+ * uninterpreted fns (products of tensor elements under a max, integer division
+ * beside them) it heeds neither its timeout, Z3_interrupt nor rlimit
+ * (tests/unit/test_equiv.c keeps three such pairs the fuzzer found).  So such
+ * queries run in a child process killed at the time limit.  A fork per query
+ * cost more than the queries (the child copies the page tables, the parent's
+ * pages are copied on its next write: GQA's fusion search, 226 forks, 0.62 s
+ * against 0.19 s in process), so one child, forked at the first such query,
+ * serves them all: each query goes to it as SMT-LIB text (the solver's own
+ * printing, parsed by its copy of the context), the answer comes back as
+ * text.  Past the limit the child is killed and the query is unknown; the next
+ * query forks a new one.  A process forked from the owner (a compile worker)
+ * gets a prover of its own. */
+
+static int
+put_all(int fd, const void *buf, size_t len)
+{
+	for (const char *p = buf; len > 0;) {
+		ssize_t k = write(fd, p, len);
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* len bytes from fd, waiting at most limit ms in all (limit < 0: no limit) */
+static int
+get_all(int fd, void *buf, size_t len, int limit)
+{
+	for (char *p = buf; len > 0;) {
+		struct pollfd q = { fd, POLLIN, 0 };
+		if (limit >= 0 && poll(&q, 1, limit) != 1)
+			return -1;
+		ssize_t k = read(fd, p, len);
+		if (k <= 0)
+			return -1;
+		p += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+static void
+server_stop(Smt *s)
+{
+	if (s->srv <= 0 || s->srv_owner != getpid())
+		return;
+	close(s->srv_in);
+	close(s->srv_out);
+	kill(s->srv, SIGKILL);
+	waitpid(s->srv, NULL, 0);
+	s->srv = 0;
+}
+
+/* The child: queries (prove flag, length, text) until its parent closes the pipe. */
+static void
+server_loop(Smt *s, int in, int out)
+{
+	for (;;) {
+		uint32_t head[2];
+		if (get_all(in, head, sizeof head, -1) != 0)
+			_exit(0);
+		char *text = malloc((size_t)head[1] + 1);
+		if (!text || get_all(in, text, head[1], -1) != 0)
+			_exit(1);
+		text[head[1]] = 0;
+		char why[1024];
+		Z3_solver sv = new_solver(s);
+		Z3_solver_from_string(s->z, sv, text);
+		Z3_lbool r = Z3_L_UNDEF;
+		if (Z3_get_error_code(s->z) != Z3_OK)
+			snprintf(why, sizeof why, "rejected: the prover could not read the query (%s)",
+			         Z3_get_error_msg(s->z, Z3_get_error_code(s->z)));
+		else
+			r = check_solver(s, sv, (int)head[0], why, sizeof why);
+		Z3_solver_dec_ref(s->z, sv);
+		free(text);
+		char ans[1040];
+		uint32_t len = (uint32_t)snprintf(ans + 4, sizeof ans - 4, "%d%s", (int)r + 1, why);
+		if (len > sizeof ans - 5)
+			len = sizeof ans - 5;
+		memcpy(ans, &len, 4);
+		if (put_all(out, ans, 4 + (size_t)len) != 0)
+			_exit(1);
+	}
+}
+
+static int
+server_start(Smt *s)
+{
+	int req[2], ans[2];
+	if (pipe(req) != 0)
+		return -1;
+	if (pipe(ans) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
+	fflush(NULL);
+	pid_t pid = ax_fork();
+	if (pid < 0) {
+		close(req[0]), close(req[1]), close(ans[0]), close(ans[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(req[1]);
+		close(ans[0]);
+		signal(SIGPIPE, SIG_DFL);
+		server_loop(s, req[0], ans[1]);
+	}
+	close(req[0]);
+	close(ans[1]);
+	s->srv = pid;
+	s->srv_owner = getpid();
+	s->srv_in = req[1];
+	s->srv_out = ans[0];
+	return 0;
+}
+
+/* The query in the prover process, killed at the time limit: unknown past it. */
 static Z3_lbool
 check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 {
-	int fd[2];
-	fflush(NULL);
-	if (pipe(fd) != 0)
-		return check_here(s, as, na, prove, why, n);
-	pid_t pid = ax_fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
+	if (s->srv > 0 && s->srv_owner != getpid())
+		s->srv = 0;   /* the owner's prover, inherited by a fork: not ours to use */
+	if (s->srv <= 0 && server_start(s) != 0) {
 		snprintf(why, n, "rejected: cannot fork to bound the solver's time");
 		return Z3_L_UNDEF;
 	}
-	if (pid == 0) {
-		close(fd[0]);
-		char w[1024], out[1040];
-		Z3_lbool r = check_here(s, as, na, prove, w, sizeof w);
-		int len = snprintf(out, sizeof out, "%d%s", (int)r + 1, w);
-		ssize_t put = write(fd[1], out, (size_t)len < sizeof out ? (size_t)len : sizeof out - 1);
-		(void)put;
-		_exit(0);
-	}
-	close(fd[1]);
-	struct pollfd p = { fd[0], POLLIN, 0 };
+	Z3_solver sv = Z3_mk_simple_solver(s->z);
+	Z3_solver_inc_ref(s->z, sv);
+	for (int i = 0; i < na; i++)
+		Z3_solver_assert(s->z, sv, as[i]);
+	const char *text = Z3_solver_to_string(s->z, sv);
+	uint32_t head[2] = { (uint32_t)prove, (uint32_t)strlen(text) };
+	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+	int ok = put_all(s->srv_in, head, sizeof head) == 0 && put_all(s->srv_in, text, head[1]) == 0;
+	Z3_solver_dec_ref(s->z, sv);
 	int limit = s->timeout_ms > 0 ? s->timeout_ms + 100 : 60000;
-	Z3_lbool r = Z3_L_UNDEF;
+	uint32_t len = 0;
 	char buf[1040];
-	ssize_t got = 0;
-	if (poll(&p, 1, limit) == 1 && (got = read(fd[0], buf, sizeof buf - 1)) > 0) {
-		buf[got] = 0;
+	Z3_lbool r = Z3_L_UNDEF;
+	if (ok && get_all(s->srv_out, &len, 4, limit) == 0 && len < sizeof buf && len > 0 &&
+	    get_all(s->srv_out, buf, len, limit) == 0) {
+		buf[len] = 0;
 		r = (Z3_lbool)(buf[0] - '0' - 1);
 		snprintf(why, n, "%s", buf + 1);
-	} else
+	} else {
 		snprintf(why, n, "%s", prove ? "rejected: the solver ran past its time limit" : "unknown");
-	close(fd[0]);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+		server_stop(s);
+	}
+	signal(SIGPIPE, was);
 	return r;
 }
 
