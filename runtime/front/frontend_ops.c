@@ -365,16 +365,19 @@ fe_outer(Fe *fe, int a, int b, AxLoc loc)
 }
 
 /* op along the one axis of a vector x, on the row [1, N] (tiles are 2-D; as elementwise
- * ops on vectors run), that row axis dropped after: the result is what the op gives on x
- * itself, [1] for a reduction (*reduced = 1), [N] for a scan */
+ * ops on vectors run), that row axis dropped after: what the op gives on x itself, [N] for
+ * a scan, for a reduction (*reduced = 1) [1] with keep == 1, else NumPy's 0-d result */
 static int
-along_vector(Fe *fe, int opi, int x, int *reduced, AxLoc loc)
+along_vector(Fe *fe, int opi, int x, int keep, int *reduced, AxLoc loc)
 {
 	int64_t zero = 0, one = 1, kept[AX_MAXR];
 	int row = fe_apply(fe, fe_role(fe, "x[None]", loc), &x, 1, &zero, 1, NULL, loc);
 	int node = fe_apply(fe, opi, &row, 1, &one, 1, NULL, loc);
 	*reduced = fe_kept_axes(fe, &fe->g->nodes[node], kept) > 0;
-	return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &zero, 1, NULL, loc);
+	node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &zero, 1, NULL, loc);
+	if (*reduced && keep != 1)
+		node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &zero, 1, NULL, loc);
+	return node;
 }
 
 /* np.sum(x) with axis=None: the op along every axis in turn, the last first
@@ -387,16 +390,9 @@ reduce_all(Fe *fe, int opi, int x, int keep, AxLoc loc)
 	int r = fe->g->nodes[x].rank, node = x;
 	if (r == 0)
 		fe_error(fe, loc, "%s of a rank-0 tensor is not supported", op->name);
-	if (r == 1) {
+	if (r == 1) {   /* a scan of a vector too: flattening changes nothing */
 		int reduced;
-		node = along_vector(fe, opi, x, &reduced, loc);
-		if (!reduced)   /* a scan of a vector: flattening changes nothing */
-			return node;
-		if (keep != 1) {
-			int64_t zero = 0;
-			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &zero, 1, NULL, loc);
-		}
-		return node;
+		return along_vector(fe, opi, x, keep, &reduced, loc);
 	}
 	for (int64_t ax = r - 1; ax >= 0; ax--) {   /* the last axis first, as NumPy walks memory */
 		node = fe_apply(fe, opi, &node, 1, &ax, 1, NULL, loc);
@@ -532,16 +528,11 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		         nin + nmore);
 	if (nin == 1 && folds)
 		return in[0];
-	int64_t kept[AX_MAXR];
-	int nkept;
 	if (nin == 1 && !nmore && naxes == 1 && r0 == 1 && op->nopnd == 1 && runs0 == 1 && !op->layout_only &&
 	    !op->broadcast) {   /* along a vector: on its row */
-		int node = along_vector(fe, opi, in[0], &nkept, loc);
-		kept[0] = 0;
-		if (keep >= 0 && !nkept)
+		int reduced, node = along_vector(fe, opi, in[0], keep, &reduced, loc);
+		if (keep >= 0 && !reduced)
 			fe_error(fe, loc, "%s does not reduce: keepdims= does not apply", op->name);
-		if (nkept && keep != 1)
-			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &kept[0], 1, NULL, loc);
 		return node;
 	}
 	int node = fe_apply(fe, opi, in, nin, axes, naxes, NULL, loc);
@@ -549,7 +540,8 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		int pair[2] = { node, more[k] };
 		node = fe_apply(fe, opi, pair, 2, axes, naxes, NULL, loc);
 	}
-	nkept = op->nopnd && !op->layout_only ? fe_kept_axes(fe, &fe->g->nodes[node], kept) : 0;
+	int64_t kept[AX_MAXR];
+	int nkept = op->nopnd && !op->layout_only ? fe_kept_axes(fe, &fe->g->nodes[node], kept) : 0;
 	int reduces = nkept > 0;
 	if (keep >= 0 && !reduces)
 		fe_error(fe, loc, "%s does not reduce: keepdims= does not apply", op->name);

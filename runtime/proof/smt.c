@@ -307,7 +307,7 @@ put_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* len bytes from fd, waiting at most limit ms in all (limit < 0: no limit) */
+/* len bytes from fd, waiting at most limit ms for each piece (limit < 0: no limit) */
 static int
 get_all(int fd, void *buf, size_t len, int limit)
 {
