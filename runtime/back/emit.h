@@ -19,6 +19,10 @@ typedef struct OpSt {       /* one operation of the loop nest being written */
 	int hoisted[LOWER_MAXSTEPS + 8];
 	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
 	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
+	int hoisted_merge[LOWER_MAXSTEPS + 8];   /* ... the blocked axis merged into the tile's last dim (-1: none) */
+	int kax;                 /* the sequential axis, when it is blocked (K blocks: -1 none) */
+	char kj[24];             /* ... the K tile's position in its block, where the tile body reads it ("" in the
+	                            loops over the block's tiles: their variable) */
 	NsRef acc;               /* a reduction across tiles: its running value */
 	int accbuf, accat;       /* ... blocked: the buffer of the block's running values */
 } OpSt;
@@ -47,6 +51,7 @@ typedef struct Em {
 	NsDim (*pax)[AX_MAXR + 4];   /* per producer whose computation its reader's fused choice includes:
 	                            its tile's indices at the current iteration */
 	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
+	char bstart[AX_MAXR + 4][64];   /* per blocked axis: where the current block starts */
 	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
 	int late;                /* fused producers are made per tile (they need a blocked axis) */
@@ -78,9 +83,11 @@ int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
 void em_producers(Em *e, int c, const NsDim *caxidx);
 void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
 void em_store(Em *e, int id, NsRef *v, const NsRef *dst);
+/* ... from memory `from` on (the result's moves before the first out of it left out) */
+void em_store_from(Em *e, int id, NsRef *v, const NsRef *dst, int from);
 void em_block_loads(Em *e, int id, const NsDim *idx);
 AxShape em_block_shape(Em *e, uint32_t axes, const AxShape *tile);
-NsRef em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s);
+NsRef em_block_tile(Em *e, int buf, uint32_t axes, int merge, const AxShape *s);
 void em_inner_loops(Em *e, const TileOp *to);
 
 #endif
