@@ -90,4 +90,20 @@ AxShape em_block_shape(Em *e, uint32_t axes, const AxShape *tile);
 NsRef em_block_tile(Em *e, int buf, uint32_t axes, int merge, const AxShape *s);
 void em_inner_loops(Em *e, const TileOp *to);
 
+/* A loop nest being written: its operations, their loop structure, where
+ * their producers are made, and the indices of the current tile. */
+typedef struct Group {
+	const int *ids;
+	int n;
+	OpSt *st;
+	int64_t *ext, *tsz;
+	int seqax, pre;
+	NsDim idx[AX_MAXR + 4];
+} Group;
+
+/* emit_kblock.c: K blocks */
+int em_kblock_move(Em *e, int id, int *eng);
+void em_seq_var(const AxGraph *g, char *rv, size_t n);
+void em_group_kblocks(Em *e, Group *gr);
+
 #endif
