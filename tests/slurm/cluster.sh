@@ -6,15 +6,52 @@
 #   sh tests/slurm/cluster.sh start DIR   starts it (DIR must not exist or be empty); prints the
 #                                         environment to use it: SLURM_CONF=DIR/slurm.conf
 #   sh tests/slurm/cluster.sh stop DIR    stops every daemon it started there, by pid
+#   sh tests/slurm/cluster.sh install     installs whichever of the packages below is missing (apt)
 #
 # Every wait is bounded; when the cluster does not come up, the daemons' logs are printed and it
 # exits 1 after stopping what it started.  Needs Debian's slurmctld, slurmd, slurm-client and
-# munge (tests/slurm/check.sh installs them).
+# munge.
 set -u
 what=${1:-}; dir=${2:-}
-[ -n "$what" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR" >&2; exit 2; }
+if [ "$what" = install ]; then
+	need=""
+	for p in slurmctld slurmd slurm-client munge; do
+		dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || need="$need $p"
+	done
+	[ -z "$need" ] && exit 0
+	if [ "$(id -u)" != 0 ]; then echo "cluster.sh: needs$need: apt-get install them as root" >&2; exit 1; fi
+	echo "cluster.sh: installing$need" >&2
+	timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq \
+		--no-install-recommends $need >/dev/null || { echo "cluster.sh: apt-get install$need failed" >&2; exit 1; }
+	exit 0
+fi
+[ -n "$what" ] && [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR, or cluster.sh install" >&2; exit 2; }
+[ -d "$dir" ] && dir=$(cd "$dir" && pwd)
+
+# every process of this cluster's jobs: the job steps (slurmstepd) and what they run, found by
+# their environment, which names this cluster's slurm.conf and a job (no pgrep: procps may be
+# missing); the caller has no SLURM_JOB_ID, so it is never among them
+job_pids() {
+	for e in /proc/[0-9]*/environ; do
+		p=${e#/proc/}; p=${p%/environ}
+		[ "$p" = $$ ] && continue
+		env=$(tr '\0' '\n' 2>/dev/null < "$e") || continue
+		printf '%s\n' "$env" | grep -qxF "SLURM_CONF=$dir/slurm.conf" || continue
+		if [ "$(cat "/proc/$p/comm" 2>/dev/null)" = slurmstepd ] || printf '%s\n' "$env" | grep -q '^SLURM_JOB_ID='; then
+			echo "$p"
+		fi
+	done
+}
 
 stop() {
+	# the jobs first, while slurmctld can still cancel them (bounded: 10 s)
+	if [ -s "$dir/slurmctld.pid" ] && [ -f "$dir/slurm.conf" ]; then
+		SLURM_CONF="$dir/slurm.conf" timeout 5 scancel --user="$(id -un)" >/dev/null 2>&1
+		i=0
+		while [ $i -lt 100 ] && [ -n "$(SLURM_CONF="$dir/slurm.conf" timeout 5 squeue -h -o %i 2>/dev/null)" ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+	fi
 	for d in slurmd slurmctld munged; do
 		f="$dir/$d.pid"
 		[ -s "$f" ] || continue
@@ -28,10 +65,7 @@ stop() {
 		fi
 		rm -f "$f"
 	done
-	# the job steps slurmd started (slurmstepd), should any outlive it
-	for p in $(pgrep -x slurmstepd 2>/dev/null); do
-		if tr '\0' ' ' < "/proc/$p/environ" 2>/dev/null | grep -qF "SLURM_CONF=$dir/slurm.conf"; then kill -KILL "$p" 2>/dev/null; fi
-	done
+	for p in $(job_pids); do kill -KILL "$p" 2>/dev/null; done
 	return 0
 }
 
