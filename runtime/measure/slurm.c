@@ -273,6 +273,7 @@ typedef struct Job {
 	int ntasks;
 	int64_t n;                  /* keys */
 	char (*state)[24];          /* per task, as squeue said it last ("" if never seen) */
+	int gone;                   /* squeue no longer knows the job */
 } Job;
 
 static int
@@ -354,10 +355,16 @@ submit(const SlurmRun *r, Job *jb)
 		k += snprintf(cmd + k, sizeof cmd - (size_t)k, " --partition='%s'", r->partition);
 	snprintf(cmd + k, sizeof cmd - (size_t)k, " '%s/task.sh' 2>&1", jb->rundir);
 	int rc = run_capture(cmd, out, sizeof out);
-	one_line(out);
-	char *end;
-	long id = strtol(out, &end, 10);
-	if (rc != 0 || id <= 0 || (*end && *end != ';')) {
+	long id = 0;   /* --parsable: "ID" or "ID;CLUSTER" on a line of its own, after any warning */
+	for (char *line = out; line && *line;) {
+		char *nl = strchr(line, '\n'), *end;
+		long x = strtol(line, &end, 10);
+		if (end != line && (*end == '\n' || *end == ';' || *end == 0))
+			id = x;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (rc != 0 || id <= 0) {
+		one_line(out);
 		fprintf(stderr, "axonc: error: --slurm: sbatch failed (exit %d): %.1000s\n", rc, out[0] ? out : "no output");
 		return -1;
 	}
@@ -376,6 +383,11 @@ poll_states(Job *jb, char *err, size_t nerr)
 	if (!out)
 		ax_die("out of memory");
 	int rc = run_capture(cmd, out, cap);
+	if (rc != 0 && strstr(out, "Invalid job id")) {   /* purged already (MinJobAge): every task has ended */
+		jb->gone = 1;
+		free(out);
+		return 0;
+	}
 	if (rc != 0) {
 		snprintf(err, nerr, "%.300s", out);
 		one_line(err);
@@ -403,6 +415,8 @@ tally(const Job *jb, int *pending, int *running, int *done, int *failed)
 		if (k == ST_DONE)
 			(*done)++;
 		else if (k == ST_FAILED)
+			(*failed)++;
+		else if (jb->gone)   /* ended, in a state squeue did not show us */
 			(*failed)++;
 		else if (!s[0] || strcmp(s, "PENDING") == 0)
 			(*pending)++;
@@ -522,7 +536,8 @@ leftover(const Job *jb, const SlurmRun *r, char (*keys)[33], char (*left)[33], c
 		char w[PATHMAX + 300];
 		snprintf(w, sizeof w, "%sarray task %d of Slurm job %s ended %s (log: %s/task-%d.log)",
 		         round ? ", then in its retry " : "", i, jb->id,
-		         jb->state[i][0] ? jb->state[i] : "without writing its results", jb->rundir, i);
+		         jb->state[i][0] && (!jb->gone || state_kind(jb->state[i]) != ST_ACTIVE) ? jb->state[i]
+		         : "without writing its results", jb->rundir, i);
 		size_t had = prev ? strlen(prev) : 0;
 		char *s = malloc(had + strlen(w) + 1);
 		if (!s)
