@@ -151,13 +151,13 @@ slurm_open(const SlurmOpts *o, const char *target, const char *cmd, char *why, s
 	SlurmRun *r = calloc(1, sizeof *r);
 	if (!r)
 		ax_die("out of memory");
-	char cwd[DIRMAX], full[2 * DIRMAX + 2] = "";
+	char cwd[DIRMAX], abspath[2 * DIRMAX + 2] = "";
 	if (o->workdir[0] == '/')
-		snprintf(full, sizeof full, "%s", o->workdir);
+		snprintf(abspath, sizeof abspath, "%s", o->workdir);
 	else if (getcwd(cwd, sizeof cwd))
-		snprintf(full, sizeof full, "%s/%s", cwd, o->workdir);
-	if (strlen(full) + 200 < sizeof r->dir)   /* room for the files' names under it */
-		memcpy(r->dir, full, strlen(full) + 1);
+		snprintf(abspath, sizeof abspath, "%s/%s", cwd, o->workdir);
+	if (strlen(abspath) + 200 < sizeof r->dir)   /* room for the files' names under it */
+		memcpy(r->dir, abspath, strlen(abspath) + 1);
 	const char *sub[] = { "c", "r", "run" };
 	for (int i = 0; i < 3 && r->dir[0]; i++) {
 		char p[PATHMAX];
@@ -330,7 +330,11 @@ write_job_files(const SlurmRun *r, Job *jb, char (*keys)[33])
 	        "sed -n \"$((a + 1)),${b}p\" \"$R/keys\" | while read -r k; do\n"
 	        "\t[ -e \"$D/r/$k.st\" ] && continue\n"
 	        "\tsh \"$D/c/$k.sh\" >\"$D/r/$k.out.$tag\" 2>\"$D/r/$k.err.$tag\" </dev/null\n"
-	        "\techo $? >\"$D/r/$k.st.$tag\"\n"
+	        "\tst=$?\n"
+	        "\t# killed by a signal: if this task is being cancelled, its own signal ends it here,\n"
+	        "\t# before it writes the killing as the candidate's result\n"
+	        "\t[ $st -gt 128 ] && sleep 3\n"
+	        "\techo $st >\"$D/r/$k.st.$tag\"\n"
 	        "\tmv -f \"$D/r/$k.out.$tag\" \"$D/r/$k.out\" && mv -f \"$D/r/$k.err.$tag\" \"$D/r/$k.err\" &&\n"
 	        "\t\tmv -f \"$D/r/$k.st.$tag\" \"$D/r/$k.st\" || exit 1\n"
 	        "done || exit 1\n"
@@ -430,7 +434,7 @@ tally(const Job *jb, int *pending, int *running, int *done, int *failed)
 static int
 run_job(SlurmRun *r, Job *jb, char (*keys)[33], int64_t n, int progress)
 {
-	memset(jb, 0, sizeof *jb);
+	*jb = (Job){ .n = 0 };
 	jb->n = n;
 	jb->ntasks = n < r->max_tasks ? (int)n : r->max_tasks;
 	snprintf(jb->rundir, sizeof jb->rundir, "%s/run/job.XXXXXX", r->dir);
@@ -534,7 +538,7 @@ leftover(const Job *jb, const SlurmRun *r, char (*keys)[33], char (*left)[33], c
 		}
 		int i = task_of(j, jb->n, jb->ntasks);
 		char w[PATHMAX + 300];
-		snprintf(w, sizeof w, "%sarray task %d of Slurm job %s ended %s (log: %s/task-%d.log)",
+		snprintf(w, sizeof w, "%sarray task %d of Slurm job %s ended %s (its output: %s/task-%d.log)",
 		         round ? ", then in its retry " : "", i, jb->id,
 		         jb->state[i][0] && (!jb->gone || state_kind(jb->state[i]) != ST_ACTIVE) ? jb->state[i]
 		         : "without writing its results", jb->rundir, i);
