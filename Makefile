@@ -7,6 +7,9 @@
 #   make lint     the architecture check: runtime/ names no op or instruction
 #   make bench    the size sweep through axonc compile, bench/RESULTS.md (~12 min on 2 cores)
 #   make bench-quick  a subset of it in about 10 s, bench/quick/RESULTS.md
+#   make check-slurm  compile --slurm through a real one-node Slurm cluster (root; apt installs
+#                 Debian's slurm packages when missing; about 1.5 min)
+#   make bench-slurm  Phase 2 wall time of one compile locally and through that cluster
 #
 # Every target directory under targets/ is generated into build/gen/<name>/
 # and linked into axonc; nothing generated is committed.
@@ -47,7 +50,7 @@ GEN_OBJS := $(patsubst gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS)) $(BUILD)/obj/ge
 RT_OBJS  := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(RT_SRCS)) $(BUILD)/obj/rt/prog.tab.o $(BUILD)/obj/rt/prog.lex.o
 CLI_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/rt/%.o,$(CLI_SRCS))
 
-.PHONY: all deps demo check test build-tests gen lint clean bench bench-quick fuzz-equiv fuzz-compile FORCE
+.PHONY: all deps demo check check-slurm test build-tests gen lint clean bench bench-quick bench-slurm fuzz-equiv fuzz-compile FORCE
 all: $(BUILD)/axgen $(BUILD)/axonc
 
 deps:
@@ -144,6 +147,12 @@ check: deps
 	$(MAKE) -j2 BUILD=build/asan SAN=1 build-tests
 	$(MAKE) BUILD=build/asan SAN=1 test
 
+# compile --slurm through a one-node Slurm cluster started and stopped by tests/slurm/check.sh
+# (as root: it installs slurmctld, slurmd, slurm-client and munge with apt when missing)
+check-slurm: deps
+	$(MAKE) -j2 BUILD=build/asan SAN=1 all
+	sh tests/slurm/check.sh build/asan/axonc
+
 lint: $(BUILD)/axgen
 	@BUILD=$(BUILD) sh tests/arch.sh
 
@@ -159,6 +168,12 @@ bench: deps
 bench-quick: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/axonc
 	/usr/bin/python3 bench/sweep.py --quick --axonc build/bench/axonc --jobs $(JOBS) --budget $(or $(BUDGET),1000) --out bench/quick
+
+# make bench-slurm: Phase 2 wall time of one compile with the model as a --measure command, on the
+# local cores and through a one-node Slurm cluster (bench/slurm_phase2.sh; PROG=, DIMS=, BUDGET=)
+bench-slurm: deps
+	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/axonc
+	@sh bench/slurm_phase2.sh build/bench/axonc $(if $(PROG),--prog $(PROG)) $(if $(DIMS),--dims $(DIMS)) $(if $(BUDGET),--budget $(BUDGET))
 
 $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	$(CC) $(CFLAGS) $(RT_INC) -o $@ $^ $(LDFLAGS) $(LDLIBS)

@@ -545,6 +545,20 @@ expect_grep 'the command exited with status 1: no such tool' "$tmp/err" "--measu
 expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --measure "time-it kernel.py"
 expect_grep 'must name the kernel file as {kernel}' "$tmp/err" "--measure without {kernel}"
 expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --jobs 0
+# --slurm (make check-slurm runs it on a real cluster): its usage errors, before any work
+expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --slurm
+expect_grep "--slurm runs the --measure command on a Slurm cluster: it needs --measure 'CMD {kernel}'" "$tmp/err" "--slurm without --measure"
+expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --measure model --slurm
+expect_rc 2 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --measure "sh x {kernel}" --partition p
+expect_grep "--partition is an option of --slurm" "$tmp/err" "--partition without --slurm"
+expect_rc 2 "$AXONC" model examples/rmsnorm.py --dims M=256,N=512 --slurm
+expect_rc 1 env PATH=/nonexistent "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --measure "sh x {kernel}" --slurm --workdir "$tmp/swd"
+expect_grep "axonc: error: --slurm: sbatch is not on PATH" "$tmp/err" "--slurm without sbatch"
+if grep -q 'phase 1' "$tmp/err"; then bad "--slurm: a missing sbatch is found only after the work"; else ok; fi
+# {modelled_us}: the model as a command chooses what the model chooses
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --budget 64 -o "$tmp/km.py" --measure "sh tests/slurm/measure.sh {kernel} {modelled_us}"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=256,N=512 --budget 64 -o "$tmp/k0.py"
+if cmp -s "$tmp/km.py" "$tmp/k0.py"; then ok; else bad "--measure with {modelled_us} chose another kernel than the model"; fi
 # emission, on the first candidate: RMSNorm loop-fused is one loop nest; unfused, five
 first_cand examples/rmsnorm_matmul.py M=256,K=512,N=1024
 expect_grep 'for i0 in nl.affine_range(2):' "$tmp/k.py" "a loop over M tiles of 128 partitions"

@@ -41,12 +41,18 @@ static const char usage[] =
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--measure model|'CMD']\n"
 	"          [--jobs N] [--budget N] [--no-algebraic] [--no-fusion] [--max-tile T] [--dtype-bytes 2|4]\n"
 	"          [--emit-all DIR [--validate]] [--seed S]\n"
+	"          [--slurm [--partition P] [--max-tasks N] [--workdir DIR]]\n"
 	"                          the fastest proved @LANG@ kernel: every candidate structure validated at\n"
 	"                          reduced sizes (C rendering run by libtcc against the program), every\n"
 	"                          candidate measured by the performance model (default) or by CMD, run\n"
-	"                          with {kernel} (its @LANG@ file) and {config} (a JSON of its choices), which\n"
-	"                          prints its latency in microseconds (the last number it prints; a failing\n"
-	"                          command makes the candidate infeasible); the winner validated again at\n"
+	"                          with {kernel} (its @LANG@ file), {config} (a JSON of its choices) and\n"
+	"                          {modelled_us} (the model's latency), which prints its latency in\n"
+	"                          microseconds (the last number it prints; a failing command makes the\n"
+	"                          candidate infeasible); with --slurm, CMD runs in one Slurm array job\n"
+	"                          (sbatch; at most N tasks, default 16; in partition P) on candidates\n"
+	"                          written under DIR (default ./axonc-slurm, shared by the nodes), a\n"
+	"                          failed task's candidates retried once, results kept there for the next\n"
+	"                          run, Ctrl-C cancelling the job; the winner validated again at\n"
 	"                          the requested sizes (or the largest that fit the check's limits);\n"
 	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
 	"                          with --validate each one run at the requested sizes\n"
@@ -169,6 +175,8 @@ axonc_main(int argc, char **argv)
 			o.no_fusion = 1;
 		else if (strcmp(argv[i], "--validate") == 0)
 			o.validate = 1;
+		else if (strcmp(argv[i], "--slurm") == 0)
+			o.slurm = 1;
 		else if (strcmp(argv[i], "--list") == 0)
 			o.list = 1;
 		else if (strcmp(argv[i], "--no-jump") == 0)
@@ -191,6 +199,15 @@ axonc_main(int argc, char **argv)
 		} else if (opt_value(argc, argv, &i, "--jobs", &v, &bad)) {
 			if (bad || int_option("--jobs", v, 1, 64, &o.jobs))
 				return 2;
+		} else if (opt_value(argc, argv, &i, "--max-tasks", &v, &bad)) {
+			if (bad || int_option("--max-tasks", v, 1, 100000, &o.max_tasks))
+				return 2;
+			o.slurm_opt = o.slurm_opt ? o.slurm_opt : "--max-tasks";
+		} else if (opt_value(argc, argv, &i, "--partition", &o.partition, &bad) ||
+		           opt_value(argc, argv, &i, "--workdir", &o.workdir, &bad)) {
+			if (bad)
+				return 2;
+			o.slurm_opt = o.slurm_opt ? o.slurm_opt : o.partition ? "--partition" : "--workdir";
 		} else if (opt_value(argc, argv, &i, "--dtype-bytes", &v, &bad)) {
 			if (bad || int_option("--dtype-bytes", v, 2, 4, &o.dtype))
 				return 2;
@@ -241,6 +258,13 @@ axonc_main(int argc, char **argv)
 		print_usage(stderr, t);
 		return 2;
 	}
+	if (o.slurm_opt && !o.slurm)
+		return fail("%s is an option of --slurm (compile --measure 'CMD {kernel}' --slurm)", o.slurm_opt);
+	if (o.slurm && strcmp(o.cmd, "compile") != 0)
+		return fail("--slurm is an option of compile, not of %s", o.cmd);
+	if (o.slurm && !o.measure)
+		return fail("--slurm runs the --measure command on a Slurm cluster: it needs --measure 'CMD {kernel}' "
+		            "(the model%s runs here)", " (--measure model, the default)");
 	for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
 		if (strcmp(o.cmd, commands[k].name) == 0)
 			return commands[k].run(t, &o);

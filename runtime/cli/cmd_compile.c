@@ -43,6 +43,7 @@ typedef struct Compile {
 	const double *rlev[SEL_LEVELS];
 	char rdims[256], wdims[256];
 	SelIn in;
+	SlurmOpts slurm;            /* --slurm */
 	SelOut so;
 	/* the winner, validated again at the requested sizes */
 	Nest *best;
@@ -223,6 +224,11 @@ compile_report(const Compile *c)
 	        strcmp(c->wdims, c->dims) == 0 || !strchr(c->wdims, '=') ? "true" : "false");
 	fprintf(f, "\"validated\": %lld, \"rejected_numerics\": %lld, \"unvalidated\": %lld, ",
 	        (long long)so->validated, (long long)(so->rejected + c->winner_rejected), (long long)so->unvalidated);
+	if (so->unmeasured) {   /* --slurm: only then, so that a run through Slurm reports what a local run does */
+		fprintf(f, "\"unmeasured\": %lld, \"first_unmeasured\": ", (long long)so->unmeasured);
+		json_fstr(f, so->first_unmeasured);
+		fputs(", ", f);
+	}
 	if (so->first_rejection[0]) {
 		fputs("\"first_rejection\": ", f);
 		json_fstr(f, so->first_rejection);
@@ -275,7 +281,10 @@ compile_summary(const Compile *c)
 	        "tiles too large, %lld could not be written), %lld measured%s\n",
 	        c->t->name, (c->t1 - c->t0) / 1e3, c->nv, c->nv == 1 ? "" : "s", (c->t2 - c->t1) / 1e3,
 	        (long long)so->considered, (long long)so->emitted, (long long)so->dropped, (long long)so->failed,
-	        (long long)so->feasible, o->measure ? " by the command" : " by the model");
+	        (long long)so->feasible, o->slurm ? " by the command through Slurm" : o->measure ? " by the command" : " by the model");
+	if (so->unmeasured)
+		fprintf(stderr, "axonc: %lld candidate%s unmeasured (their Slurm tasks failed twice), the first: %s\n",
+		        (long long)so->unmeasured, so->unmeasured == 1 ? "" : "s", so->first_unmeasured);
 	fprintf(stderr,
 	        "axonc: numerics: %lld structure%s validated at %s, %lld rejected, %lld could not be written there "
 	        "(%lld candidates dropped); the winner validated at %s\n",
@@ -327,6 +336,15 @@ compile_limits(Compile *c)
 	for (int k = 0; k < 2; k++)
 		if (out[k] && !writable(out[k]))
 			return 1;
+	if (o->slurm) {   /* sbatch and squeue there, the work directory made */
+		char why[600];
+		c->slurm = (SlurmOpts){ .workdir = o->workdir ? o->workdir : "axonc-slurm", .partition = o->partition,
+		                        .max_tasks = o->max_tasks };
+		if (slurm_ready(&c->slurm, why, sizeof why) != 0) {
+			fprintf(stderr, "axonc: error: --slurm: %s\n", why);
+			return 1;
+		}
+	}
 	for (int l = 0; l < SEL_LEVELS; l++) {
 		memcpy(c->rv[c->nlev], c->vals, sizeof *c->vals * (size_t)c->n);
 		double f = (double)(1 << (3 * l));
@@ -415,7 +433,8 @@ compile_select(Compile *c)
 		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = c->nlev,
 		         .validate_requested = c->requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
 		         .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
-		         .progress = isatty(2), .cmd = o->measure, .dtype = c->dtype, .fn = c->g0->fn, .seed = o->seed };
+		         .progress = isatty(2), .cmd = o->measure, .slurm = o->slurm ? &c->slurm : NULL, .dtype = c->dtype,
+		         .fn = c->g0->fn, .seed = o->seed };
 	return select_run(&c->in, &c->so) != 0;
 }
 
@@ -451,6 +470,7 @@ compile_winner(Compile *c)
 		const SelOut *so = &c->so;
 		const char *why = wwhy[0]              ? wwhy
 		                  : so->first_infeasible[0] ? so->first_infeasible
+		                  : so->first_unmeasured[0] ? so->first_unmeasured
 		                  : so->first_rejection[0]  ? so->first_rejection
 		                  : so->dropped             ? "the tiles of every candidate are too large for on-chip memory"
 		                  : so->first_failure[0]    ? so->first_failure

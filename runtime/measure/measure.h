@@ -4,8 +4,8 @@
  * of one (model.c), the roofline bound (roofline.c) and the naive lowering
  * (naive.c) it is read against, and selection (select.c): every candidate
  * validated by structure at reduced sizes, measured by the model or a
- * user's command in parallel worker processes, the best chosen
- * deterministically.
+ * user's command in parallel worker processes (command.c) or through a
+ * Slurm array job (slurm.c), the best chosen deterministically.
  */
 #ifndef AXON_MEASURE_H
 #define AXON_MEASURE_H
@@ -62,6 +62,13 @@ enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
        SEL_MAXJOBS = 64 };
 
+/* --slurm: where and how the command runs on a cluster (slurm.c) */
+typedef struct SlurmOpts {
+	const char *workdir;     /* a directory every node sees (made if missing) */
+	const char *partition;   /* NULL: the cluster's default */
+	int max_tasks;           /* array tasks at most per job */
+} SlurmOpts;
+
 typedef struct SelIn {
 	const AxGraph *g0;
 	int nv;                  /* variants, each tiled and lowered */
@@ -78,7 +85,8 @@ typedef struct SelIn {
 	int64_t budget;          /* visits per variant */
 	int jobs;                /* worker processes (1: in this one) */
 	int progress;            /* a progress line on stderr */
-	const char *cmd;         /* --measure CMD ({kernel}, {config}); NULL: the model */
+	const char *cmd;         /* --measure CMD ({kernel}, {config}, {modelled_us}); NULL: the model */
+	const SlurmOpts *slurm;  /* with cmd: run it through Slurm (NULL: on the workers) */
 	int dtype;               /* bytes per element for the model */
 	const char *fn;          /* the kernel's name */
 	uint64_t seed;
@@ -102,6 +110,7 @@ typedef struct SelOut {
 	int64_t rejected;        /* dropped because their structure failed validation */
 	int64_t unvalidated;     /* dropped because their structure could not be validated */
 	int64_t feasible;        /* measured */
+	int64_t unmeasured;      /* --slurm: their array task failed twice (first_unmeasured says how) */
 	int64_t structures, validated, struct_rejected, struct_unvalidated;
 	int64_t runs;            /* renderings run (structures differing only in engines share one) */
 	double validate_ms;
@@ -109,6 +118,7 @@ typedef struct SelOut {
 	char first_failure[600];    /* why a candidate (or any) could not be written */
 	char first_rejection[600];
 	char first_infeasible[600];
+	char first_unmeasured[600];
 } SelOut;
 
 /* Validates, measures and ranks every candidate; 0 = ok (out->top[0].have: a winner). */
@@ -125,5 +135,33 @@ void select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c);
  * get under the limits. */
 int select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, int nsizes, double max_ops,
                   double max_bytes);
+
+/* command.c: the user's command on one candidate */
+/* cmd with every {kernel} and {config} replaced by the quoted paths and {modelled_us} by the
+ * model's latency in microseconds (malloc'd) */
+char *command_line(const char *cmd, const char *kernel, const char *config, double modelled_s);
+/* the last word of a run's standard output that is a whole finite number (NAN: none) */
+double command_last_number(FILE *out);
+/* a run's latency in seconds from its exit code and that number, or -1 and why (its standard
+ * error, in errpath, quoted) */
+double command_verdict(int code, double last, const char *errpath, char *why, size_t nwhy);
+
+/* slurm.c: candidates measured by one Slurm array job (and one retry), results kept on disk
+ * under the hash of the candidate, the target and the command */
+typedef struct SlurmRun SlurmRun;
+/* 0 if sbatch, squeue and scancel can be run and the work directory made; else why */
+int slurm_ready(const SlurmOpts *o, char *why, size_t nwhy);
+/* opens the work directory for a command on a target (NULL and why on failure) */
+SlurmRun *slurm_open(const SlurmOpts *o, const char *target, const char *cmd, char *why, size_t nwhy);
+/* writes a candidate (unless there already) and gives its key (32 hex digits); -1 and why */
+int slurm_put(const SlurmRun *r, const char *kernel, const char *config, double modelled_s, char key[33], char *why,
+              size_t nwhy);
+/* measures the keys without a result on disk (keys may repeat): one array job, then one
+ * retry of what a failed task left; 0 when every job ended (some keys may be unmeasured),
+ * -1 if nothing could be submitted or followed, or on SIGINT/SIGTERM (the job cancelled) */
+int slurm_measure(SlurmRun *r, char (*keys)[33], int64_t n, int progress);
+/* a key's latency in seconds; -1 infeasible, -2 unmeasured (why says so) */
+double slurm_latency(const SlurmRun *r, const char *key, char *why, size_t nwhy);
+void slurm_close(SlurmRun *r);
 
 #endif

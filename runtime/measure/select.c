@@ -54,7 +54,8 @@ typedef struct Sel {
 	int64_t *ncv;                /* per variant: combinations visited */
 	int64_t *stride;
 	int W;
-	char tmpdir[64];             /* --measure: where candidates are written */
+	char tmpdir[64];             /* --measure: where candidates are written (--slurm: the workers' records) */
+	SlurmRun *slurm;             /* --slurm: the work directory */
 } Sel;
 
 static void *
@@ -282,30 +283,9 @@ checker_free(Checker *K, int nv)
 
 /* ---- measuring ---------------------------------------------------------------------- */
 
-/* s with every {kernel} and {config} replaced by the quoted paths */
-static char *
-command_line(const char *s, const char *kernel, const char *config)
-{
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-	while (*s) {
-		const char *path = strncmp(s, "{kernel}", 8) == 0 ? kernel : strncmp(s, "{config}", 8) == 0 ? config : NULL;
-		if (path) {
-			fputc('\'', f);
-			fputs(path, f);   /* our own temporary paths: no quote in them */
-			fputc('\'', f);
-			s += 8;
-		} else
-			fputc(*s++, f);
-	}
-	fclose(f);
-	return out;
-}
-
-/* runs the user's command on candidate c: its latency in seconds, or -1 and why */
+/* runs the user's command on candidate c (modelled at modelled_s): its latency in seconds, or -1 and why */
 static double
-measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char *why, size_t nwhy)
+measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, double modelled_s, char *why, size_t nwhy)
 {
 	const SelIn *in = S->in;
 	char kp[128], cp[128], ep[128];
@@ -325,7 +305,7 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 		snprintf(why, nwhy, "cannot write the candidate into %s", S->tmpdir);
 		return -1;
 	}
-	char *cmd = command_line(in->cmd, kp, cp), *sh = NULL;
+	char *cmd = command_line(in->cmd, kp, cp, modelled_s), *sh = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&sh, &len);
 	fprintf(m, "(\n%s\n) 2>'%s' </dev/null", cmd, ep);
@@ -338,35 +318,40 @@ measure_command(Sel *S, int k, int v, const ExtractCand *c, const Nest *ns, char
 		snprintf(why, nwhy, "cannot run the command: %s", strerror(errno));
 		return -1;
 	}
-	/* the latency: the last word of its output that is a number, whole */
-	char word[128];
-	double last = NAN;
-	while (fscanf(p, "%127s", word) == 1) {
-		char *end;
-		double x = strtod(word, &end);
-		if (end != word && *end == 0 && isfinite(x))
-			last = x;
-	}
+	double last = command_last_number(p);
 	int st = ax_pclose_group(p, pid);
-	if (st != 0 || !(last > 0)) {
-		char err[300] = "";
-		FILE *e = fopen(ep, "r");
-		if (e) {
-			size_t r = fread(err, 1, sizeof err - 1, e);
-			err[r] = 0;
-			fclose(e);
-		}
-		for (char *s = err; *s; s++)
-			if (*s == '\n')
-				*s = ' ';
-		if (st != 0)
-			snprintf(why, nwhy, "the command exited with status %d: %.280s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
-			         err);
-		else
-			snprintf(why, nwhy, "the command printed no positive latency (microseconds) on its standard output");
+	return command_verdict(st == 0 ? 0 : WIFEXITED(st) ? WEXITSTATUS(st) : -1, last, ep, why, nwhy);
+}
+
+/* --slurm: candidate c written into the work directory instead of measured, its place in the
+ * stream and its key kept in this worker's records (select_run measures them all at once) */
+typedef struct Deferred {
+	SelPick p;
+	char key[33];
+} Deferred;
+
+static int
+defer_command(Sel *S, FILE *rec, int v, const ExtractCand *c, const Nest *ns, const SelPick *p, char *why, size_t nwhy)
+{
+	const SelIn *in = S->in;
+	char *src = nest_kernel_as(ns, in->fn, in->dtype, why, nwhy), *cfg = NULL;
+	if (!src)
 		return -1;
+	size_t len = 0;
+	FILE *g = open_memstream(&cfg, &len);
+	if (!g)
+		ax_die("out of memory");
+	select_config_json(g, in, v, c);
+	fclose(g);
+	Deferred d = { .p = *p };
+	int rc = slurm_put(S->slurm, src, cfg, p->latency, d.key, why, nwhy);
+	free(src);
+	free(cfg);
+	if (rc == 0 && fwrite(&d, sizeof d, 1, rec) != 1) {
+		snprintf(why, nwhy, "cannot keep a record in %s: %s", S->tmpdir, strerror(errno));
+		rc = -1;
 	}
-	return last * 1e-6;
+	return rc;
 }
 
 static void
@@ -374,6 +359,13 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 {
 	const SelIn *in = S->in;
 	Checker K = { 0 };
+	FILE *rec = NULL;
+	if (S->slurm) {
+		char rp[128];
+		snprintf(rp, sizeof rp, "%s/w%d.rec", S->tmpdir, k);
+		if (!(rec = fopen(rp, "wb")))
+			ax_die("cannot write %s: %s", rp, strerror(errno));
+	}
 	for (int v = 0; v < in->nv; v++) {
 		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
@@ -424,12 +416,17 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			o->emitted++;
 			if (in->cmd) {
 				char why[600];
-				double s = measure_command(S, k, v, &c, ns, why, sizeof why);
+				double s = S->slurm ? defer_command(S, rec, v, &c, ns, &p, why, sizeof why)
+				                    : measure_command(S, k, v, &c, ns, p.latency, why, sizeof why);
 				if (s < 0) {
 					o->infeasible++;
 					if (!o->first_infeasible[0])
 						snprintf(o->first_infeasible, sizeof o->first_infeasible, "variant %d visit %lld: %.500s",
 						         v, (long long)c.visit, why);
+					nest_free(ns);
+					continue;
+				}
+				if (S->slurm) {   /* measured later, all at once */
 					nest_free(ns);
 					continue;
 				}
@@ -444,6 +441,8 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 		extract_free(x);
 	}
 	checker_free(&K, in->nv);
+	if (rec && fclose(rec) != 0)
+		ax_die("cannot write the records in %s", S->tmpdir);
 }
 
 /* ---- workers ------------------------------------------------------------------------ */
@@ -548,6 +547,64 @@ add_counts(SelOut *o, const SelOut *p)
 			top_insert(o->top, &p->top[i]);
 }
 
+/* --slurm: the candidates the workers wrote, measured through Slurm, then counted and ranked
+ * as a local run would (records in worker order, each in stream order) */
+static int
+measure_deferred(Sel *S, int jobs, SelOut *out)
+{
+	Deferred *d = NULL;
+	int64_t n = 0, cap = 0;
+	for (int k = 0; k < jobs; k++) {
+		char rp[128];
+		snprintf(rp, sizeof rp, "%s/w%d.rec", S->tmpdir, k);
+		FILE *f = fopen(rp, "rb");
+		if (!f) {
+			fprintf(stderr, "axonc: error: cannot read %s: %s\n", rp, strerror(errno));
+			free(d);
+			return -1;
+		}
+		for (;;) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 256;
+				if (!(d = realloc(d, sizeof *d * (size_t)cap)))
+					ax_die("out of memory");
+			}
+			if (fread(&d[n], sizeof *d, 1, f) != 1)
+				break;
+			n++;
+		}
+		fclose(f);
+	}
+	char(*keys)[33] = malloc(sizeof *keys * (size_t)(n + 1));
+	if (!keys)
+		ax_die("out of memory");
+	for (int64_t i = 0; i < n; i++)
+		memcpy(keys[i], d[i].key, sizeof keys[i]);
+	int rc = slurm_measure(S->slurm, keys, n, S->in->progress);
+	for (int64_t i = 0; i < n && rc == 0; i++) {
+		char why[600];
+		double s = slurm_latency(S->slurm, d[i].key, why, sizeof why);
+		if (s > 0) {
+			d[i].p.latency = s;
+			out->feasible++;
+			top_insert(out->top, &d[i].p);
+		} else if (s == -1) {
+			out->infeasible++;
+			if (!out->first_infeasible[0])
+				snprintf(out->first_infeasible, sizeof out->first_infeasible, "variant %d visit %lld: %.500s",
+				         d[i].p.v, (long long)d[i].p.visit, why);
+		} else {
+			out->unmeasured++;
+			if (!out->first_unmeasured[0])
+				snprintf(out->first_unmeasured, sizeof out->first_unmeasured, "variant %d visit %lld: %.500s",
+				         d[i].p.v, (long long)d[i].p.visit, why);
+		}
+	}
+	free(keys);
+	free(d);
+	return rc;
+}
+
 int
 select_run(const SelIn *in, SelOut *out)
 {
@@ -583,11 +640,20 @@ select_run(const SelIn *in, SelOut *out)
 			rc = -1;
 		}
 	}
+	if (rc == 0 && in->cmd && in->slurm) {
+		char why[600];
+		if (!(S.slurm = slurm_open(in->slurm, in->g0->t->name, in->cmd, why, sizeof why))) {
+			fprintf(stderr, "axonc: error: --slurm: %s\n", why);
+			rc = -1;
+		}
+	}
 	if (rc == 0) {
 		rc = run_workers(&S, jobs, measure_share, total, in->progress);
 		for (int k = 0; k < jobs; k++)
 			add_counts(out, &S.sh->part[k]);
 	}
+	if (rc == 0 && S.slurm)
+		rc = measure_deferred(&S, jobs, out);
 	for (int v = 0; v < in->nv; v++)   /* the structures met */
 		for (int64_t i = 0; i < S.ncv[v] * S.W; i++) {
 			int vd = S.verdict[v][i];
@@ -598,8 +664,8 @@ select_run(const SelIn *in, SelOut *out)
 		}
 	if (S.tmpdir[0]) {   /* the workers' files, then the directory */
 		for (int k = 0; k < jobs; k++) {
-			const char *ext[3] = { "py", "json", "err" };
-			for (int e = 0; e < 3; e++) {
+			const char *ext[4] = { "py", "json", "err", "rec" };
+			for (int e = 0; e < 4; e++) {
 				char p[160];
 				snprintf(p, sizeof p, "%s/w%d.%s", S.tmpdir, k, ext[e]);
 				unlink(p);
@@ -607,6 +673,7 @@ select_run(const SelIn *in, SelOut *out)
 		}
 		rmdir(S.tmpdir);
 	}
+	slurm_close(S.slurm);
 	for (int v = 0; v < in->nv; v++)
 		munmap(S.verdict[v], S.ncv[v] ? (size_t)(S.ncv[v] * S.W) : 1);
 	munmap(S.sh, sizeof *S.sh);
@@ -630,113 +697,5 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 		if ((c->fused < 0) == p->unfused)
 			return ns;
 		nest_free(ns);
-	}
-}
-
-/* ---- the choices as JSON ------------------------------------------------------------ */
-
-/* the engine of instruction inst chosen by sel (the sel-th it may run on) */
-static const char *
-engine_name(const AxTarget *t, const SynthSeq *q, int j, int sel)
-{
-	uint32_t m = q->engines[j] ? q->engines[j] : t->insts[q->inst[j]].engines;
-	int e = ax_nth_bit(m, sel);
-	return e >= 0 ? t->engines[e].name : "-";
-}
-
-void
-select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
-{
-	const AxTiling *T = in->T[v];
-	const LowerNode *L = in->L[v];
-	const AxGraph *g = T->g;
-	fprintf(f, "{\"variant\": %d, \"instructions\": {", v);
-	int first = 1;
-	for (int id = 0; id < g->nnodes; id++)
-		if (T->op[id].kind == TO_COMPUTE && L[id].nchoices) {
-			char key[96];
-			snprintf(key, sizeof key, "%%%d %s", id, node_op(g, &g->nodes[id])->name);
-			fputs(first ? "" : ", ", f);
-			json_fstr(f, key);
-			fputs(": ", f);
-			json_fstr(f, L[id].choice[c->choice[id]].seq.text);
-			first = 0;
-		}
-	fputs("}, \"engines\": {", f);
-	first = 1;
-	for (int id = 0; id < g->nnodes; id++)
-		if (T->op[id].kind == TO_COMPUTE && L[id].nchoices) {
-			const SynthSeq *q = &L[id].choice[c->choice[id]].seq;
-			fprintf(f, "%s\"%%%d\": [", first ? "" : ", ", id);
-			for (int j = 0; j < q->ninsts; j++)
-				fprintf(f, "%s\"%s\"", j ? ", " : "", engine_name(g->t, q, j, c->engsel[id * 8 + j]));
-			fputs("]", f);
-			first = 0;
-		}
-	fprintf(f, "}, \"fusion\": \"%s\", \"fused_producers\": %d, \"blocks\": {",
-	        c->fused < 0 ? "unfused" : c->fused > 0 ? "loop-fused" : "nothing to fuse", c->fused > 0 ? c->fused : 0);
-	first = 1;
-	for (int k = 0; k < T->nbcls && k < 64; k++)
-		if (c->blocks[k] > 1) {
-			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", T->bname[k], c->blocks[k]);
-			first = 0;
-		}
-	fputs("}, \"tiles\": {", f);
-	for (int i = in->n; i < c->env.n; i++)
-		fprintf(f, "%s\"%s\": %.0f", i > in->n ? ", " : "", c->env.names[i], c->env.vals[i]);
-	fputs("}}", f);
-}
-
-/* ---- reduced sizes -------------------------------------------------------------------- */
-
-static int
-assumptions_hold(const AxGraph *g0, const AxEnv *env)
-{
-	for (int i = 0; i < g0->nassume; i++) {
-		double v;
-		if (t_eval(g0->assume[i], env, &v) != 0 || v == 0)
-			return 0;
-	}
-	return 1;
-}
-
-int
-select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, int nsizes, double max_ops,
-              double max_bytes)
-{
-	AxEnv env = { n, names, vals };
-	int shrunk = 0;
-	if (nsizes > 128)
-		nsizes = 128;
-	for (;;) {
-		ModelRoof rf;
-		model_roofline(g0, &env, 4, &rf);
-		double ops = rf.ref_ops >= 0 ? rf.ref_ops : rf.macs + rf.flops;   /* what checking costs */
-		if (ops <= max_ops && rf.bytes <= max_bytes)
-			return shrunk;
-		/* halve the largest even size whose half keeps the program's assumptions, or the
-		 * largest odd one (rounded up: its tiles then have a tail) when no even size is left or
-		 * it is more than twice the largest even one (M=99999999, K=N=64: M, not K and N) */
-		char tried[128] = { 0 };
-		for (;;) {
-			int even = -1, odd = -1;
-			for (int i = 0; i < nsizes; i++) {
-				if (tried[i] || vals[i] < 2)
-					continue;
-				int *w = fmod(vals[i], 2) != 0 ? &odd : &even;
-				if (*w < 0 || vals[i] > vals[*w])
-					*w = i;
-			}
-			int pick = even >= 0 && (odd < 0 || vals[odd] <= 2 * vals[even]) ? even : odd;
-			if (pick < 0)
-				return -1;
-			tried[pick] = 1;
-			double was = vals[pick];
-			vals[pick] = ceil(was / 2);
-			if (assumptions_hold(g0, &env))
-				break;
-			vals[pick] = was;
-		}
-		shrunk = 1;
 	}
 }
