@@ -372,8 +372,8 @@ tile_graph(const AxGraph *g)
 		}
 	}
 	/* a plain reduction along a short axis (a literal extent) among its operand's last two:
-	 * a tile of those two dims would hold a few elements per partition (a 2-wide window: 8
-	 * bytes).  The tile takes the operand's outer dims too, through the literal ones, up to
+	 * a tile of those two dims (trailing size-1 dims aside) would hold a few elements per
+	 * partition (a 2-wide window: 8 bytes).  The tile takes the operand's outer dims too, through the literal ones, up to
 	 * the first that is not literal, which becomes its partition axis: many windows per
 	 * partition, contiguous in memory.  Literal dims of such a tile are whole in it. */
 	for (int id = 0; id < g->nnodes; id++) {
@@ -385,6 +385,8 @@ tile_graph(const AxGraph *g)
 			continue;
 		const AxNode *src = &g->nodes[nd->in[0]];
 		int r = src->rank, short_red = 0;
+		while (r > 2 && src->dim[r - 1]->kind == TK_NUM && src->dim[r - 1]->num == 1)
+			r--;   /* trailing size-1 dims (a reduction's kept axis) are in the tile as 1 */
 		for (int j = r - 2; j < r && r >= 3; j++) {
 			const TileAxisRead *rd = &sc->rd[0][j];
 			if (j >= 0 && rd->kind == 1 && to->ax[rd->axis].red && src->dim[j]->kind == TK_NUM &&
@@ -395,13 +397,22 @@ tile_graph(const AxGraph *g)
 			continue;
 		int j = r - 2;
 		while (j > 0 && (src->dim[j]->kind == TK_NUM || (j == r - 2 && src->dim[r - 1]->kind == TK_NUM))) {
-			j--;
-			if (sc->rd[0][j].kind != 1)
+			if (sc->rd[0][j - 1].kind != 1)
 				break;
-			to->ax[sc->rd[0][j].axis].tiled = 1;
+			j--;
 			if (src->dim[j]->kind != TK_NUM)
 				break;
 		}
+		int first = nd->rank;   /* the first result axis in the tile */
+		for (int d = j; d < src->rank; d++)
+			if (sc->rd[0][d].kind == 1) {
+				to->ax[sc->rd[0][d].axis].tiled = 1;
+				if (to->ax[sc->rd[0][d].axis].out >= 0 && to->ax[sc->rd[0][d].axis].out < first)
+					first = to->ax[sc->rd[0][d].axis].out;
+			}
+		for (int k = first; k < nd->rank; k++)   /* the reduced axis kept as 1, inside the tile */
+			if (to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num == 1)
+				to->ax[k].tiled = 1, to->ax[k].unit = 1;
 		to->deep = 1;
 		for (int k = 0; k < to->naxes; k++)
 			if (to->ax[k].tiled && to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num >= 2)
