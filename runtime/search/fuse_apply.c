@@ -192,6 +192,9 @@ build(Applier *ap, const FuseNest *nest, const FuseInstVariant *v, const int *pi
 	char fusion[600];
 	size_t fk = 0;
 	fusion[0] = 0;
+	if (!np)   /* no window: the two sequences as they are, one choice of the consumer */
+		fk = (size_t)snprintf(fusion, sizeof fusion, "%s's sequence in its reader's (loaded with its blocks)",
+		                      node_op(g, &g->nodes[nest->nodes[0]])->name);
 	for (int i = 0; i < np; i++) {
 		const FuseFound *f = &v->found[pick[i]];
 		const SynthSeq *q = &f->fused;
@@ -271,6 +274,14 @@ fuse_apply(LowerCache *c, const AxTiling *T, LowerNode *L)
 	int total = 0;
 	for (int k = 0; k < r->nnests; k++) {
 		const FuseNest *nest = &r->nest[k];
+		/* a producer's and its only consumer's sequences as they are, one choice of the consumer:
+		 * what loop fusion writes, but the producer's loads are the consumer's own, made once
+		 * per block of the consumer with its other loads */
+		if (nest->nodes[0] != nest->nodes[1] && nest->nvariants) {
+			int before = ap.added[nest->nodes[1]];
+			build(&ap, nest, &nest->v[0], NULL, 0);
+			total += ap.added[nest->nodes[1]] - before;
+		}
 		for (int vi = 0; vi < nest->nvariants; vi++) {
 			const FuseInstVariant *v = &nest->v[vi];
 			/* each fusion alone, then all whose windows are disjoint together */
