@@ -276,8 +276,11 @@ fuse_apply(LowerCache *c, const AxTiling *T, LowerNode *L)
 		const FuseNest *nest = &r->nest[k];
 		/* a producer's and its only consumer's sequences as they are, one choice of the consumer:
 		 * what loop fusion writes, but the producer's loads are the consumer's own, made once
-		 * per block of the consumer with its other loads */
-		if (nest->nodes[0] != nest->nodes[1] && nest->nvariants) {
+		 * per block of the consumer with its other loads.  Only for a producer of one sequence:
+		 * such a choice is one per producer sequence, and extraction skips every combination
+		 * whose producer sequence is not the one absorbed, so more would thin out what a
+		 * budget visits (SiLU MLP: 1344 candidates at budget 2000 down to 112) */
+		if (nest->nodes[0] != nest->nodes[1] && nest->nvariants && L[nest->nodes[0]].nchoices == 1) {
 			int before = ap.added[nest->nodes[1]];
 			build(&ap, nest, &nest->v[0], NULL, 0);
 			total += ap.added[nest->nodes[1]] - before;
