@@ -58,6 +58,7 @@ typedef enum {   /* what an E_NAME refers to, filled by sema */
 	N_FATTR,    /* a float attribute of an op */
 	N_BUILTIN,  /* dtype_bytes (cost) and engine (constraints, cost) */
 	N_ENGINE,   /* an engine name, compared with `engine` */
+	N_GROUP,    /* an instruction's ellipsis group in its cost: the product of its dims */
 } NameKind;
 
 typedef enum { T_NONE, T_INT, T_REAL, T_BOOL } Ty;

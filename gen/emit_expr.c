@@ -100,6 +100,10 @@ name_ref(const Ctx *x, const Expr *e)
 			return x->mode == M_TERM ? "t_int(tc, s->engine)" : "c->engine";
 		return xprintf("%s", e->name);
 	case N_ENGINE: return x->mode == M_TERM ? xprintf("t_int(tc, %d)", e->slot) : xprintf("%d", e->slot);
+	case N_GROUP:
+		if (x->mode == M_TERM)
+			die("group %s outside a cost", e->name);
+		return xprintf("ax_group_numel(&%s_L, c, %d)", x->prefix, e->slot);
 	case N_UNRES: break;
 	}
 	die("unresolved name %s", e->name);

@@ -55,6 +55,20 @@ bind_sites(Decl *d, Site *site)
 	}
 }
 
+/* An instruction's ellipsis groups are read off its operands' ranks (each
+ * group stands alone in some operand): callers of an instruction's functions
+ * pass ranks, not group ranks, so each function infers them first. */
+static void
+emit_infer(Decl *d, const char *P, int sym_term)
+{
+	if (d->kind != D_INST || !d->groups.n)
+		return;
+	if (sym_term)
+		emitf("\tAxSym s_ = *s;\n\tax_infer_granks(&%s_L, s_.rank, s_.grank);\n\ts = &s_;\n", P);
+	else
+		emitf("\tAxConc c_ = *c;\n\tax_infer_granks(&%s_L, c_.rank, c_.grank);\n\tc = &c_;\n", P);
+}
+
 static void
 emit_bind(Decl *d, const char *P, int sym_term)
 {
@@ -64,6 +78,7 @@ emit_bind(Decl *d, const char *P, int sym_term)
 		emitf("static void\n%s_bind_s(const AxSym *s, Term **sym)\n{\n", P);
 	else
 		emitf("static void\n%s_bind_c(const AxConc *c, int64_t *sym)\n{\n", P);
+	emit_infer(d, P, sym_term);
 	const char *X = sym_term ? "s" : "c";
 	for (int j = 0; j < d->syms.n; j++) {
 		if (site[j].o == -1)
@@ -143,6 +158,7 @@ emit_check(Gen *g, Decl *d, const char *P)
 	Site site[64];
 	bind_sites(d, site);
 	emitf("static int\n%s_check(const AxConc *c, AxShape *out, char *err, size_t n)\n{\n", P);
+	emit_infer(d, P, 0);
 	emitf("\tint64_t sym[%d];\n", d->syms.n ? d->syms.n : 1);
 	emitf("\tif (ax_layout_check(&%s_L, c, err, n))\n\t\treturn 1;\n", P);
 	for (int a = 0; a < d->attrs.n; a++) {
@@ -200,6 +216,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 	Site site[64];
 	bind_sites(d, site);
 	emitf("static Term *\n%s_pre(TermCtx *tc, const AxSym *s)\n{\n", P);
+	emit_infer(d, P, 1);
 	emitf("\tTerm *sym[%d];\n\tTerm *cs[%d];\n", d->syms.n ? d->syms.n : 1, 256 + d->where.n + d->out.n);
 	emitf("\tint n = ax_layout_pre(tc, &%s_L, s, cs, 0);\n", P);
 	if (d->kind == D_INST) {
@@ -226,6 +243,7 @@ emit_pre(Gen *g, Decl *d, const char *P)
 	emitf("\treturn t_and_all(tc, n, cs);\n}\n\n");
 
 	emitf("static int\n%s_shape(TermCtx *tc, const AxSym *s, Term **out)\n{\n", P);
+	emit_infer(d, P, 1);
 	emitf("\tTerm *sym[%d];\n\t%s_bind_s(s, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\tint r = ax_layout_shape(tc, &%s_L, s, out);\n\tif (r > AX_MAXR)\n\t\treturn r;   /* the caller refuses it */\n", P);
 	for (int k = 0; k < d->out.n; k++) {
@@ -256,9 +274,11 @@ emit_enc(Decl *d, const char *P)
 {
 	if (d->operands.n) {
 		emitf("static Term *\n%s_acc(TermCtx *tc, const AxSym *s, int o, Term *const *idx, Term *const *fixed)\n{\n", P);
+		emit_infer(d, P, 1);
 		emitf("\treturn ax_sym_access(tc, &%s_L, s, o, idx, fixed);\n}\n\n", P);
 	}
 	emitf("static Term *\n%s_enc(TermCtx *tc, const AxSym *s, Term *const *idx)\n{\n", P);
+	emit_infer(d, P, 1);
 	emitf("\tTerm *sym[%d];\n\t%s_bind_s(s, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
 	if (d->nvars)
 		emitf("\tTerm *v[%d];\n", d->nvars);
@@ -272,6 +292,7 @@ static void
 emit_ref(Decl *d, const char *P)
 {
 	emitf("static int\n%s_ref(const AxConc *c, const float *const *in, float *out, char *err, size_t n)\n{\n", P);
+	emit_infer(d, P, 0);
 	emitf("\tAxShape os;\n\tif (%s_check(c, &os, err, n))\n\t\treturn 1;\n", P);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\tint64_t oi[AX_MAXR] = { 0 };\n\tint bad = 0;\n\t(void)in;\n\tint64_t total = ax_numel(&os);\n");
@@ -306,6 +327,7 @@ emit_cost(Decl *d, const char *P)
 	Ctx x = ctx_for(d, M_REF, &pre, P);
 	const char *e = compile_expr(&x, d->cost);
 	emitf("static double\n%s_cost(const AxConc *c, int dtype_bytes)\n{\n", P);
+	emit_infer(d, P, 0);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n\t(void)dtype_bytes;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\t/* %s */\n%s\treturn (double)(%s);\n}\n\n", locstr(d->cost->loc), buf_str(&pre), e);
 }

@@ -128,6 +128,11 @@ check_name(Scope *s, Expr *e)
 		e->nk = N_BUILTIN;
 		return T_INT;
 	}
+	if (s->cx == CX_COST && s->d && s->d->kind == D_INST && find_str(&s->d->groups, e->name) >= 0) {
+		e->nk = N_GROUP;   /* an ellipsis group: the product of its dims */
+		e->slot = find_str(&s->d->groups, e->name);
+		return T_INT;
+	}
 	if ((s->cx == CX_COST || s->cx == CX_WHERE) && s->d && s->d->kind == D_INST) {
 		if (strcmp(e->name, "engine") == 0) {
 			e->nk = N_BUILTIN;

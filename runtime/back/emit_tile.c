@@ -332,17 +332,28 @@ em_store_from(Em *e, int id, NsRef *v, const NsRef *dst, int from)
 /* ---- blocks ---------------------------------------------------------------------- */
 
 /* The node operand o of tile input p of node id, if it is read from an
- * off-chip tensor (not made on chip, not computed in this loop nest). */
+ * off-chip tensor (not made on chip, not computed in this loop nest); *node
+ * is id, or the producer whose computation id's choice includes. */
 static int
-offchip_operand(Em *e, int id, int p)
+offchip_operand(Em *e, int id, int p, int *node)
 {
-	const AxNode *nd = &e->g->nodes[id];
 	int o;
-	if (lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o) != id)
-		return -1;   /* a fused choice's producer input: made per tile */
-	if (o == nd->nin || e->L[id].constant[o] || (e->into && e->into[nd->in[o]] == id))
+	*node = lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o);
+	const AxNode *nd = &e->g->nodes[*node];
+	if (o == nd->nin || e->L[*node].constant[o] || (e->into && e->into[nd->in[o]] == *node))
 		return -1;
 	return o;
+}
+
+/* The axis of consumer c that axis k of producer p (c's choice includes p's
+ * computation, p feeding c's operand ch->absorb_opnd) follows, or -1. */
+static int
+consumer_axis(Em *e, int c, int p, int k)
+{
+	const LowerChoice *ch = &e->L[c].choice[e->choice[c]];
+	int j = e->T->op[p].ax[k].out;
+	const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[ch->absorb_opnd][j] : NULL;
+	return r && r->kind == 1 ? r->axis : -1;
 }
 
 /* Is tile input p read by instruction j of the sequence through a move? */
@@ -542,7 +553,6 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	const TileOp *to = &e->T->op[id];
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
-	const AxNode *nd = &g->nodes[id];
 	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {   /* every slot, also those a failure leaves unvisited */
 		e->cur->hoisted[k] = -1;
 		e->cur->hoisted_merge[k] = -1;
@@ -594,20 +604,37 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		uint32_t axes = 0;
 		int ok = 1;
 		for (int i = 0; i < nin && ok; i++) {
-			int o = offchip_operand(e, id, ins[i]);
+			int node, o = offchip_operand(e, id, ins[i], &node);
 			if (o < 0) {
 				ok = 0;
 				break;
 			}
-			const AxNode *src = &g->nodes[nd->in[o]];
-			for (int d = 0; d < src->rank; d++)
-				if (to->read[o][d].kind == 1 && e->cur->blk[to->read[o][d].axis] > 1)
-					axes |= 1u << to->read[o][d].axis;
+			/* an input of the producer id's choice includes: at the producer's tile that this
+			 * tile of id reads (its axes that id follows take id's indices, as em_producers) */
+			const TileOp *tn = &e->T->op[node];
+			NsDim pidx[AX_MAXR + 4];
+			for (int k = 0; node != id && k < tn->naxes; k++) {
+				int ck = consumer_axis(e, id, node, k);
+				if (iterated(e, tn, k) && ck >= 0)
+					pidx[k] = idx[ck];
+				else if (!tn->ax[k].tiled)
+					em_dim(&pidx[k], 0, "0");
+				else
+					em_dim(&pidx[k], tn->ax[k].unit ? 1 : em_int(e, tn->ax[k].extent), "0");
+			}
+			const AxNode *src = &g->nodes[g->nodes[node].in[o]];
+			for (int d = 0; d < src->rank; d++) {
+				int a = tn->read[o][d].kind == 1 ? tn->read[o][d].axis : -1;
+				if (a >= 0 && node != id)
+					a = consumer_axis(e, id, node, a);
+				if (a >= 0 && e->cur->blk[a] > 1)
+					axes |= 1u << a;
+			}
 			sl[i] = (NsRef){ 0 };
 			const AxGraph *tile = ch->tile ? ch->tile : to->tile;
 			if (graph_shape(tile, tile->params[ins[i]].node, &e->env, &sl[i].shape) != 0)
 				em_fail(e, "cannot evaluate the tile of operand %s", tile->params[ins[i]].name);
-			em_operand(e, id, o, idx, &sl[i]);
+			em_operand(e, node, o, node == id ? idx : pidx, &sl[i]);
 			opnd[slot[i]] = &sl[i];
 		}
 		(void)nop;
@@ -751,8 +778,8 @@ static int
 merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl)
 {
 	const TileOp *to = &e->T->op[id];
-	int o = offchip_operand(e, id, p);
-	if (o < 0 || sl->nidx < 2 || sl->shape.rank < 2)
+	int node, o = offchip_operand(e, id, p, &node);
+	if (o < 0 || node != id || sl->nidx < 2 || sl->shape.rank < 2)
 		return -1;
 	int last = sl->nidx - 1;
 	const TileAxisRead *r = &to->read[o][last];

@@ -457,6 +457,9 @@ int ax_grank(const AxLayout *L, const int *rank, const int *grank, int o, int g)
 int ax_pos(const AxLayout *L, const int *rank, const int *grank, int o, int k);
 /* the group ranks implied by the operand ranks; -1 where they do not say */
 void ax_infer_granks(const AxLayout *L, const int *rank, int *grank);
+/* the product of group g's dims in the first operand that has it (1 if empty): an
+ * instruction's cost names a group for it */
+int64_t ax_group_numel(const AxLayout *L, const AxConc *c, int g);
 /* ranks, group dims and broadcasting of a concrete instance; 0 = ok */
 int ax_layout_check(const AxLayout *L, const AxConc *c, char *err, size_t n);
 /* result rank and group dims (named dims are the caller's) */

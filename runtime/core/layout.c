@@ -337,3 +337,22 @@ ax_unflatten(const AxShape *s, int64_t flat, int64_t *idx)
 	}
 }
 
+
+int64_t
+ax_group_numel(const AxLayout *L, const AxConc *c, int g)
+{
+	for (int o = 0; o < L->nopnd; o++) {
+		const AxOperand *od = &L->opnd[o];
+		if (c->rank[o] < 0 || !(od->groups & (1u << g)))
+			continue;
+		for (int k = 0; k < od->ndims; k++)
+			if (od->pat[k] == g) {
+				int64_t p = 1;
+				int base = ax_pos(L, c->rank, c->grank, o, k);
+				for (int d = 0; d < ax_grank(L, c->rank, c->grank, o, g); d++)
+					p *= c->dim[o][base + d];
+				return p;
+			}
+	}
+	return 1;
+}

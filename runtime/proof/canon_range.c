@@ -192,6 +192,17 @@ p_extreme(Canon *c, Term *t)
 {
 	TermKind k = (TermKind)t->kind, other = k == TK_RMAX ? TK_RMIN : TK_RMAX;
 	Term *v = t->a[0], *lo = c->walk_int(c, t->a[1]), *hi = c->walk_int(c, t->a[2]);
+	Term *len = c->walk_int(c, t_bin(c->tc, TK_SUB, hi, lo));
+	if (len->kind == TK_NUM && !len->name && len->num >= 1 && len->num <= 4) {
+		/* at most 4 terms, as a sum: the binary max (min) of the body at v = lo, lo + 1, ... */
+		Term *acc = NULL;
+		for (int64_t j = 0; j < len->num; j++) {
+			Term *from[1] = { v }, *to[1] = { t_bin(c->tc, TK_ADD, lo, t_int(c->tc, j)) };
+			Term *x = t_subst(c->tc, t->a[3], from, to, 1);
+			acc = acc ? t_bin(c->tc, k == TK_RMAX ? TK_MAX : TK_MIN, acc, x) : x;
+		}
+		return c->walk(c, acc);
+	}
 	canon_range(c, v, hi);
 	Poly body = c->walk(c, t->a[3]);
 	c->nrange--;

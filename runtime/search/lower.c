@@ -317,7 +317,10 @@ int
 lower_is_copy(const AxTarget *t, TermCtx *tc, int inst)
 {
 	const AxOp *in = &t->insts[inst];
-	if (in->nopnd != 1 || in->nattr || !in->layout_only || in->opnd[0].nfixed != 2 || in->opnd[0].groups)
+	/* a copy of [P, F] tiles (groups, as in [par P, ...F], are inferred from the rank: it copies
+	 * tiles of more free axes too) */
+	if (in->nopnd != 1 || in->nattr || !in->layout_only || in->opnd[0].nfixed > 2 ||
+	    (in->opnd[0].nfixed < 2 && !in->opnd[0].groups))
 		return 0;
 	AxSym s = { 0 };
 	s.rank[0] = 2;

@@ -32,6 +32,9 @@ typedef struct Prop {
 	PropHooks *hk;
 	double t0;
 	int stopped;
+	int regroup;             /* >= 0: a clone whose operand rank changed puts the difference in
+	                            this ellipsis group (reinstantiate); -1: ranks must match */
+	int regrouped;           /* ... some node of the swap was regrouped */
 } Prop;
 
 static void
@@ -118,18 +121,31 @@ reinstantiate(Prop *pr, const AxGraph *g, AxNode *n)
 		for (int d = 0; src >= 0 && d < rank[o]; d++)
 			s.dim[o][d] = g->nodes[src].dim[d];
 	}
-	if (op->broadcast)
+	if (op->broadcast || n->inst)   /* an instruction's groups follow its operands' ranks */
 		ax_infer_granks(op->layout, rank, n->grank);
+	int moved = 0;
 	for (int o = 0; o < op->nopnd; o++) {
 		if (rank[o] < 0)
 			continue;
 		int want = 0;
 		for (int k = 0; k < op->opnd[o].ndims; k++)
 			want += op->opnd[o].pat[k] < 0 ? 1 : n->grank[op->opnd[o].pat[k]];
+		if (!op->broadcast && rank[o] != want && pr->regroup >= 0 && pr->regroup < op->ngroups &&
+		    (op->opnd[o].groups & (1u << pr->regroup)) && !moved &&
+		    n->grank[pr->regroup] + rank[o] - want >= 0) {
+			/* the operand gained or lost dims (a squeeze moved past the op): they are
+			 * taken to belong to group regroup; the checker decides whether that is the
+			 * same computation */
+			n->grank[pr->regroup] += rank[o] - want;
+			moved = 1;
+			o = -1;   /* every operand again with the new group ranks */
+			continue;
+		}
 		if (op->broadcast ? rank[o] < op->opnd[o].nfixed || rank[o] - op->opnd[o].nfixed > n->grank[0]
 		                  : rank[o] != want)
 			return -1;
 	}
+	pr->regrouped |= moved;
 	memcpy(s.grank, n->grank, sizeof s.grank);
 	memcpy(s.attr, n->attr, sizeof s.attr);
 	memcpy(s.sattr, n->sattr, sizeof s.sattr);
@@ -431,10 +447,23 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 			return NULL;
 	}
 	need_solver(pr);
-	AxGraph *ng = rebuild(pr, g, p, q, slot, S, 1, clones, &op1n, &np_);
+	/* as written; then, where a clone's operand changed rank, each group taking the difference */
+	AxGraph *ng = NULL;
+	for (int alt = -1; alt < AX_MAXGROUP && !ng; alt++) {
+		pr->regroup = alt;
+		pr->regrouped = 0;
+		ng = rebuild(pr, g, p, q, slot, S, 1, clones, &op1n, &np_);
+		pr->regroup = -1;
+		if (!ng || (alt >= 0 && !pr->regrouped)) {   /* nothing regrouped: the plain attempt covered it */
+			ng = NULL;
+			continue;
+		}
+		if (!sizes_exist(pr))
+			return NULL;
+		if (!local_equiv(pr, g, p, q, slot, S, clones, &op1n))
+			ng = NULL;
+	}
 	if (!ng)
-		return NULL;
-	if (!sizes_exist(pr) || !local_equiv(pr, g, p, q, slot, S, clones, &op1n))
 		return NULL;
 	*newpos = -1;
 	for (int i = 0; i < ng->nnodes; i++)
@@ -495,7 +524,7 @@ propagate(const AxGraph *g0, const PropOpts *o)
 NuGraph *
 propagate_ex(const AxGraph *g0, const PropOpts *o, PropHooks *hk)
 {
-	Prop pr = { .o = o, .hk = hk, .sat = -1, .t0 = ax_now_ms() };
+	Prop pr = { .o = o, .hk = hk, .sat = -1, .t0 = ax_now_ms(), .regroup = -1 };
 	int stepcap = 0;
 	if (hk) {
 		hk->steps = NULL;

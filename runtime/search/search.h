@@ -75,6 +75,8 @@ typedef struct TileOp {
 	uint32_t replicated;     /* bit o: operand o is replicated across partitions by its load */
 	AxGraph *tile;           /* TO_COMPUTE: the op over 2-D tiles, sizes named by its tile parameters */
 	const char *why;         /* TO_VIEW, TO_UNTILED: what it is instead */
+	int deep;                /* a reduction along a short axis: its tile spans more than two of the
+	                            operand's dims (its literal ones whole), partition axis the outermost */
 	int gather;              /* TO_VIEW of several tensors (a concatenation): no view of one tensor
 	                            on chip, its tensor is made by copies of its operands into place */
 } TileOp;

@@ -326,7 +326,7 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 		snprintf(why, n, "its tile instance cannot satisfy the op's conditions");
 		return NULL;
 	}
-	if (x.rank > 2) {
+	if (x.rank > 2 && !to->deep) {
 		snprintf(why, n, "its tile has rank %d", x.rank);
 		return NULL;
 	}
@@ -371,6 +371,53 @@ tile_graph(const AxGraph *g)
 					to->ax[scans[id].rd[o][j].axis].tiled = 1;
 		}
 	}
+	/* a plain reduction along a short axis (a literal extent) among its operand's last two:
+	 * a tile of those two dims (trailing size-1 dims aside) would hold a few elements per
+	 * partition (a 2-wide window: 8 bytes).  The tile takes the operand's outer dims too, through the literal ones, up to
+	 * the first that is not literal, which becomes its partition axis: many windows per
+	 * partition, contiguous in memory.  Literal dims of such a tile are whole in it. */
+	for (int id = 0; id < g->nnodes; id++) {
+		const AxNode *nd = &g->nodes[id];
+		TileOp *to = &T->op[id];
+		const Scan *sc = &scans[id];
+		if (nd->op < 0 || !sc->top || sc->nb != 1 || sc->bscan[0] >= 0 || node_op(g, nd)->nopnd != 1 ||
+		    nd->nin < 1 || nd->in[0] < 0)
+			continue;
+		const AxNode *src = &g->nodes[nd->in[0]];
+		int r = src->rank, short_red = 0;
+		while (r > 2 && src->dim[r - 1]->kind == TK_NUM && src->dim[r - 1]->num == 1)
+			r--;   /* trailing size-1 dims (a reduction's kept axis) are in the tile as 1 */
+		for (int j = r - 2; j < r && r >= 3; j++) {
+			const TileAxisRead *rd = &sc->rd[0][j];
+			if (j >= 0 && rd->kind == 1 && to->ax[rd->axis].red && src->dim[j]->kind == TK_NUM &&
+			    src->dim[j]->num >= 2)
+				short_red = 1;
+		}
+		if (!short_red)
+			continue;
+		int j = r - 2;
+		while (j > 0 && (src->dim[j]->kind == TK_NUM || (j == r - 2 && src->dim[r - 1]->kind == TK_NUM))) {
+			if (sc->rd[0][j - 1].kind != 1)
+				break;
+			j--;
+			if (src->dim[j]->kind != TK_NUM)
+				break;
+		}
+		int first = nd->rank;   /* the first result axis in the tile */
+		for (int d = j; d < src->rank; d++)
+			if (sc->rd[0][d].kind == 1) {
+				to->ax[sc->rd[0][d].axis].tiled = 1;
+				if (to->ax[sc->rd[0][d].axis].out >= 0 && to->ax[sc->rd[0][d].axis].out < first)
+					first = to->ax[sc->rd[0][d].axis].out;
+			}
+		for (int k = first; k < nd->rank; k++)   /* the reduced axis kept as 1, inside the tile */
+			if (to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num == 1)
+				to->ax[k].tiled = 1, to->ax[k].unit = 1;
+		to->deep = 1;
+		for (int k = 0; k < to->naxes; k++)
+			if (to->ax[k].tiled && to->ax[k].extent->kind == TK_NUM && to->ax[k].extent->num >= 2)
+				to->ax[k].whole = 1;
+	}
 	/* classes: identity reads and data edges join axes */
 	for (int id = 0; id < g->nnodes; id++) {
 		const AxNode *nd = &g->nodes[id];
@@ -401,7 +448,7 @@ tile_graph(const AxGraph *g)
 		TileOp *to = &T->op[id];
 		for (int k = 0; k < to->naxes && g->nodes[id].op >= 0; k++) {
 			TileAxis *ax = &to->ax[k];
-			if ((ax->red && ax->red != TR_SCAN) || !ax->tiled || ax->unit)
+			if ((ax->red && ax->red != TR_SCAN) || !ax->tiled || ax->unit || ax->whole)
 				continue;
 			int r = uf_find(&tl, id * MAXAX + k);
 			if (clsof[r] < 0 && T->ncls < 64) {
@@ -446,7 +493,7 @@ tile_graph(const AxGraph *g)
 		const AxOp *op = node_op(g, nd);
 		int nt = 0;
 		for (int k = 0; k < to->naxes; k++)
-			if (to->ax[k].tiled && !to->ax[k].unit) {
+			if (to->ax[k].tiled && !to->ax[k].unit && !to->ax[k].whole) {
 				to->ax[k].t = pname(g->tc, "t%d_%d", nt, id);
 				to->ax[k].b = pname(g->tc, "b%d_%d", nt, id);
 				nt++;
@@ -566,7 +613,9 @@ tile_print_node(FILE *f, const AxTiling *T, int id)
 	}
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
-		if (ax->red && ax->tiled && ax->whole)
+		if (ax->red && ax->tiled && ax->whole && to->deep)
+			fprintf(f, "; one tile spans %s (a short axis: the tile takes outer axes instead)", t_infix(tc, ax->extent));
+		else if (ax->red && ax->tiled && ax->whole)
 			fprintf(f, "; one tile spans %s (the reduction is not the whole equation: partial tiles do not combine)",
 			        t_infix(tc, ax->extent));
 		else if (ax->red && ax->tiled)

@@ -936,15 +936,27 @@ def scalar_tensor_tensor(data, op0, operand0, op1, operand1):
 
 
 def tensor_reduce(op, data, axis, keepdims=False):
-    """out[p, 0] = op(data[p, f] for f < F) on the Vector Engine; axis must be the free axis [1]."""
+    """out[p, ...] = op(data[p, ..., f..] over the reduced free axes) on the Vector Engine.  The axes
+    are consecutive free axes ending at the innermost (the "most minor"), up to four: "The reduction
+    axes can contain up to four free axes and must start at the most minor free axis ... the
+    reduction axes must be consecutive" (nki.isa.tensor_reduce, Neuron SDK 2.26 docs); "must be the
+    last contiguous free dimension(s) of the tile, ending at the final dimension ... given a 4D tile
+    (P, D1, D2, D3): axis=(3,) reduces only D3" (nki.isa.tensor_reduce, NKI API docs, SDK 2.31).
+    On a 2-D [P, F] tile that is axis [1] (or -1, as before)."""
     where = "nisa.tensor_reduce"
     fn = _op(where, "op", op, _REDUCE, "reduction operators")
     d = _tile(where, "data", data, _ONCHIP, ("vector",), flat=False)
     ax = tuple(axis) if isinstance(axis, (list, tuple)) else (axis,)
-    if d.ndim != 2 or ax not in ((1,), (-1,)):
-        _fail(where, f"axis={axis!r} on {d.shape}: the stand-in reduces the free axis [1] of a 2-D [P, F] tile "
-                     "(the partition axis is never reduced)", "nki.isa.tensor_reduce, Neuron SDK 2.26 docs")
-    return _result(where, fn(d, axis=1, keepdims=bool(keepdims)), ("vector",), data.ndtype)
+    if d.ndim == 2 and ax == (-1,):
+        ax = (1,)
+    ok = (len(ax) >= 1 and len(ax) <= 4 and all(isinstance(a, (int, np.integer)) for a in ax)
+          and tuple(sorted(ax)) == tuple(range(d.ndim - len(ax), d.ndim)) and min(ax) >= 1)
+    if not ok:
+        _fail(where, f"axis={axis!r} on {d.shape}: the reduced axes must be up to four consecutive free axes "
+                     "ending at the innermost (the partition axis is never reduced)",
+              "nki.isa.tensor_reduce, Neuron SDK 2.26 docs; NKI API docs, SDK 2.31")
+        ax = tuple(range(1, d.ndim))
+    return _result(where, fn(d, axis=tuple(int(a) for a in ax), keepdims=bool(keepdims)), ("vector",), data.ndtype)
 
 
 def tensor_partition_reduce(op, data):
