@@ -101,6 +101,20 @@ typedef struct Group {
 	NsDim idx[AX_MAXR + 4];
 } Group;
 
+/* The tail tile along axis k of group gr (the axis is not a multiple of the
+ * tile, rem left): the tile parameter of that axis, of each operation of the
+ * group and, through the read maps, of the producers fused into them (the
+ * axes they read as k) set to rem, and no blocks along k; undone by
+ * em_tail_undo.  Shapes, attributes and limits are all evaluated at the
+ * environment, so the tile's body is written as any other at its size. */
+typedef struct Tail {
+	int n, at[64];
+	double old[64];
+	int blk[8], blocked[8];
+} Tail;
+void em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl);
+void em_tail_undo(Em *e, Group *gr, int k, const Tail *tl);
+
 /* emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);
 void em_seq_var(const AxGraph *g, char *rv, size_t n);

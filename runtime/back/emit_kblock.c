@@ -73,6 +73,25 @@ em_seq_var(const AxGraph *g, char *rv, size_t n)
 	}
 }
 
+/* The running value *acct combined with a block's sum *v by the combining
+ * sequence (one instruction, on engine eng), written into *acct. */
+static void
+combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct, const NsRef *v)
+{
+	const SynthSeq *q = &ln->combine[0];
+	const NsRef *opnd[AX_MAXOPND] = { 0 };
+	NsRef r;
+	for (int o = 0; o < e->g->t->insts[q->inst[0]].nopnd; o++)
+		if (q->src[0][o] != SYNTH_OMITTED)
+			opnd[o] = q->src[0][o] == -1 ? acct : v;
+	em_inst(e, q->inst[0], eng, q->attr[0], q->sattr[0], opnd, NULL, accmem, &r);
+	if (e->bad)
+		return;
+	NsStmt *last = &e->ns->s[e->ns->n - 1];
+	last->out = *acct;
+	last->mem = -1;
+}
+
 /* A sum across tiles in K blocks (kblock_move): per block of K tiles, its
  * loads (and the steps hoisted with them), then per tile of the blocks
  * along the other axes the block's first K tile, the others accumulated
@@ -82,14 +101,13 @@ em_seq_var(const AxGraph *g, char *rv, size_t n)
 void
 em_group_kblocks(Em *e, Group *gr)
 {
-	const AxTarget *t = e->g->t;
 	int seqax = gr->seqax, id = gr->ids[0], save = e->depth, eng;
 	OpSt *st = &gr->st[0];
 	const TileOp *to = &e->T->op[id];
 	const LowerNode *ln = &e->L[id];
 	const LowerChoice *ch = &ln->choice[e->choice[id]];
 	NsDim *idx = gr->idx;
-	int64_t T = gr->tsz[seqax], kb = st->blk[seqax], nkb = gr->ext[seqax] / T / kb;
+	int64_t T = gr->tsz[seqax], kb = st->blk[seqax], nkb = gr->ext[seqax] / T / kb, rem = gr->ext[seqax] % T;
 	int mv = em_kblock_move(e, id, &eng), accmem = ch->move[mv].to;
 	uint32_t par = 0;
 	for (int k = 0; k < to->naxes; k++)
@@ -162,22 +180,32 @@ em_group_kblocks(Em *e, Group *gr)
 			const LowerMove *m = &ch->move[mv];
 			const NsRef *mo[AX_MAXOPND] = { &v };
 			em_inst(e, m->inst, ax_nth_bit(m->engines, 0), zattr, zsattr, mo, NULL, accmem, &r);
-		} else {
-			const SynthSeq *q = &ln->combine[0];
-			const NsRef *opnd[AX_MAXOPND] = { 0 };
-			for (int o = 0; o < t->insts[q->inst[0]].nopnd; o++)
-				if (q->src[0][o] != SYNTH_OMITTED)
-					opnd[o] = q->src[0][o] == -1 ? &acct : &v;
-			em_inst(e, q->inst[0], eng, q->attr[0], q->sattr[0], opnd, NULL, accmem, &r);
-		}
-		if (e->bad)
-			break;
-		NsStmt *last = &e->ns->s[e->ns->n - 1];
-		last->out = acct;
-		last->mem = -1;
+			NsStmt *last = &e->ns->s[e->ns->n - 1];
+			last->out = acct;
+			last->mem = -1;
+		} else
+			combine_into(e, ln, eng, accmem, &acct, &v);
 		e->hoist = -1;
 		em_close_to(e, d0);
 		em_close_to(e, save);
+	}
+	if (rem && !e->bad) {   /* the tail tile along K, after the blocks: added to the running values */
+		Tail tl;
+		em_tail_set(e, gr, seqax, rem, &tl);
+		e->cur = st;
+		e->node = id;
+		em_dim(&idx[seqax], rem, "%lld", (long long)(gr->ext[seqax] - rem));
+		em_block_loads(e, id, idx);
+		e->hoist = id;
+		em_inner_loops(e, to);
+		NsRef v;
+		em_tile_body(e, id, idx, &v);
+		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
+		if (!e->bad)
+			combine_into(e, ln, eng, accmem, &acct, &v);
+		e->hoist = -1;
+		em_close_to(e, save);
+		em_tail_undo(e, gr, seqax, &tl);
 	}
 	NsStmt *bf = &e->ns->s[accat];
 	bf->var = accbuf;

@@ -47,7 +47,7 @@ op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 			em_fail(e, "%s: two reductions across tiles", node_op(g, &g->nodes[id])->name);
 		/* tiles per block: the class's, the largest divisor of the tile count not above it */
 		int64_t want = e->blocks && ax->bcls >= 0 ? e->blocks[ax->bcls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
-		int eng, kb = k == seqax && want > 1 && tsz[k] && ext[k] % tsz[k] == 0 && em_kblock_move(e, id, &eng) >= 0;
+		int eng, kb = k == seqax && want > 1 && em_kblock_move(e, id, &eng) >= 0;
 		st->blk[k] = 1;
 		if (ax->tiled && ax->t && (k != seqax || kb) && !ax->unit && n > 1)
 			for (int64_t b = want < n ? want : n; b > 1; b--)
@@ -200,17 +200,6 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 static int has_producers(Em *e, int id);
 
 
-/* The tail tile along axis k of group gr (the axis is not a multiple of the
- * tile, rem left): the tile parameter of that axis, of each operation of the
- * group and, through the read maps, of the producers fused into them (the
- * axes they read as k) set to rem, and no blocks along k; undone by
- * tail_undo.  Shapes, attributes and limits are all evaluated at the
- * environment, so the tile's body is written as any other at its size. */
-typedef struct Tail {
-	int n, at[64];
-	double old[64];
-	int blk[8], blocked[8];
-} Tail;
 
 static void
 tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
@@ -238,8 +227,8 @@ tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 	}
 }
 
-static void
-tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
+void
+em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 {
 	tl->n = 0;
 	for (int m = 0; m < gr->n; m++)
@@ -255,8 +244,8 @@ tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 	}
 }
 
-static void
-tail_undo(Em *e, Group *gr, int k, const Tail *tl)
+void
+em_tail_undo(Em *e, Group *gr, int k, const Tail *tl)
 {
 	for (int i = tl->n - 1; i >= 0; i--)
 		e->tv[tl->at[i]] = tl->old[i];
@@ -308,11 +297,11 @@ group_body(Em *e, Group *gr)
 	}
 	if (rem) {
 		Tail tl;
-		tail_set(e, gr, seqax, rem, &tl);
+		em_tail_set(e, gr, seqax, rem, &tl);
 		em_dim(&idx[seqax], rem, "%lld", (long long)(ntile * T));
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, seqax, 2);
-		tail_undo(e, gr, seqax, &tl);
+		em_tail_undo(e, gr, seqax, &tl);
 	}
 	if (e->T->op[ids[0]].ax[seqax].red != TR_SCAN)
 		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
@@ -387,13 +376,13 @@ group_axes(Em *e, Group *gr, int k)
 	em_close_to(e, save);
 	if (rem && !e->bad) {
 		Tail tl;
-		tail_set(e, gr, k, rem, &tl);
+		em_tail_set(e, gr, k, rem, &tl);
 		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
 		if (k == gr->pre)
 			em_producers(e, gr->ids[0], idx);
 		group_axes(e, gr, k + 1);
 		em_close_to(e, save);
-		tail_undo(e, gr, k, &tl);
+		em_tail_undo(e, gr, k, &tl);
 	}
 }
 

@@ -422,6 +422,9 @@ hoist_into(Em *e, int id, uint32_t axes, int inst, int eng, const int *attr, Ter
 		return -1;
 	NsStmt *ld = &e->ns->s[e->ns->n - 1];
 	ld->out = em_block_tile(e, buf, axes, -1, &ld->shape);
+	for (int i = 0; i < e->ncse; i++)   /* a constant made here: later reads of it read the buffer */
+		if (e->cse[i].val.var == ld->var)
+			e->cse[i].val = ld->out;
 	NsStmt *bf = &e->ns->s[bufat];
 	bf->var = buf;
 	bf->node = id;
