@@ -159,6 +159,8 @@ check_name(Scope *s, Expr *e)
 	}
 	if (strcmp(e->name, "engine") == 0 && s->d && s->d->kind == D_OP)
 		error_at(e->loc, "tensor ops run on no engine: 'engine' belongs in instruction constraints and costs");
+	else if (s->cx == CX_WHERE && s->d && find_str(&s->d->groups, e->name) >= 0)
+		error_at(e->loc, "'%s' is an ellipsis group: only a cost may name one (the product of its dims)", e->name);
 	else if (s->cx == CX_WHERE)
 		error_at(e->loc, "constraint on unknown size '%s'", e->name);
 	else if (s->cx == CX_SHAPE)

@@ -765,7 +765,9 @@ grep '^cand' "$tmp/out" | awk '
 if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ "$w" -eq "$n" ] && [ "$first" -eq 1 ]; then ok; else
 	bad "model: loop fusion does not beat the unfused forms ($(cat "$tmp/ab"))"; fi
 # (c) the reordered softmax+matmul (divide after the matmul, on the [M, N] result) beats the program as written
-expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512
+# when both are loop nests of their own ops (--no-fusion); with fusion the original's divide runs in the
+# matmul's loop nest, loaded with its blocks, and the two come within 1% (docs/performance-model.md)
+expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512 --no-fusion
 if awk '/^variant 0 /{a = $3} /^variant 1 /{b = $3} END{exit !(a > 0 && b > 0 && b < 0.9 * a)}' "$tmp/out"; then ok; else
 	bad "model: the reordered softmax_matmul does not beat the original"; grep '^variant' "$tmp/out" | sed 's/^/    /'; fi
 # the naive lowering is no faster than the best candidate, which is no faster than the roofline

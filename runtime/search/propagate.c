@@ -130,12 +130,14 @@ reinstantiate(Prop *pr, const AxGraph *g, AxNode *n)
 		int want = 0;
 		for (int k = 0; k < op->opnd[o].ndims; k++)
 			want += op->opnd[o].pat[k] < 0 ? 1 : n->grank[op->opnd[o].pat[k]];
-		if (!op->broadcast && rank[o] != want && pr->regroup >= 0 && pr->regroup < op->ngroups &&
+		if (!op->broadcast && !op->layout_only && rank[o] != want && pr->regroup >= 0 && pr->regroup < op->ngroups &&
 		    (op->opnd[o].groups & (1u << pr->regroup)) && !moved &&
 		    n->grank[pr->regroup] + rank[o] - want >= 0) {
 			/* the operand gained or lost dims (a squeeze moved past the op): they are
 			 * taken to belong to group regroup; the checker decides whether that is the
-			 * same computation */
+			 * same computation.  Only for an op that computes: views reshuffled among
+			 * themselves (a squeeze past an expand_dims) make variants that differ in
+			 * nothing but addressing */
 			n->grank[pr->regroup] += rank[o] - want;
 			moved = 1;
 			o = -1;   /* every operand again with the new group ranks */

@@ -537,8 +537,10 @@ has_gran(const AxOp *a, const char *g)
 /* The constituent filter of Algorithm 2: a granular operation in common.  A
  * fold that can add is a running sum, so it counts as sharing a sum; a
  * subtraction can negate (0 - x), so it counts as sharing a negation; a
- * reduction is its binary operation applied along the axis, so a binary max
- * shares a max-reduction (two halves of a window of 2 combined), and so on. */
+ * reduction is its binary operation applied along the axis, so an
+ * instruction a of the binary max may compute an op b's max-reduction (the
+ * two halves of a window of 2 combined), and so on (not the other way: a
+ * reduction instruction computes no elementwise op but over one element). */
 static int
 shares_gran(const AxOp *a, const AxOp *b)
 {
@@ -548,8 +550,7 @@ shares_gran(const AxOp *a, const AxOp *b)
 	static const char *const bin_red[][2] = { { "binary-max", "max-reduce" }, { "binary-min", "min-reduce" },
 		                                  { "+", "sum-reduce" } };
 	for (int k = 0; k < 3; k++)
-		if ((has_gran(a, bin_red[k][0]) && has_gran(b, bin_red[k][1])) ||
-		    (has_gran(b, bin_red[k][0]) && has_gran(a, bin_red[k][1])))
+		if (has_gran(a, bin_red[k][0]) && has_gran(b, bin_red[k][1]))
 			return 1;
 	return (has_gran(a, "fold") && has_gran(a, "+") && has_gran(b, "sum-reduce")) ||
 	       (has_gran(b, "fold") && has_gran(b, "+") && has_gran(a, "sum-reduce")) ||

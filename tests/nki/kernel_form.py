@@ -10,7 +10,11 @@ Checks, each against the NKI documentation (neuronxcc.nki API, SDK 2.21-2.26):
     buffer=nl.shared_hbm ("nki.language.shared_hbm: visible to all kernel instances in the
     SPMD grid"; nl.hbm is private_hbm, "only visible to each individual kernel instance");
   - a buffer of several tiles puts its block dims first and marks the partition dim,
-    (2, 2, nl.par_dim(128), 512), at most 128 partitions; a PSUM tile holds at most 2 KiB
+    (2, 2, nl.par_dim(128), 512), at most 128 partitions; an SBUF buffer of more than two dims
+    without one is a single tile of several free axes, its partition dim first ("a tile in NKI
+    must map shape[0] to the partition dimension", NKI Programming Model), as nisa.tensor_reduce
+    takes them (its axis list "can contain up to four free axes"); a PSUM buffer of more than
+    two dims is always several accumulator tiles, so it needs the mark; a PSUM tile holds at most 2 KiB
     per partition (512 fp32: one bank, nki.language.tile_size.psum_fmax and the
     architecture guide's "8 banks x 2 KiB");
   - PSUM buffers are nl.float32 (nc_matmul accumulates in fp32 in PSUM, nki.isa.nc_matmul);
@@ -63,7 +67,7 @@ def problems(src, dtype):
             continue
         parts = [d.strip() for d in dims.split(",") if d.strip()]
         pd = [i for i, d in enumerate(parts) if d.startswith("nl.par_dim(")]
-        if len(parts) > 2 and len(pd) != 1:
+        if len(parts) > 2 and len(pd) != 1 and (buf == "psum" or len(pd) > 1):
             out.append(f"{name}: a buffer of several tiles without one nl.par_dim: ({dims})")
             continue
         pi = pd[0] if pd else 0

@@ -392,6 +392,17 @@ def tensor_reduce():
               [[ref(float(v) for v in d[p])] for p in range(6)])
     assert "axis" in raises(nisa.tensor_reduce, op=nl.add, data=sb(d), axis=[0], keepdims=True)
     assert "reduction" in raises(nisa.tensor_reduce, op=nl.multiply, data=sb(d), axis=[1], keepdims=True)
+    # a tile of several free axes: consecutive axes ending at the innermost, computed per element
+    e = rand(3, 2, 4, 2)
+    for name, ref in RED_REF.items():
+        got = nisa.tensor_reduce(op=getattr(nl, name), data=sb(e), axis=[3], keepdims=True)
+        close(got, [[[[ref(float(e[p, a, g, w]) for w in range(2))] for g in range(4)] for a in range(2)]
+                    for p in range(3)])
+        got = nisa.tensor_reduce(op=getattr(nl, name), data=sb(e), axis=[2, 3], keepdims=False)
+        close(got, [[ref(float(e[p, a, g, w]) for g in range(4) for w in range(2)) for a in range(2)]
+                    for p in range(3)])
+    for bad_axis in ([1], [2], [1, 3], [0, 1, 2, 3]):   # not ending at the innermost, gapped, the partition
+        assert "axis" in raises(nisa.tensor_reduce, op=nl.add, data=sb(e), axis=bad_axis, keepdims=True)
 
 
 @test
