@@ -428,7 +428,7 @@ expect_rc 0 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" exampl
 # their reshapes NKI's own (no NumPy call inside a kernel), block buffers (2, nl.par_dim(P), F),
 # no literal bias=0/scale=1 (tests/nki/kernel_form.py; it fails on the kernels emitted before)
 for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:--param=scale=0.7 maxpool:M=8,N=12: \
-          matmul:M=512,K=256,N=1024:; do
+          matmul:M=512,K=256,N=1024: matmul:M=256,K=2048,N=1024:; do
 	p=${pd%%:*}; d=${pd#*:}; a=${d#*:}; d=${d%%:*}
 	mt="--max-tile 4 --budget 400"; [ $p = matmul ] && mt=""
 	expect_rc 0 "$AXONC" compile examples/$p.py --dims $d $mt -o "$tmp/form_$p.py"
@@ -436,10 +436,31 @@ for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:-
 		bad "the $p kernel breaks the documented form"; head -5 "$tmp/out" | sed 's/^/    /'; fi
 	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/form_$p.py" examples/$p.py --dims $d ${a:+$(echo $a | tr = ' ' | sed 's/ /=/2')} >"$tmp/out" 2>&1; then ok; else
 		bad "the $p kernel differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
+	[ $p = matmul ] && cp "$tmp/form_$p.py" "$tmp/form_${p}_$(echo $d | tr -dc 0-9)"
 done
+# K blocks (emit_kernel.c): at K=2048 the selected matmul sums blocks of K tiles in PSUM, adds each
+# block's sum into its tile of an SBUF block (block dims first), and transposes each X tile
+# once per block (hoisted out of the N tiles' loop), its X loads one transfer per row tile
+kb="$tmp/form_matmul_25620481024"
+expect_grep 'nisa.tensor_tensor(v[0-9]*\[j0, j1, 0:128, 0:[0-9]*\], v[0-9]*, op=nl.add' "$kb" "matmul: each K block's sum added to its tile of the SBUF block"
+expect_grep '^ *v[0-9]* += v[0-9]*' "$kb" "matmul: a K block accumulated in place in PSUM"
+if /usr/bin/python3 - "$kb" <<'PY'; then ok; else bad "matmul: an X tile transposed inside the loop over N tiles (not hoisted)"; fi
+import re, sys
+loops, bad, seen = [], 0, 0
+for line in open(sys.argv[1]):
+    ind = len(line) - len(line.lstrip())
+    while loops and loops[-1][0] >= ind:
+        loops.pop()
+    m = re.match(r' *for (\w+) in ', line)
+    if m:
+        loops.append((ind, m.group(1)))
+    if 'nc_transpose' in line:
+        seen += 1
+        bad |= any(v == 'j1' for _, v in loops)
+sys.exit(1 if bad or not seen else 0)
+PY
 expect_grep 'value=(-beta)' "$tmp/form_swiglu_mlp.py" "swiglu_mlp kernel: beta used"
 expect_grep 'value=scale,' "$tmp/form_gqa.py" "gqa kernel: scale used"
-expect_grep 'nl.par_dim(128), 512), dtype=nl.float32, buffer=nl.psum)' "$tmp/form_matmul.py" "matmul: PSUM blocks first, one bank per tile"
 printf 'def kernel():
     t1 = nl.ndarray((4, 2, 6), dtype=nl.float32, buffer=nl.hbm)
     t2 = t1.reshape((4, 12))

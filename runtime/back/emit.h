@@ -19,6 +19,10 @@ typedef struct OpSt {       /* one operation of the loop nest being written */
 	int hoisted[LOWER_MAXSTEPS + 8];
 	uint32_t hoisted_axes[LOWER_MAXSTEPS + 8];
 	AxShape hoisted_shape[LOWER_MAXSTEPS + 8];
+	int hoisted_merge[LOWER_MAXSTEPS + 8];   /* ... the blocked axis merged into the tile's last dim (-1: none) */
+	int kax;                 /* the sequential axis, when it is blocked (K blocks: -1 none) */
+	char kj[24];             /* ... the K tile's position in its block, where the tile body reads it ("" in the
+	                            loops over the block's tiles: their variable) */
 	NsRef acc;               /* a reduction across tiles: its running value */
 	int accbuf, accat;       /* ... blocked: the buffer of the block's running values */
 } OpSt;
@@ -47,6 +51,7 @@ typedef struct Em {
 	NsDim (*pax)[AX_MAXR + 4];   /* per producer whose computation its reader's fused choice includes:
 	                            its tile's indices at the current iteration */
 	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
+	char bstart[AX_MAXR + 4][64];   /* per blocked axis: where the current block starts */
 	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
 	int late;                /* fused producers are made per tile (they need a blocked axis) */
@@ -78,9 +83,41 @@ int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
 void em_producers(Em *e, int c, const NsDim *caxidx);
 void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
 void em_store(Em *e, int id, NsRef *v, const NsRef *dst);
+/* ... from memory `from` on (the result's moves before the first out of it left out) */
+void em_store_from(Em *e, int id, NsRef *v, const NsRef *dst, int from);
 void em_block_loads(Em *e, int id, const NsDim *idx);
 AxShape em_block_shape(Em *e, uint32_t axes, const AxShape *tile);
-NsRef em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s);
+NsRef em_block_tile(Em *e, int buf, uint32_t axes, int merge, const AxShape *s);
 void em_inner_loops(Em *e, const TileOp *to);
+
+/* A loop nest being written: its operations, their loop structure, where
+ * their producers are made, and the indices of the current tile. */
+typedef struct Group {
+	const int *ids;
+	int n;
+	OpSt *st;
+	int64_t *ext, *tsz;
+	int seqax, pre;
+	NsDim idx[AX_MAXR + 4];
+} Group;
+
+/* The tail tile along axis k of group gr (the axis is not a multiple of the
+ * tile, rem left): the tile parameter of that axis, of each operation of the
+ * group and, through the read maps, of the producers fused into them (the
+ * axes they read as k) set to rem, and no blocks along k; undone by
+ * em_tail_undo.  Shapes, attributes and limits are all evaluated at the
+ * environment, so the tile's body is written as any other at its size. */
+typedef struct Tail {
+	int n, at[64];
+	double old[64];
+	int blk[8], blocked[8];
+} Tail;
+void em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl);
+void em_tail_undo(Em *e, Group *gr, int k, const Tail *tl);
+
+/* emit_kblock.c: K blocks */
+int em_kblock_move(Em *e, int id, int *eng);
+void em_seq_var(const AxGraph *g, char *rv, size_t n);
+void em_group_kblocks(Em *e, Group *gr);
 
 #endif

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "emit.h"
 
+
 /* The loop structure of operation id: per axis its extent, tile size and
  * tiles per block (into st->blk); the sequential axis or -1. */
 static int
@@ -36,6 +37,8 @@ op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 	int seqax = em_seq_axis(to);
 	st->id = id;
 	st->blocked = 0;
+	st->kax = -1;
+	st->kj[0] = 0;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		ext[k] = em_int(e, ax->extent);
@@ -43,15 +46,18 @@ op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 		if (ax->tiled && ax->t && ax->red && !ax->whole && k != seqax)
 			em_fail(e, "%s: two reductions across tiles", node_op(g, &g->nodes[id])->name);
 		/* tiles per block: the class's, the largest divisor of the tile count not above it */
-		int64_t want = e->blocks && ax->cls >= 0 ? e->blocks[ax->cls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
+		int64_t want = e->blocks && ax->bcls >= 0 ? e->blocks[ax->bcls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
+		int eng, kb = k == seqax && want > 1 && em_kblock_move(e, id, &eng) >= 0;
 		st->blk[k] = 1;
-		if (ax->tiled && ax->t && k != seqax && !ax->unit && n > 1)
+		if (ax->tiled && ax->t && (k != seqax || kb) && !ax->unit && n > 1)
 			for (int64_t b = want < n ? want : n; b > 1; b--)
 				if (n % b == 0) {
 					st->blk[k] = (int)b;
 					break;
 				}
 		st->blocked |= st->blk[k] > 1;
+		if (k == seqax && st->blk[k] > 1)
+			st->kax = k;
 	}
 	return seqax;
 }
@@ -130,7 +136,7 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 			bf->node = id;
 			bf->shape = em_block_shape(e, allblk, &v.shape);
 			bf->mem = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
-			st->acc = em_block_tile(e, st->accbuf, allblk, &v.shape);
+			st->acc = em_block_tile(e, st->accbuf, allblk, -1, &v.shape);
 			NsStmt *last = e->ns->n ? &e->ns->s[e->ns->n - 1] : NULL;
 			if (last && last->kind == NS_INST && last->var == v.var && v.nidx == 0 && last->out.var == NS_NONE)
 				last->out = st->acc;   /* the instruction writes the block's tile itself: no copy of a tile */
@@ -191,28 +197,9 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	em_close_to(e, outer);
 }
 
-/* A loop nest being written: its operations, their loop structure, where
- * their producers are made, and the indices of the current tile. */
-typedef struct Group {
-	const int *ids;
-	int n;
-	OpSt *st;
-	int64_t *ext, *tsz;
-	int seqax, pre;
-	NsDim idx[AX_MAXR + 4];
-} Group;
+static int has_producers(Em *e, int id);
 
-/* The tail tile along axis k of group gr (the axis is not a multiple of the
- * tile, rem left): the tile parameter of that axis, of each operation of the
- * group and, through the read maps, of the producers fused into them (the
- * axes they read as k) set to rem, and no blocks along k; undone by
- * tail_undo.  Shapes, attributes and limits are all evaluated at the
- * environment, so the tile's body is written as any other at its size. */
-typedef struct Tail {
-	int n, at[64];
-	double old[64];
-	int blk[8], blocked[8];
-} Tail;
+
 
 static void
 tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
@@ -240,8 +227,8 @@ tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 	}
 }
 
-static void
-tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
+void
+em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 {
 	tl->n = 0;
 	for (int m = 0; m < gr->n; m++)
@@ -257,8 +244,8 @@ tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 	}
 }
 
-static void
-tail_undo(Em *e, Group *gr, int k, const Tail *tl)
+void
+em_tail_undo(Em *e, Group *gr, int k, const Tail *tl)
 {
 	for (int i = tl->n - 1; i >= 0; i--)
 		e->tv[tl->at[i]] = tl->old[i];
@@ -267,6 +254,7 @@ tail_undo(Em *e, Group *gr, int k, const Tail *tl)
 		gr->st[m].blocked = tl->blocked[m];
 	}
 }
+
 
 /* The innermost part of a loop nest: the tile of each operation, or a
  * reduction or scan across tiles: its first tile peeled, the full tiles
@@ -279,6 +267,10 @@ group_body(Em *e, Group *gr)
 	const int *ids = gr->ids;
 	OpSt *st = gr->st;
 	NsDim *idx = gr->idx;
+	if (seqax >= 0 && st[0].kax >= 0) {
+		em_group_kblocks(e, gr);
+		return;
+	}
 	if (seqax < 0) {
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, -1, 0);
@@ -295,17 +287,8 @@ group_body(Em *e, Group *gr)
 	for (int m = 0; m < n && !e->bad; m++)
 		op_tile(e, &st[m], idx, seqax, 0);
 	if (ntile > 1) {
-		/* the sequential loop's variable: "r", unless the program names a parameter or size so */
-		char rv[16] = "r";
-		for (int k = 0, clash = 1; clash && k < 100; k++) {
-			if (k)
-				snprintf(rv, sizeof rv, "r_%d", k);
-			clash = 0;
-			for (int i = 0; i < g->nparams; i++)
-				clash |= strcmp(g->params[i].name, rv) == 0;
-			for (int i = 0; i < g->nsyms; i++)
-				clash |= strcmp(g->syms[i], rv) == 0;
-		}
+		char rv[16];
+		em_seq_var(g, rv, sizeof rv);
 		em_loop(e, 1, rv, ntile - 1);
 		em_dim(&idx[seqax], T, "(%s + 1) * %lld", rv, (long long)T);
 		for (int m = 0; m < n && !e->bad; m++)
@@ -314,11 +297,11 @@ group_body(Em *e, Group *gr)
 	}
 	if (rem) {
 		Tail tl;
-		tail_set(e, gr, seqax, rem, &tl);
+		em_tail_set(e, gr, seqax, rem, &tl);
 		em_dim(&idx[seqax], rem, "%lld", (long long)(ntile * T));
 		for (int m = 0; m < n && !e->bad; m++)
 			op_tile(e, &st[m], idx, seqax, 2);
-		tail_undo(e, gr, seqax, &tl);
+		em_tail_undo(e, gr, seqax, &tl);
 	}
 	if (e->T->op[ids[0]].ax[seqax].red != TR_SCAN)
 		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
@@ -374,8 +357,11 @@ group_axes(Em *e, Group *gr, int k)
 		if (nb > 1) {
 			em_loop(e, 0, var, nb);
 			em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
-		} else
+			snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", var, (long long)blk * T);
+		} else {
 			em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
+			snprintf(e->bstart[k], sizeof e->bstart[k], "0");
+		}
 	} else {
 		snprintf(var, sizeof var, "i%d", k);
 		if (nfull > 1) {
@@ -390,13 +376,13 @@ group_axes(Em *e, Group *gr, int k)
 	em_close_to(e, save);
 	if (rem && !e->bad) {
 		Tail tl;
-		tail_set(e, gr, k, rem, &tl);
+		em_tail_set(e, gr, k, rem, &tl);
 		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
 		if (k == gr->pre)
 			em_producers(e, gr->ids[0], idx);
 		group_axes(e, gr, k + 1);
 		em_close_to(e, save);
-		tail_undo(e, gr, k, &tl);
+		em_tail_undo(e, gr, k, &tl);
 	}
 }
 
@@ -420,6 +406,14 @@ emit_group(Em *e, const int *ids, int n)
 		gr.seqax = op_axes(e, ids[m], &st[m], ext, tsz);
 		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
 	}
+	if (gr.seqax >= 0 && st[0].kax >= 0 && (n > 1 || has_producers(e, id)))
+		for (int m = 0; m < n; m++) {   /* K blocks for one operation with no producers in its loop nest */
+			st[m].blk[gr.seqax] = 1;
+			st[m].kax = -1;
+			st[m].blocked = 0;
+			for (int k = 0; k < AX_MAXR + 4; k++)
+				st[m].blocked |= st[m].blk[k] > 1;
+		}
 	e->cur = &st[0];
 	e->node = id;
 	int firstblk = to->naxes;

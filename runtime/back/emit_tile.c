@@ -267,7 +267,8 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 				Term *sattr[AX_MAXATTR] = { 0 };
 				AxShape keep = v->shape;
 				if (e->hoist == id && e->cur->hoisted[k] >= 0)   /* loaded with its block */
-					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], &e->cur->hoisted_shape[k]);
+					moved = em_block_tile(e, e->cur->hoisted[k], e->cur->hoisted_axes[k], e->cur->hoisted_merge[k],
+					                      &e->cur->hoisted_shape[k]);
 				else
 					em_inst(e, m->inst, ax_nth_bit(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
 				moved.shape = keep;
@@ -279,7 +280,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 		}
 		if (e->hoist == id && e->cur->hoisted[LOWER_MAXSTEPS + j] >= 0)   /* loaded with its block */
 			iv[j] = em_block_tile(e, e->cur->hoisted[LOWER_MAXSTEPS + j], e->cur->hoisted_axes[LOWER_MAXSTEPS + j],
-			                   &e->cur->hoisted_shape[LOWER_MAXSTEPS + j]);
+			                      e->cur->hoisted_merge[LOWER_MAXSTEPS + j], &e->cur->hoisted_shape[LOWER_MAXSTEPS + j]);
 		else
 			em_inst(e, q->inst[j], em_seq_engine(t, q, j, e->engsel ? e->engsel[id * 8 + j] : 0), q->attr[j],
 			        q->sattr[j], opnd, NULL, ch->mem[j], &iv[j]);
@@ -292,13 +293,24 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 void
 em_store(Em *e, int id, NsRef *v, const NsRef *dst)
 {
+	em_store_from(e, id, v, dst, -1);
+}
+
+void
+em_store_from(Em *e, int id, NsRef *v, const NsRef *dst, int from)
+{
 	const AxTarget *t = e->g->t;
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
-	int last = -1;
+	int last = -1, first = from >= 0 ? -1 : 0;
 	for (int k = 0; k < ch->nmoves; k++)
-		if (ch->move[k].before == ch->seq.ninsts)
+		if (ch->move[k].before == ch->seq.ninsts) {
 			last = k;
-	for (int k = 0; k < ch->nmoves; k++) {
+			if (first < 0 && ch->move[k].from == from)
+				first = k;
+		}
+	if (first < 0)   /* no move out of memory from: the value stays there, stored as it is */
+		first = ch->nmoves, last = -1;
+	for (int k = first; k < ch->nmoves; k++) {
 		const LowerMove *m = &ch->move[k];
 		if (m->before != ch->seq.ninsts || (!dst && t->mems[m->to].offchip))
 			continue;
@@ -343,6 +355,180 @@ moved(const LowerChoice *ch, int j, int o)
 	return 0;
 }
 
+static int merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl);
+
+/* ---- steps hoisted out of the tile loops ------------------------------------------ */
+
+typedef struct HVal {        /* a value of the tile's walk: in a block buffer, or made per tile */
+	int buf;                 /* -1: made per tile */
+	uint32_t axes;
+	int merge;
+	AxShape shape;
+} HVal;
+
+/* Instruction j of the sequence reads its operand o through move k (its
+ * first, in order: k0 NULL) -- the consumers of iv[j]: how many, and the one. */
+static int
+consumers(const SynthSeq *q, const AxTarget *t, int j, int *cj, int *co)
+{
+	int n = 0;
+	for (int i = j + 1; i < q->ninsts; i++)
+		for (int o = 0; o < t->insts[q->inst[i]].nopnd; o++)
+			if (q->src[i][o] == j) {
+				*cj = i, *co = o;
+				n++;
+			}
+	return n;
+}
+
+/* Opens the loops over the block axes `axes`, writes instruction inst over
+ * the block tiles opnd into a new buffer of those axes (the move mv after it
+ * first, when mv >= 0: the buffer holds the moved tile), and closes them;
+ * the buffer's var, and its tile's shape in *shape. */
+static int
+hoist_into(Em *e, int id, uint32_t axes, int inst, int eng, const int *attr, Term *const *sattr, const NsRef *const *opnd,
+           int mem, const LowerMove *mv, AxShape *shape)
+{
+	const TileOp *to = &e->T->op[id];
+	int bufat = e->ns->n, save = e->depth;
+	em_push(e, NS_BUF);
+	int buf = e->ns->nvars++;
+	for (int a = 0; a < to->naxes; a++)
+		if (axes & (1u << a)) {
+			char var[16];
+			snprintf(var, sizeof var, "j%d", a);
+			em_loop(e, 0, var, e->cur->blk[a]);
+		}
+	NsRef res;
+	em_inst(e, inst, eng, attr, sattr, opnd, NULL, mem, &res);
+	if (mv && !e->bad) {
+		const NsRef *mo[AX_MAXOPND] = { &res };
+		int zattr[AX_MAXATTR] = { 0 };
+		Term *zsattr[AX_MAXATTR] = { 0 };
+		em_inst(e, mv->inst, ax_nth_bit(mv->engines, 0), zattr, zsattr, mo, NULL, mv->to, &res);
+	}
+	if (e->bad)
+		return -1;
+	NsStmt *ld = &e->ns->s[e->ns->n - 1];
+	ld->out = em_block_tile(e, buf, axes, -1, &ld->shape);
+	for (int i = 0; i < e->ncse; i++)   /* a constant made here: later reads of it read the buffer */
+		if (e->cse[i].val.var == ld->var)
+			e->cse[i].val = ld->out;
+	NsStmt *bf = &e->ns->s[bufat];
+	bf->var = buf;
+	bf->node = id;
+	bf->mem = ld->mem;
+	bf->shape = em_block_shape(e, axes, &ld->shape);
+	ld->mem = -1;
+	*shape = ld->shape;
+	em_close_to(e, save);
+	return buf;
+}
+
+/* After the block's loads: each step of the sequence (an instruction, or a
+ * move of an operand) whose operands are all in block buffers and which
+ * depends on fewer of the blocked axes than the operation (a transpose of a
+ * row block's tile, the same for every column tile of the block) is made
+ * once per tile of those axes, ahead of the tile loops, into a buffer of
+ * its own; em_tile_body reads it there.  An instruction whose one reader
+ * moves its result first is made with that move, the buffer holding the
+ * moved tile (a transpose into PSUM, copied to SBUF: only the copy kept). */
+static void
+hoist_steps(Em *e, int id)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
+	const SynthSeq *q = &ch->seq;
+	const AxGraph *tile = ch->tile ? ch->tile : to->tile;
+	OpSt *st = e->cur;
+	uint32_t all = 0;
+	for (int a = 0; a < to->naxes; a++)
+		if (st->blk[a] > 1)
+			all |= 1u << a;
+	HVal in[2 * AX_MAXOPND], iv[8];
+	for (int p = 0; p < 2 * AX_MAXOPND; p++)
+		in[p].buf = -1;
+	for (int j = 0; j < q->ninsts && !e->bad; j++) {
+		const AxOp *op = &t->insts[q->inst[j]];
+		int ok = j < q->ninsts - 1;   /* the tile's result is made per tile */
+		uint32_t axes = 0;
+		NsRef sl[AX_MAXOPND];
+		const NsRef *opnd[AX_MAXOPND] = { 0 };
+		for (int o = 0; o < op->nopnd; o++) {
+			int s = q->src[j][o];
+			if (s == SYNTH_OMITTED)
+				continue;
+			HVal *v = s >= 0 ? &iv[s] : &in[-1 - s];
+			if (s < 0 && (-1 - s >= tile->nparams || replicated_input(e, id, ch, -1 - s)))
+				v->buf = -1;   /* a row replicated per tile after its load */
+			for (int k = 0; k < ch->nmoves; k++) {
+				if (ch->move[k].before != j || ch->move[k].opnd != o)
+					continue;
+				if (st->hoisted[k] >= 0)
+					*v = (HVal){ st->hoisted[k], st->hoisted_axes[k], st->hoisted_merge[k], st->hoisted_shape[k] };
+				else if (v->buf >= 0 && v->axes != all) {
+					const NsRef tl = em_block_tile(e, v->buf, v->axes, v->merge, &v->shape);
+					const NsRef *mo[AX_MAXOPND] = { &tl };
+					int zattr[AX_MAXATTR] = { 0 };
+					Term *zsattr[AX_MAXATTR] = { 0 };
+					const LowerMove *m = &ch->move[k];
+					int b = hoist_into(e, id, v->axes, m->inst, ax_nth_bit(m->engines, 0), zattr, zsattr, mo, m->to,
+					                   NULL, &v->shape);
+					if (b < 0)
+						return;
+					v->buf = b;
+					v->merge = -1;
+					st->hoisted[k] = b;
+					st->hoisted_axes[k] = v->axes;
+					st->hoisted_merge[k] = -1;
+					st->hoisted_shape[k] = v->shape;
+				} else
+					v->buf = -1;
+			}
+			if (v->buf < 0)
+				ok = 0;
+			else {
+				axes |= v->axes;
+				sl[o] = em_block_tile(e, v->buf, v->axes, v->merge, &v->shape);
+				opnd[o] = &sl[o];
+			}
+		}
+		if (st->hoisted[LOWER_MAXSTEPS + j] >= 0) {
+			int k = LOWER_MAXSTEPS + j;
+			iv[j] = (HVal){ st->hoisted[k], st->hoisted_axes[k], st->hoisted_merge[k], st->hoisted_shape[k] };
+			continue;
+		}
+		iv[j].buf = -1;
+		if (!ok || axes == all)
+			continue;
+		/* its one reader's first move on it, made with it */
+		int cj = -1, co = -1, mk = -1;
+		if (consumers(q, t, j, &cj, &co) == 1)
+			for (int k = 0; k < ch->nmoves && mk < 0; k++)
+				if (ch->move[k].before == cj && ch->move[k].opnd == co)
+					mk = k;
+		int b = hoist_into(e, id, axes, q->inst[j], em_seq_engine(t, q, j, e->engsel ? e->engsel[id * 8 + j] : 0),
+		                   q->attr[j], q->sattr[j], opnd, ch->mem[j], mk >= 0 ? &ch->move[mk] : NULL, &iv[j].shape);
+		if (b < 0)
+			return;
+		iv[j].buf = b;
+		iv[j].axes = axes;
+		iv[j].merge = -1;
+		st->hoisted[LOWER_MAXSTEPS + j] = b;
+		st->hoisted_axes[LOWER_MAXSTEPS + j] = axes;
+		st->hoisted_merge[LOWER_MAXSTEPS + j] = -1;
+		st->hoisted_shape[LOWER_MAXSTEPS + j] = iv[j].shape;
+		if (mk >= 0) {
+			st->hoisted[mk] = b;
+			st->hoisted_axes[mk] = axes;
+			st->hoisted_merge[mk] = -1;
+			st->hoisted_shape[mk] = iv[j].shape;
+		}
+	}
+}
+
 /* Loads of a blocked operation: every instruction that reads an operand
  * straight from off chip (a copy the lowering inserted, or an instruction
  * of the sequence itself, such as a transposing load) is made for the whole
@@ -360,8 +546,10 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
 	const SynthSeq *q = &ch->seq;
 	const AxNode *nd = &g->nodes[id];
-	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++)   /* every slot, also those a failure leaves unvisited */
+	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {   /* every slot, also those a failure leaves unvisited */
 		e->cur->hoisted[k] = -1;
+		e->cur->hoisted_merge[k] = -1;
+	}
 	for (int k = 0; k < LOWER_MAXSTEPS + 8; k++) {
 		int inst, mem, eng, ins[AX_MAXOPND], nin = 0, slot[AX_MAXOPND], nop;
 		const int *attr = NULL;
@@ -428,9 +616,19 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		(void)nop;
 		if (!ok)
 			continue;
+		/* a copy along a blocked axis that its tile's last dim reads: one transfer for the block's
+		 * tiles along it (their slices lie side by side), the buffer's last dim theirs together */
+		int merge = k < LOWER_MAXSTEPS && nin == 1 ? merge_axis(e, id, ins[0], axes, &sl[0]) : -1;
+		AxShape tshape = sl[0].shape;
+		if (merge >= 0) {
+			NsDim *d = &sl[0].idx[sl[0].nidx - 1];
+			em_dim(d, d->len * e->cur->blk[merge], "%s", e->bstart[merge]);
+			sl[0].shape.d[sl[0].shape.rank - 1] *= e->cur->blk[merge];
+		}
+		uint32_t loops = merge >= 0 ? axes & ~(1u << merge) : axes;
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
 		char key[480];
-		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d", axes, inst, eng, mem);
+		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d/%d", axes, merge, inst, eng, mem);
 		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
 			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
 		for (int i = 0; i < nin && kk < sizeof key; i++)
@@ -439,14 +637,15 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		if (c) {
 			e->cur->hoisted[k] = c->val.var;
 			e->cur->hoisted_axes[k] = c->axes;
-			e->cur->hoisted_shape[k] = c->val.shape;
+			e->cur->hoisted_merge[k] = merge;
+			e->cur->hoisted_shape[k] = merge >= 0 ? tshape : c->val.shape;
 			continue;
 		}
 		int bufat = e->ns->n, save = e->depth;
 		em_push(e, NS_BUF);
 		int buf = e->ns->nvars++;
 		for (int a = 0; a < to->naxes; a++)
-			if (axes & (1u << a)) {
+			if (loops & (1u << a)) {
 				char var[16];
 				snprintf(var, sizeof var, "j%d", a);
 				em_loop(e, 0, var, e->cur->blk[a]);
@@ -463,7 +662,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			continue;
 		}
 		NsStmt *ld = &e->ns->s[at];
-		NsRef dst = em_block_tile(e, buf, axes, &ld->shape);
+		NsRef dst = em_block_tile(e, buf, loops, -1, &ld->shape);
 		ld->out = dst;
 		for (int i = 0; i < e->ncse; i++)   /* the load written into the buffer: later reads of it read there */
 			if (e->cse[i].val.var == res.var)
@@ -472,16 +671,18 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		bf->var = buf;
 		bf->node = id;
 		bf->mem = ld->mem;
-		bf->shape = em_block_shape(e, axes, &ld->shape);
+		bf->shape = em_block_shape(e, loops, &ld->shape);
 		ld->mem = -1;
 		em_close_to(e, save);
 		e->cur->hoisted[k] = buf;
 		e->cur->hoisted_axes[k] = axes;
-		e->cur->hoisted_shape[k] = dst.shape;
+		e->cur->hoisted_merge[k] = merge;
+		e->cur->hoisted_shape[k] = merge >= 0 ? tshape : dst.shape;
 		NsRef bv = dst;
 		bv.var = buf;
 		em_cse_add(e, key, &bv, axes);
 	}
+	hoist_steps(e, id);
 }
 
 /* A block buffer's shape: the tile's partition dim first (a buffer of
@@ -501,26 +702,71 @@ em_block_shape(Em *e, uint32_t axes, const AxShape *tile)
 	return bs;
 }
 
+/* The position in the block of the current tile along blocked axis a: the
+ * variable of the loop over the block's tiles, or where the tile body of a
+ * K block reads its K tile. */
+static const char *
+block_pos(Em *e, int a, char *buf, size_t n)
+{
+	if (a == e->cur->kax && e->cur->kj[0])
+		return e->cur->kj;
+	snprintf(buf, n, "j%d", a);
+	return buf;
+}
+
 /* Within the block: the tile of buffer buf at the current block position
- * along axes (shape s): [0:P, j.., 0:F..]. */
+ * along axes (shape s): [0:P, j.., 0:F..]; merge >= 0: along that axis the
+ * tiles lie side by side in the buffer's last dim. */
 NsRef
-em_block_tile(Em *e, int buf, uint32_t axes, const AxShape *s)
+em_block_tile(Em *e, int buf, uint32_t axes, int merge, const AxShape *s)
 {
 	NsRef r = (NsRef){ 0 };
+	char pos[24];
 	r.var = buf;
 	r.shape = *s;
 	if (s->rank)
 		em_dim(&r.idx[r.nidx++], s->d[0], "0");
 	for (int a = 0; a < AX_MAXR + 4; a++)
-		if (axes & (1u << a)) {
+		if ((axes & (1u << a)) && a != merge) {
 			if (e->cur->blk[a] > 1)
-				em_dim(&r.idx[r.nidx++], 0, "j%d", a);
+				em_dim(&r.idx[r.nidx++], 0, "%s", block_pos(e, a, pos, sizeof pos));
 			else
 				em_dim(&r.idx[r.nidx++], 0, "0");
 		}
 	for (int d = 1; d < s->rank; d++)
-		em_dim(&r.idx[r.nidx++], s->d[d], "0");
+		if (merge >= 0 && d == s->rank - 1)
+		{
+			const char *bp = block_pos(e, merge, pos, sizeof pos);
+			if (strchr(bp, ' '))
+				em_dim(&r.idx[r.nidx++], s->d[d], "(%s) * %lld", bp, (long long)s->d[d]);
+			else
+				em_dim(&r.idx[r.nidx++], s->d[d], "%s * %lld", bp, (long long)s->d[d]);
+		}
+		else
+			em_dim(&r.idx[r.nidx++], s->d[d], "0");
 	return r;
+}
+
+/* The blocked axis (in axes) along which the block's copies of tile input p
+ * of node id (its off-chip slice sl) can be one transfer: the one its
+ * source's last dim reads, whole tiles of it (-1: none). */
+static int
+merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl)
+{
+	const TileOp *to = &e->T->op[id];
+	int o = offchip_operand(e, id, p);
+	if (o < 0 || sl->nidx < 2 || sl->shape.rank < 2)
+		return -1;
+	int last = sl->nidx - 1;
+	const TileAxisRead *r = &to->read[o][last];
+	if (r->kind != 1 || !(axes & (1u << r->axis)) || !e->bstart[r->axis][0])
+		return -1;
+	for (int d = 0; d < last; d++)
+		if (to->read[o][d].kind == 1 && to->read[o][d].axis == r->axis)
+			return -1;
+	if (sl->idx[last].len <= 0 || sl->shape.d[sl->shape.rank - 1] != sl->idx[last].len)
+		return -1;
+	return r->axis;
 }
 
 /* Opens the loops over the tiles of a block. */
@@ -528,7 +774,7 @@ void
 em_inner_loops(Em *e, const TileOp *to)
 {
 	for (int k = 0; k < to->naxes; k++)
-		if (e->cur->blk[k] > 1) {
+		if (e->cur->blk[k] > 1 && k != e->cur->kax) {
 			char var[16];
 			snprintf(var, sizeof var, "j%d", k);
 			em_loop(e, 0, var, e->cur->blk[k]);

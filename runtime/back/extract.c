@@ -258,13 +258,14 @@ set_tiles(Extract *x)
 		for (int k = 0; to->kind == TO_COMPUTE && k < to->naxes; k++) {
 			const TileAxis *ax = &to->ax[k];
 			double ext, t;
-			if (!ax->t || ax->cls < 0 || ax->cls >= 64 || t_eval(ax->extent, &env, &ext) != 0 ||
+			if (!ax->t || ax->bcls < 0 || ax->bcls >= 64 || t_eval(ax->extent, &env, &ext) != 0 ||
 			    t_eval(t_var(g->tc, ax->t, TS_INT), &env, &t) != 0 || t < 1)
 				continue;
-			if (!any && (int64_t)t > x->largest[ax->cls])   /* the halvings are of these */
+			if (!any && ax->cls >= 0 && (int64_t)t > x->largest[ax->cls])   /* the halvings are of these */
 				x->largest[ax->cls] = (int64_t)t;
-			if (ax->tiled && !ax->unit && !ax->red && (int64_t)(ext / t) > most[ax->cls])
-				most[ax->cls] = (int64_t)(ext / t);
+			/* blocks along parallel axes, and K blocks along a sum across tiles (emit_kernel.c) */
+			if (ax->tiled && !ax->unit && (!ax->red || ax->red == TR_SUM) && (int64_t)(ext / t) > most[ax->bcls])
+				most[ax->bcls] = (int64_t)(ext / t);
 		}
 	}
 	for (int c = 0; c < 64; c++) {

@@ -29,9 +29,9 @@ blocks_text(const AxTiling *T, const int *blocks, char *b, size_t n)
 {
 	size_t k = 0;
 	b[0] = 0;
-	for (int c = 0; c < T->ncls && c < 64 && blocks; c++)
+	for (int c = 0; c < T->nbcls && c < 64 && blocks; c++)
 		if (blocks[c] > 1 && k < n)
-			k += (size_t)snprintf(b + k, n - k, "%s%s=%d", k ? "," : "", T->strip[c], blocks[c]);
+			k += (size_t)snprintf(b + k, n - k, "%s%s=%d", k ? "," : "", T->bname[c], blocks[c]);
 	if (!b[0])
 		snprintf(b, n, "-");
 }

@@ -50,9 +50,9 @@ select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
 	fprintf(f, "}, \"fusion\": \"%s\", \"fused_producers\": %d, \"blocks\": {",
 	        c->fused < 0 ? "unfused" : c->fused > 0 ? "loop-fused" : "nothing to fuse", c->fused > 0 ? c->fused : 0);
 	first = 1;
-	for (int k = 0; k < T->ncls && k < 64; k++)
+	for (int k = 0; k < T->nbcls && k < 64; k++)
 		if (c->blocks[k] > 1) {
-			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", T->strip[k], c->blocks[k]);
+			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", T->bname[k], c->blocks[k]);
 			first = 0;
 		}
 	fputs("}, \"tiles\": {", f);

@@ -58,6 +58,8 @@ typedef struct TileAxis {    /* one axis an operation iterates over */
 	int whole;               /* a reduction that is not plain: one tile spans the axis */
 	int unit;                /* a size-1 axis: 1 in the tile, no parameters */
 	int cls;                 /* axis class: one strip count shared by the graph; -1 none */
+	int bcls;                /* block class: cls, or for a sum across tiles one of its own after the
+	                            strips (blocks of K tiles); -1 none */
 	const char *t, *b;       /* tile size and block count ("t0_5", "b0_5"); NULL for loops */
 } TileAxis;
 typedef struct TileAxisRead {   /* how an operation reads one dim of an operand */
@@ -82,6 +84,8 @@ typedef struct AxTiling {
 	int ncls;
 	Term *cls_extent[64];
 	const char *strip[64];   /* "n0", ...: the number of strips along the class */
+	int nbcls;               /* block classes: the ncls strips, then the sums' ("k0", ...) */
+	const char *bname[64];
 } AxTiling;
 AxTiling *tile_graph(const AxGraph *g);
 void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */

@@ -170,7 +170,7 @@ node_axes(Tiler *tl, int id, Scan *s)
 	TileOp *to = &tl->T->op[id];
 	to->naxes = nd->rank;
 	for (int k = 0; k < nd->rank; k++)
-		to->ax[k] = (TileAxis){ .extent = nd->dim[k], .out = k, .cls = -1 };
+		to->ax[k] = (TileAxis){ .extent = nd->dim[k], .out = k, .cls = -1, .bcls = -1 };
 	if (nd->op < 0)
 		return;
 	scan_node(g, nd, s);
@@ -179,7 +179,7 @@ node_axes(Tiler *tl, int id, Scan *s)
 			to->ax[s->bscan[b]].red = TR_SCAN;
 			continue;
 		}
-		to->ax[to->naxes++] = (TileAxis){ .extent = s->bhi[b], .out = -1, .red = s->bkind[b], .cls = -1 };
+		to->ax[to->naxes++] = (TileAxis){ .extent = s->bhi[b], .out = -1, .red = s->bkind[b], .cls = -1, .bcls = -1 };
 	}
 	/* scan_node numbered reduction axes nout + b; renumber to ax[] positions */
 	int map[16];
@@ -411,6 +411,28 @@ tile_graph(const AxGraph *g)
 				T->ncls++;
 			}
 			ax->cls = clsof[r];
+		}
+	}
+	/* block classes: the strips', then one per set of joined sums across tiles */
+	for (int c = 0; c < T->ncls; c++)
+		T->bname[c] = T->strip[c];
+	T->nbcls = T->ncls;
+	for (int i = 0; i < g->nnodes * MAXAX; i++)
+		clsof[i] = -1;
+	for (int id = 0; id < g->nnodes; id++) {
+		TileOp *to = &T->op[id];
+		for (int k = 0; k < to->naxes && g->nodes[id].op >= 0; k++) {
+			TileAxis *ax = &to->ax[k];
+			ax->bcls = ax->cls;
+			if (ax->red != TR_SUM || !ax->tiled || ax->unit)
+				continue;
+			int r = uf_find(&tl, id * MAXAX + k);
+			if (clsof[r] < 0 && T->nbcls < 64) {
+				clsof[r] = T->nbcls;
+				T->bname[T->nbcls] = pname(g->tc, "k%d", T->nbcls - T->ncls, 0);
+				T->nbcls++;
+			}
+			ax->bcls = clsof[r];
 		}
 	}
 	/* kinds, parameters, tile instances */

@@ -1,0 +1,224 @@
+/*
+ * emit_kblock.c — K blocks: a sum across tiles (the K loop of a matrix
+ * product) written a block of K tiles at a time, each block's sum
+ * accumulated in place and then moved into, or combined with, a running
+ * value per tile in the memory the result goes to next (docs/design.md,
+ * K blocks).  emit_kernel.c decides where they apply (op_axes) and calls
+ * em_group_kblocks for the innermost part of such a loop nest.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+
+/* K blocks: a sum across tiles (the K loop of a matrix product) whose tiles
+ * are taken a block at a time: each block's tiles accumulated in place (in
+ * PSUM), the block's sum then added to the running value in the memory the
+ * result's first move takes it to (SBUF), so that the blocks along the
+ * other axes are not bounded by the accumulating memory.  The move (its
+ * index in the choice's moves) and the engine of the one-instruction
+ * combining sequence that reads both memories; -1 if the operation cannot. */
+int
+em_kblock_move(Em *e, int id, int *eng)
+{
+	const AxTarget *t = e->g->t;
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	int seqax = em_seq_axis(to);
+	if (seqax < 0 || to->ax[seqax].red != TR_SUM || !e->ns->accumulate || !ln->ncombine ||
+	    ln->combine[0].ninsts != 1)
+		return -1;
+	const LowerChoice *ch = &ln->choice[e->choice[id]];
+	int from = ch->mem[ch->seq.ninsts - 1], mv = -1;
+	for (int k = 0; k < ch->nmoves && mv < 0; k++)
+		if (ch->move[k].before == ch->seq.ninsts && ch->move[k].from == from && !t->mems[ch->move[k].to].offchip)
+			mv = k;
+	if (mv < 0)
+		return -1;
+	int to_ = ch->move[mv].to;
+	const SynthSeq *q = &ln->combine[0];
+	const AxOp *op = &t->insts[q->inst[0]];
+	for (int k = 0; k < t->nengines && k < 32; k++) {
+		uint32_t b = 1u << k;
+		if (!(q->engines[0] & op->engines & b) || !(ax_inst_mems(t, op, -1, b) & (1u << to_)))
+			continue;
+		int ok = 1;
+		for (int o = 0; o < op->nopnd && ok; o++) {
+			int s = q->src[0][o];
+			if (s == SYNTH_OMITTED)
+				continue;
+			/* combine(a, b): the running value a, the block's sum b */
+			ok = (ax_inst_mems(t, op, o, b) & (1u << (s == -1 ? to_ : from))) != 0;
+		}
+		if (ok) {
+			*eng = k;
+			return mv;
+		}
+	}
+	return -1;
+}
+
+/* the sequential loop's variable: "r", unless the program names a parameter or size so */
+void
+em_seq_var(const AxGraph *g, char *rv, size_t n)
+{
+	snprintf(rv, n, "r");
+	for (int k = 0, clash = 1; clash && k < 100; k++) {
+		if (k)
+			snprintf(rv, n, "r_%d", k);
+		clash = 0;
+		for (int i = 0; i < g->nparams; i++)
+			clash |= strcmp(g->params[i].name, rv) == 0;
+		for (int i = 0; i < g->nsyms; i++)
+			clash |= strcmp(g->syms[i], rv) == 0;
+	}
+}
+
+/* The running value *acct combined with a block's sum *v by the combining
+ * sequence (one instruction, on engine eng), written into *acct. */
+static void
+combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct, const NsRef *v)
+{
+	const SynthSeq *q = &ln->combine[0];
+	const NsRef *opnd[AX_MAXOPND] = { 0 };
+	NsRef r;
+	for (int o = 0; o < e->g->t->insts[q->inst[0]].nopnd; o++)
+		if (q->src[0][o] != SYNTH_OMITTED)
+			opnd[o] = q->src[0][o] == -1 ? acct : v;
+	em_inst(e, q->inst[0], eng, q->attr[0], q->sattr[0], opnd, NULL, accmem, &r);
+	if (e->bad)
+		return;
+	NsStmt *last = &e->ns->s[e->ns->n - 1];
+	last->out = *acct;
+	last->mem = -1;
+}
+
+/* A sum across tiles in K blocks (kblock_move): per block of K tiles, its
+ * loads (and the steps hoisted with them), then per tile of the blocks
+ * along the other axes the block's first K tile, the others accumulated
+ * in place, and the block's sum moved into (the first block) or combined
+ * with (the others) the running value of that tile, in a buffer of the
+ * tiles of those blocks; then the results. */
+void
+em_group_kblocks(Em *e, Group *gr)
+{
+	int seqax = gr->seqax, id = gr->ids[0], save = e->depth, eng;
+	OpSt *st = &gr->st[0];
+	const TileOp *to = &e->T->op[id];
+	const LowerNode *ln = &e->L[id];
+	const LowerChoice *ch = &ln->choice[e->choice[id]];
+	NsDim *idx = gr->idx;
+	int64_t T = gr->tsz[seqax], kb = st->blk[seqax], nkb = gr->ext[seqax] / T / kb, rem = gr->ext[seqax] % T;
+	int mv = em_kblock_move(e, id, &eng), accmem = ch->move[mv].to;
+	uint32_t par = 0;
+	for (int k = 0; k < to->naxes; k++)
+		if (st->blk[k] > 1 && k != seqax)
+			par |= 1u << k;
+	int accat = e->ns->n;
+	em_push(e, NS_BUF);
+	int accbuf = e->ns->nvars++;
+	char rv[16], rb[32];
+	em_seq_var(e->g, rv, sizeof rv);
+	AxShape tshape = { 0 };
+	for (int part = 0; part < 2 && !e->bad; part++) {
+		if (part && nkb < 2)
+			break;
+		if (part) {
+			em_loop(e, 1, rv, nkb - 1);
+			snprintf(rb, sizeof rb, "(%s + 1) * %lld", rv, (long long)(kb * T));
+		} else
+			snprintf(rb, sizeof rb, "0");
+		int d0 = e->depth;
+		e->cur = st;
+		e->node = id;
+		/* the block's loads: its K tiles in the loops over j<K> */
+		snprintf(e->bstart[seqax], sizeof e->bstart[seqax], "%s", rb);
+		if (part)
+			em_dim(&idx[seqax], T, "%s + j%d * %lld", rb, seqax, (long long)T);
+		else
+			em_dim(&idx[seqax], T, "j%d * %lld", seqax, (long long)T);
+		em_block_loads(e, id, idx);
+		e->hoist = id;
+		em_inner_loops(e, to);
+		int d1 = e->depth;
+		snprintf(st->kj, sizeof st->kj, "0");
+		em_dim(&idx[seqax], T, "%s", rb);
+		NsRef v, w, r;
+		em_tile_body(e, id, idx, &v);
+		if (e->bad)
+			break;
+		if (kb > 1) {
+			char jv[16];
+			snprintf(jv, sizeof jv, "j%d", seqax);
+			if (kb > 2) {
+				em_loop(e, 1, jv, kb - 1);
+				snprintf(st->kj, sizeof st->kj, "%s + 1", jv);
+				if (part)
+					em_dim(&idx[seqax], T, "%s + (%s + 1) * %lld", rb, jv, (long long)T);
+				else
+					em_dim(&idx[seqax], T, "(%s + 1) * %lld", jv, (long long)T);
+			} else {   /* one tile after the first: no loop */
+				snprintf(st->kj, sizeof st->kj, "1");
+				if (part)
+					em_dim(&idx[seqax], T, "%s + %lld", rb, (long long)T);
+				else
+					em_dim(&idx[seqax], T, "%lld", (long long)T);
+			}
+			em_tile_body(e, id, idx, &w);
+			NsStmt *a = em_push(e, NS_ACC);
+			a->node = id;
+			a->out = v;
+			a->src = w;
+			em_close_to(e, d1);
+		}
+		st->kj[0] = 0;
+		/* the block's sum into the running value of this tile */
+		tshape = v.shape;
+		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
+		int zattr[AX_MAXATTR] = { 0 };
+		Term *zsattr[AX_MAXATTR] = { 0 };
+		if (!part) {
+			const LowerMove *m = &ch->move[mv];
+			const NsRef *mo[AX_MAXOPND] = { &v };
+			em_inst(e, m->inst, ax_nth_bit(m->engines, 0), zattr, zsattr, mo, NULL, accmem, &r);
+			NsStmt *last = &e->ns->s[e->ns->n - 1];
+			last->out = acct;
+			last->mem = -1;
+		} else
+			combine_into(e, ln, eng, accmem, &acct, &v);
+		e->hoist = -1;
+		em_close_to(e, d0);
+		em_close_to(e, save);
+	}
+	if (rem && !e->bad) {   /* the tail tile along K, after the blocks: added to the running values */
+		Tail tl;
+		em_tail_set(e, gr, seqax, rem, &tl);
+		e->cur = st;
+		e->node = id;
+		em_dim(&idx[seqax], rem, "%lld", (long long)(gr->ext[seqax] - rem));
+		em_block_loads(e, id, idx);
+		e->hoist = id;
+		em_inner_loops(e, to);
+		NsRef v;
+		em_tile_body(e, id, idx, &v);
+		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
+		if (!e->bad)
+			combine_into(e, ln, eng, accmem, &acct, &v);
+		e->hoist = -1;
+		em_close_to(e, save);
+		em_tail_undo(e, gr, seqax, &tl);
+	}
+	NsStmt *bf = &e->ns->s[accat];
+	bf->var = accbuf;
+	bf->node = id;
+	bf->mem = accmem;
+	bf->shape = em_block_shape(e, par, &tshape);
+	if (e->bad)
+		return;
+	e->cur = st;
+	e->node = id;
+	em_inner_loops(e, to);
+	NsRef dst, acc = em_block_tile(e, accbuf, par, -1, &tshape);
+	em_result(e, id, idx, &dst);
+	em_store_from(e, id, &acc, &dst, accmem);
+	em_close_to(e, save);
+}
