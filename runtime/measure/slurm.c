@@ -20,6 +20,7 @@
  * states of both tasks.  SIGINT or SIGTERM meanwhile cancels the job (scancel).  The results
  * are read back by command.c as a local run reads its command, so the choice is the same.
  */
+#define _DEFAULT_SOURCE   /* SA_RESTART */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -611,6 +612,7 @@ slurm_measure(SlurmRun *r, char (*keys)[33], int64_t n, int progress)
 		ax_die("out of memory");
 	struct sigaction sa = { 0 }, old[3];
 	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;   /* reads of sbatch's and squeue's output go on; the sleeps end early */
 	sigemptyset(&sa.sa_mask);
 	const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 	stop_signal = 0;

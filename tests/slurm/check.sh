@@ -11,7 +11,8 @@
 #   3. the same command again: every result on disk, nothing submitted, the same kernel; then
 #      with 10 results removed: those 10 measured, no other;
 #   4. a task that fails in its retry too: its candidates reported unmeasured, with both states;
-#   5. SIGINT while the job runs: the job cancelled, axonc fails saying so;
+#   5. SIGINT while the job runs: the job cancelled, axonc fails saying so; with CHECK_SLURM_LONG=1,
+#      a task past its time limit (TIMEOUT) retried (a minute and a half more);
 #   6. the usage errors (--slurm without a command, sbatch missing).
 # Prints one line per failure and ends with `N passed, M failed`.
 set -u
@@ -139,6 +140,17 @@ if [ $rc -ne 0 ] && grep -q "interrupted (signal 2): cancelled Slurm job $job" "
 	bad "SIGINT: exit $rc, job '$job' $(states "${job:-0}"): $(tail -2 "$tmp/int.err")"; fi
 
 at "SIGINT"
+
+# ---- (CHECK_SLURM_LONG=1) a task past its time limit (a minute at least; slurmctld looks every
+# 30 s): TIMEOUT, its candidates retried, the same kernel
+if [ -n "${CHECK_SLURM_LONG:-}" ]; then
+	SBATCH_TIMELIMIT=1 MEASURE_HANG_ONCE=$tmp/hang compile "$tmp/tl" --measure "$CMD" --slurm --workdir "$tmp/work5" --max-tasks 4 ||
+		bad "the run with a task timing out failed: $(tail -3 "$tmp/tl.err")"
+	if grep -q 'task.* completed, 1 ended otherwise' "$tmp/tl.err" && grep -q 'retrying the' "$tmp/tl.err"; then ok; else
+		bad "a task timing out: $(grep slurm "$tmp/tl.err")"; fi
+	same_as_local "$tmp/tl" "a task timing out"
+	at "a task timing out"
+fi
 
 # ---- 6. usage errors
 timeout $T "$AXONC" compile $PROG --dims $DIMS --slurm 2>"$tmp/e1"; rc=$?
