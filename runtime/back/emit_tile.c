@@ -368,6 +368,18 @@ moved(const LowerChoice *ch, int j, int o)
 
 static int merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl);
 
+/* Opens the loops over the tiles of a block along the blocked axes `axes` (j<a>). */
+static void
+block_loops(Em *e, const TileOp *to, uint32_t axes)
+{
+	for (int a = 0; a < to->naxes; a++)
+		if (axes & (1u << a)) {
+			char var[16];
+			snprintf(var, sizeof var, "j%d", a);
+			em_loop(e, 0, var, e->cur->blk[a]);
+		}
+}
+
 /* ---- steps hoisted out of the tile loops ------------------------------------------ */
 
 typedef struct HVal {        /* a value of the tile's walk: in a block buffer, or made per tile */
@@ -404,12 +416,7 @@ hoist_into(Em *e, int id, uint32_t axes, int inst, int eng, const int *attr, Ter
 	int bufat = e->ns->n, save = e->depth;
 	em_push(e, NS_BUF);
 	int buf = e->ns->nvars++;
-	for (int a = 0; a < to->naxes; a++)
-		if (axes & (1u << a)) {
-			char var[16];
-			snprintf(var, sizeof var, "j%d", a);
-			em_loop(e, 0, var, e->cur->blk[a]);
-		}
+	block_loops(e, to, axes);
 	NsRef res;
 	em_inst(e, inst, eng, attr, sattr, opnd, NULL, mem, &res);
 	if (mv && !e->bad) {
@@ -671,12 +678,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		int bufat = e->ns->n, save = e->depth;
 		em_push(e, NS_BUF);
 		int buf = e->ns->nvars++;
-		for (int a = 0; a < to->naxes; a++)
-			if (loops & (1u << a)) {
-				char var[16];
-				snprintf(var, sizeof var, "j%d", a);
-				em_loop(e, 0, var, e->cur->blk[a]);
-			}
+		block_loops(e, to, loops);
 		int at = e->ns->n;
 		NsRef res;
 		em_inst(e, inst, eng, attr, sattr, opnd, NULL, mem, &res);
