@@ -770,6 +770,15 @@ if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ "$w" -eq "$n" ] && [ "$fir
 expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512 --no-fusion
 if awk '/^variant 0 /{a = $3} /^variant 1 /{b = $3} END{exit !(a > 0 && b > 0 && b < 0.9 * a)}' "$tmp/out"; then ok; else
 	bad "model: the reordered softmax_matmul does not beat the original"; grep '^variant' "$tmp/out" | sed 's/^/    /'; fi
+# (d) MaxPool's reductions along its 2-wide window axes tile many windows per partition (the tile takes
+# the outer dims: each partition two rows of X) and share one loop nest: near the roofline, where the
+# [128, 2] tiles of a 2-D tiling sat ~500x above it
+expect_rc 0 "$AXONC" tile examples/maxpool.py --dims M=8,N=12
+expect_grep 'max \[t0_3, 2, t1_3, 2\] -> \[t0_3, 2, t1_3, 1\]; one tile spans 2 (a short axis' "$tmp/out" "maxpool: a tile of many windows"
+expect_grep 'agree with the whole ops' "$tmp/out" "maxpool: the deep tiles run tile by tile"
+expect_rc 0 "$AXONC" model examples/maxpool.py --dims M=2048,N=2048
+if awk '/^roofline /{r = $2} /^best /{b = $2} END{exit !(r > 0 && b > 0 && b < 1.5 * r)}' "$tmp/out"; then ok; else
+	bad "model: maxpool is not within 1.5x of its roofline"; grep -E '^(roofline|best)' "$tmp/out" | sed 's/^/    /'; fi
 # the naive lowering is no faster than the best candidate, which is no faster than the roofline
 for a in "gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=128" "softmax.py --dims M=1024,N=2048" "silu_mlp.py --dims M=256,K=512,N=512"; do
 	# shellcheck disable=SC2086

@@ -280,9 +280,12 @@ fuse_apply(LowerCache *c, const AxTiling *T, LowerNode *L)
 		 * such a choice is one per producer sequence, and extraction skips every combination
 		 * whose producer sequence is not the one absorbed, so more would thin out what a
 		 * budget visits (SiLU MLP: 1344 candidates at budget 2000 down to 112) */
-		if (nest->nodes[0] != nest->nodes[1] && nest->nvariants && L[nest->nodes[0]].nchoices == 1) {
+		for (int vi = 0; nest->nodes[0] != nest->nodes[1] && vi < nest->nvariants &&
+		                 L[nest->nodes[0]].nchoices == 1; vi++) {
+			/* as lowered, and each order the second round proved (MaxPool: the window's
+			 * other half combined first, on another engine) */
 			int before = ap.added[nest->nodes[1]];
-			build(&ap, nest, &nest->v[0], NULL, 0);
+			build(&ap, nest, &nest->v[vi], NULL, 0);
 			total += ap.added[nest->nodes[1]] - before;
 		}
 		for (int vi = 0; vi < nest->nvariants; vi++) {
