@@ -47,6 +47,11 @@ typedef struct Em {
 	int node;                /* the operation being written */
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
 	NsRef *onchip;           /* ... and its tile there, at the current iteration */
+	char *shared;            /* per node: fused with several readers, into[] its loop nest's operation */
+	int *made;               /* ... the iteration (gen) it was last made in, */
+	NsDim (*spax)[AX_MAXR + 4];   /* ... at this tile */
+	int gen, pdepth, clash;  /* iterations of em_producers; its recursion; readers wanting different tiles */
+	int anyreaders;          /* em_can_fuse: a producer with several readers may be fused (shared) */
 	int *prefix;             /* per reader: after which of its axes its fused producers are made */
 	NsDim (*pax)[AX_MAXR + 4];   /* per producer whose computation its reader's fused choice includes:
 	                            its tile's indices at the current iteration */
@@ -80,6 +85,7 @@ void em_close_to(Em *e, int depth);
 void em_result(Em *e, int id, const NsDim *idx, NsRef *r);
 int em_seq_axis(const TileOp *to);
 int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
+int em_fused_into(const Em *e, int p, int c);
 void em_producers(Em *e, int c, const NsDim *caxidx);
 void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
 void em_store(Em *e, int id, NsRef *v, const NsRef *dst);

@@ -28,7 +28,7 @@ tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 	const AxNode *nd = &g->nodes[id];
 	for (int o = 0; e->into && o < nd->nin; o++) {
 		int p = nd->in[o];
-		if (p < 0 || e->into[p] != id)
+		if (!em_fused_into(e, p, id))
 			continue;
 		const TileOp *tp = &e->T->op[p];
 		for (int kp = 0; kp < tp->naxes; kp++) {

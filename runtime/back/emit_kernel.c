@@ -483,14 +483,78 @@ has_producers(Em *e, int id)
 {
 	const AxNode *nd = &e->g->nodes[id];
 	for (int o = 0; e->into && o < nd->nin; o++)
-		if (nd->in[o] >= 0 && e->into[nd->in[o]] == id)
+		if (em_fused_into(e, nd->in[o], id))
 			return 1;
 	return 0;
 }
 
+/* Shared producers (Em.shared): a producer with several readers, none of
+ * them taking its computation into its own instructions, each of which
+ * could run it in its loop nest (em_can_fuse but for the reader count),
+ * all of them in one loop nest (their chains of into[] end at one
+ * operation): made once per iteration of that nest, before its first
+ * reader, its tile on chip for all (a softmax's exp, read by the row sum
+ * and by the division).  Later producers first, so that a shared
+ * producer's readers have their loop nests settled. */
+static void
+share_producers(Em *e, int *prefix, int *nfused)
+{
+	const AxGraph *g = e->g;
+	e->anyreaders = 1;
+	for (int p = g->nnodes - 1; p >= 0; p--) {
+		if (e->into[p] >= 0 || e->T->op[p].kind != TO_COMPUTE || graph_readers(g, p) < 2)
+			continue;
+		int root = -1, ok = 1, kmx[8], rd[8], n = 0;
+		for (int k = 0; k < g->noutputs; k++)
+			ok &= g->outputs[k] != p;
+		for (int c = p + 1; c < g->nnodes && ok; c++)
+			for (int o = 0; o < g->nodes[c].nin && ok; o++) {
+				if (g->nodes[c].in[o] != p)
+					continue;
+				const LowerChoice *ch = e->L[c].nchoices ? &e->L[c].choice[e->choice[c]] : NULL;
+				int kmax, r = c;
+				if (n == 8 || !ch || (ch->tile && ch->absorb == p) || !em_can_fuse(e, p, c, o, &kmax)) {
+					ok = 0;
+					break;
+				}
+				while (e->into[r] >= 0)
+					r = e->into[r];
+				ok = root < 0 || root == r;
+				root = r;
+				rd[n] = c, kmx[n++] = kmax;
+			}
+		if (!ok || root < 0)
+			continue;
+		e->into[p] = root;
+		e->shared[p] = 1;
+		for (int k = 0; k < n; k++)
+			if (kmx[k] > prefix[rd[k]])
+				prefix[rd[k]] = kmx[k];
+		(*nfused)++;
+	}
+	e->anyreaders = 0;
+}
+
+static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+                   const AxEnv *env, int fuse, int share, int *nfused, int *clash, char *why, size_t nwhy);
+
+/* With fusion, producers shared by several readers are tried first; a
+ * candidate whose readers of a shared producer want different tiles of it
+ * is written again without sharing. */
 Nest *
 nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
+{
+	int clash = 0;
+	Nest *ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, nfused, &clash, why, nwhy);
+	if (!ns && clash)
+		ns = build(T, L, choice, engsel, blocks, env, fuse, 0, nfused, &clash, why, nwhy);
+	return ns;
+}
+
+static Nest *
+build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+      const AxEnv *env, int fuse, int share, int *nfused, int *clash, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -525,6 +589,13 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 		e.prefix = prefix;
 		e.onchip = onchip;
 		e.pax = calloc((size_t)nn, sizeof *e.pax);
+		if (share) {
+			e.shared = calloc((size_t)nn, 1);
+			e.made = calloc((size_t)nn, sizeof *e.made);
+			e.spax = calloc((size_t)nn, sizeof *e.spax);
+			if (!e.shared || !e.made || !e.spax)
+				ax_die("out of memory");
+		}
 		if (!e.pax)
 			ax_die("out of memory");
 		for (int id = 0; id < g->nnodes; id++)
@@ -541,6 +612,8 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 				}
 			}
 		}
+		if (share)
+			share_producers(&e, prefix, nfused);
 	}
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];
@@ -595,6 +668,10 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 	free(tv);
 	free(e.pax);
 	free(e.cse);
+	free(e.shared);
+	free(e.made);
+	free(e.spax);
+	*clash = e.clash;
 	if (e.bad) {
 		nest_free(ns);
 		return NULL;

@@ -47,8 +47,9 @@ em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 {
 	const AxGraph *g = e->g;
 	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
+	int pseq = em_seq_axis(tp);
 	if (tp->kind != TO_COMPUTE || tq->kind != TO_COMPUTE || !e->L[p].nchoices || !e->L[c].nchoices ||
-	    em_seq_axis(tp) >= 0 || graph_readers(g, p) != 1)
+	    (pseq >= 0 && iterated(e, tp, pseq)) || (!e->anyreaders && graph_readers(g, p) != 1))
 		return 0;
 	int seqax = em_seq_axis(tq), inseq = 0;
 	uint32_t used = 0;
@@ -88,19 +89,43 @@ em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 }
 
 
+/* Is p computed in c's loop nest, a tile of it on chip when c reads it?
+ * Its only reader c runs it there, or p is shared: computed once per
+ * iteration of the loop nest that runs all its readers (into[p], the root). */
+int
+em_fused_into(const Em *e, int p, int c)
+{
+	if (p < 0 || !e->into || e->into[p] < 0)
+		return 0;
+	if (e->into[p] == c)
+		return 1;
+	if (!e->shared || !e->shared[p])
+		return 0;
+	int r = c;
+	while (e->into[r] >= 0)
+		r = e->into[r];
+	return r == e->into[p];
+}
+
 /* The producers fused into c, computed at c's current tile (recursively,
- * their own producers first); their tiles stay on chip. */
+ * their own producers first); their tiles stay on chip.  A shared
+ * producer is made at its first reader and taken by the others, which
+ * must read the same tile of it (else the candidate is not written with
+ * sharing: nest_build writes it again without). */
 void
 em_producers(Em *e, int c, const NsDim *caxidx)
 {
 	const AxGraph *g = e->g;
 	const AxNode *cn = &g->nodes[c];
-	for (int o = 0; o < cn->nin; o++) {
+	if (!e->pdepth++)
+		e->gen++;   /* a new iteration of the loop nest: shared tiles made anew */
+	for (int o = 0; o < cn->nin && !e->bad; o++) {
 		int p = cn->in[o];
-		if (p < 0 || !e->into || e->into[p] != c)
+		if (!em_fused_into(e, p, c))
 			continue;
 		const TileOp *tp = &e->T->op[p];
 		NsDim pax[AX_MAXR + 4];
+		memset(pax, 0, sizeof pax);
 		for (int k = 0; k < tp->naxes; k++) {
 			const TileAxis *ax = &tp->ax[k];
 			int j = ax->out;
@@ -111,6 +136,18 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 				em_dim(&pax[k], 0, "0");
 			else
 				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
+		}
+		if (e->shared && e->shared[p]) {
+			if (e->made[p] == e->gen) {   /* made for an earlier reader in this iteration */
+				if (memcmp(e->spax[p], pax, sizeof pax) != 0) {
+					e->clash = 1;
+					em_fail(e, "%s: its readers in one loop nest read different tiles of it",
+					        node_op(g, &g->nodes[p])->name);
+				}
+				continue;
+			}
+			e->made[p] = e->gen;
+			memcpy(e->spax[p], pax, sizeof pax);
 		}
 		const LowerChoice *cch = &e->L[c].choice[e->choice[c]];
 		if (cch->tile && cch->absorb == p && e->pax) {   /* its reader's fused instructions compute it */
@@ -130,6 +167,7 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 		e->node = save;
 		e->onchip[p] = r;
 	}
+	e->pdepth--;
 }
 
 /* ---- operands replicated across partitions ---------------------------------------- */
@@ -214,7 +252,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 	*res = (NsRef){ 0 };
 	if (e->bad)              /* its block loads failed: nothing to write */
 		return;
-	if (ch->tile && (!e->into || e->into[ch->absorb] != id || !e->pax)) {
+	if (ch->tile && (!em_fused_into(e, ch->absorb, id) || !e->pax)) {
 		em_fail(e, "%s: its fused instructions need their producer in its loop nest", node_op(g, &g->nodes[id])->name);
 		return;
 	}
@@ -234,7 +272,7 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 		want[p] = v->shape;
 		if (replicated_input(e, id, ch, p))
 			repl |= 1u << p;
-		if (e->into && e->into[nd->in[o]] == node) {
+		if (em_fused_into(e, nd->in[o], node)) {
 			AxShape keep = v->shape;
 			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
 			if (repl & (1u << p))
@@ -340,7 +378,7 @@ offchip_operand(Em *e, int id, int p, int *node)
 	int o;
 	*node = lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o);
 	const AxNode *nd = &e->g->nodes[*node];
-	if (o == nd->nin || e->L[*node].constant[o] || (e->into && e->into[nd->in[o]] == *node))
+	if (o == nd->nin || e->L[*node].constant[o] || em_fused_into(e, nd->in[o], *node))
 		return -1;
 	return o;
 }
@@ -693,9 +731,15 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		NsStmt *ld = &e->ns->s[at];
 		NsRef dst = em_block_tile(e, buf, loops, -1, &ld->shape);
 		ld->out = dst;
-		for (int i = 0; i < e->ncse; i++)   /* the load written into the buffer: later reads of it read there */
-			if (e->cse[i].val.var == res.var)
+		/* the load written into the buffer: later reads of it read there, also in the later loops
+		 * over the block's tiles (their variables are the same j<a>: the key names the same tile) */
+		int keep = -1;
+		for (int i = 0; i < e->ncse; i++)
+			if (e->cse[i].val.var == res.var) {
 				e->cse[i].val = dst;
+				keep = i;
+			}
+		Cse kept = keep >= 0 ? e->cse[keep] : (Cse){ 0 };
 		NsStmt *bf = &e->ns->s[bufat];
 		bf->var = buf;
 		bf->node = id;
@@ -703,6 +747,8 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		bf->shape = em_block_shape(e, loops, &ld->shape);
 		ld->mem = -1;
 		em_close_to(e, save);
+		if (keep >= 0 && merge < 0)
+			em_cse_add(e, kept.key, &kept.val, 0);
 		e->cur->hoisted[k] = buf;
 		e->cur->hoisted_axes[k] = axes;
 		e->cur->hoisted_merge[k] = merge;

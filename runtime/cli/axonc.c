@@ -56,10 +56,11 @@ static const char usage[] =
 	"                          the requested sizes (or the largest that fit the check's limits);\n"
 	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
 	"                          with --validate each one run at the requested sizes\n"
-	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list] [--no-jump]\n"
+	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list] [--no-jump] [--show I[,F]]\n"
 	"                          the performance model: roofline, naive lowering, candidates ranked\n"
 	"                          (--list: every candidate; --no-jump: every loop iteration scheduled,\n"
-	"                          slow, the check of the model's steady-state jumps)\n"
+	"                          slow, the check of the model's steady-state jumps; --show I[,F]: the\n"
+	"                          kernel of candidate i=I of --list, of its form fused=F if given)\n"
 	"  help                    this text\n"
 	"\n"
 	"options:\n"
@@ -181,7 +182,10 @@ axonc_main(int argc, char **argv)
 			o.list = 1;
 		else if (strcmp(argv[i], "--no-jump") == 0)
 			o.no_jump = 1;
-		else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
+		else if (opt_value(argc, argv, &i, "--show", &o.show, &bad)) {
+			if (bad)
+				return 2;
+		} else if (opt_value(argc, argv, &i, "--dot", &o.dotfile, &bad)) {
 			if (bad)
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--depth", &v, &bad)) {

@@ -16,6 +16,7 @@ typedef struct Opts {
 	uint64_t seed;
 	int timeout_ms, json, explain, variant_cap, no_algebraic, depth, tile_cap, no_fusion, budget, validate;
 	int list, no_jump;       /* model: every candidate listed; every loop iteration scheduled */
+	const char *show;        /* model: the candidates whose `i=` this is (with ",F": and fused=F) printed as kernels */
 	int slurm, max_tasks;    /* compile --slurm: the command through a Slurm array job of at most max_tasks tasks */
 	const char *partition, *workdir;
 	const char *slurm_opt;   /* the first Slurm option given (to say which one needs --slurm) */

@@ -96,6 +96,20 @@ model_naive(const AxTarget *t, const AxTiling *T, const LowerNode *L, const char
 		print_stats(t, "naive", s * 1e3, roof_ms, &st);
 }
 
+/* Is the candidate (combo, sub, fused) the one --show names: "COMBO.SUB" or "COMBO.SUB,FUSED"? */
+static int
+shown(const char *want, int64_t combo, int64_t sub, int fused)
+{
+	char id[64];
+	snprintf(id, sizeof id, "%lld.%lld", (long long)combo, (long long)sub);
+	size_t n = strlen(id);
+	if (strncmp(want, id, n) != 0)
+		return 0;
+	if (!want[n])
+		return 1;
+	return want[n] == ',' && atoi(want + n + 1) == fused;
+}
+
 int
 cmd_model(const AxTarget *t, const Opts *o)
 {
@@ -182,6 +196,13 @@ cmd_model(const AxTarget *t, const Opts *o)
 				for (int k = n; k < c.env.n; k++)
 					printf("%s%s:%.0f", k > n ? "," : "", c.env.names[k], c.env.vals[k]);
 				printf("\n");
+			}
+			if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
+				char why[256];
+				char *src = nest_kernel_as(ns, o->fn ? o->fn : "kernel", dtype, why, sizeof why);
+				printf("# candidate i=%lld.%lld fused=%d, %.6f ms\n%s\n", (long long)c.combo, (long long)c.sub,
+				       c.fused, p.ms, src ? src : why);
+				free(src);
 			}
 			if (!first.have)
 				first = p;

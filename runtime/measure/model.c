@@ -68,6 +68,8 @@ typedef struct MOp {
 	double lat;              /* MK_EXEC: from its end until its result may be read */
 	double bytes;            /* MK_XFER */
 	int nin, in[AX_MAXOPND + 2];   /* state slots whose times it waits for */
+	int nsr, sr[AX_MAXOPND + 2];   /* tiles of block buffers it reads (Model.sref) */
+	int wsr;                 /* the tile of wvar it writes (-1: all of it) */
 	int nrd, rd[AX_MAXOPND + 2];   /* variables it reads (their release times grow) */
 	int def;                 /* variable made afresh (MK_EXEC, MK_XFER, MK_BUF), -1 none */
 	int wvar;                /* variable written in place (a block buffer, a running value), -1 none */
@@ -76,7 +78,16 @@ typedef struct MOp {
 	int64_t trip;            /* MK_LOOP */
 	int touch, ntouch;       /* MK_LOOP: its body's state slots, in Model.touch */
 	int hist;                /* MK_LOOP: (HIST + 1) * ntouch doubles in Model.scr */
+	int64_t sper;            /* MK_LOOP: its periods are multiples of this (tiles of block buffers indexed by it) */
 } MOp;
+
+/* One tile of a block buffer, its slot computed from the iteration: per
+ * block dim a literal (loop -1) or a loop's index, times a stride. */
+typedef struct SlotRef {
+	int var, nd;
+	int loop[AX_MAXR], lit[AX_MAXR];
+	int stride[AX_MAXR];
+} SlotRef;
 
 typedef struct Model {
 	const Nest *ns;
@@ -87,6 +98,14 @@ typedef struct Model {
 	int eslot[MAXENG], nslot[MAXENG];   /* per engine: its first state slot, how many (queues) */
 	int vr, vl, va, vg, tn, st;         /* bases: ready, release, avail, ring, tensors, stats */
 	int *nbuf;               /* per variable */
+	int *sbase, *nsl;        /* per variable: its first tile slot, how many (0: not kept per tile) */
+	uint32_t *dims;          /* ... its block dims */
+	int (*bdim)[AX_MAXR];    /* ... their sizes */
+	int open[64], nopen;     /* compile_ops: the NS_LOOP statements around the current one */
+	SlotRef *sref;           /* references to one tile of a block buffer */
+	int nsref, capsref;
+	int *host, *div, *mod;   /* per statement NS_LOOP: the loop op that runs it (merged), its index there */
+	int64_t *cnt;            /* per MK_LOOP op: the iteration being run */
 	int z;                   /* state size */
 	double *x;
 	int *touch;
@@ -101,6 +120,7 @@ enum { ST_BYTES = MAXENG, ST_INSTS, ST_XFERS, ST_QUEUES, ST_FIXED, ST_N };
 #define A(m, v) ((m)->va + (v))
 #define G(m, v, k) ((m)->vg + (v) * MAXBUF + (k))
 #define T(m, n) ((m)->tn + (n))
+#define S(m, v, k) ((m)->sbase[v] + (k))
 
 static double
 dmax(double a, double b)
@@ -122,9 +142,18 @@ ref_slot(const Model *m, const NsRef *r)
 	return node < m->nn ? T(m, node) : -1;
 }
 
+static int slot_ref(Model *m, const NsRef *r, int at);
+
 static void
-add_in(const Model *m, MOp *o, const NsRef *r)
+add_in(Model *m, MOp *o, const NsRef *r, int at)
 {
+	int k = slot_ref(m, r, at);
+	if (k >= 0 && o->nsr < AX_MAXOPND + 2) {   /* one tile of a block buffer: its own ready time */
+		o->sr[o->nsr++] = k;
+		if (o->nrd < AX_MAXOPND + 2)
+			o->rd[o->nrd++] = r->var;
+		return;
+	}
 	int s = ref_slot(m, r);
 	if (s >= 0 && o->nin < AX_MAXOPND + 2)
 		o->in[o->nin++] = s;
@@ -173,7 +202,7 @@ shape_numel(const AxShape *s)
 
 /* One instruction statement: its cost on its engine. */
 static void
-set_inst(const Model *m, MOp *o, const NsStmt *s, int dtype_bytes)
+set_inst(Model *m, MOp *o, const NsStmt *s, int at, int dtype_bytes)
 {
 	const AxTarget *t = m->t;
 	const AxOp *op = &t->insts[s->inst];
@@ -184,7 +213,7 @@ set_inst(const Model *m, MOp *o, const NsStmt *s, int dtype_bytes)
 			c.rank[k] = -1;
 			continue;
 		}
-		add_in(m, o, r);
+		add_in(m, o, r, at);
 		c.rank[k] = r->shape.rank;
 		memcpy(c.dim[k], r->shape.d, sizeof c.dim[k]);
 	}
@@ -211,10 +240,147 @@ set_inst(const Model *m, MOp *o, const NsStmt *s, int dtype_bytes)
 	if (s->out.var == NS_NONE) {
 		if (s->var >= 0 && s->var < m->nv)
 			o->def = s->var;
-	} else if (s->out.var >= 0)
+	} else if (s->out.var >= 0) {
 		o->wvar = s->out.var < m->nv ? s->out.var : -1;
+		o->wsr = slot_ref(m, &s->out, at);
+	}
 	else
 		o->wten = -1 - s->out.var < m->nn ? -1 - s->out.var : -1;
+}
+
+/* ---- tiles of block buffers ----------------------------------------------------------- */
+
+/* The references of statement s to variables, each once: n of them into r. */
+static int
+stmt_refs(const Model *m, const NsStmt *s, const NsRef **r)
+{
+	int n = 0;
+	switch (s->kind) {
+	case NS_INST:
+		for (int k = 0; s->inst >= 0 && s->inst < m->t->ninsts && k < m->t->insts[s->inst].nopnd && k < AX_MAXOPND; k++)
+			if (s->opnd[k].var != NS_NONE)
+				r[n++] = &s->opnd[k];
+		if (s->out.var != NS_NONE)
+			r[n++] = &s->out;
+		break;
+	case NS_ACC:
+	case NS_SET:
+		r[n++] = &s->out;
+		/* fall through */
+	case NS_STORE:
+		r[n++] = &s->src;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+/* Block buffers kept per tile: a buffer (NS_BUF) all of whose sliced
+ * references take one index (not a range) along the same dims -- the
+ * block dims -- gets one ready time per tile (at most MAXSLOT), so that a
+ * reader of one tile waits for the writes into that tile, not for the
+ * whole block.  A reference whose index along a block dim is neither a
+ * literal nor a loop variable reads (or writes) every tile. */
+enum { MAXSLOT = 64 };
+
+static void
+slot_plan(Model *m)
+{
+	const Nest *ns = m->ns;
+	int nv = m->nv;
+	uint32_t *mask = calloc((size_t)nv, sizeof *mask);
+	int *rank = calloc((size_t)nv, sizeof *rank);
+	m->nsl = calloc((size_t)nv, sizeof *m->nsl);
+	m->sbase = calloc((size_t)nv, sizeof *m->sbase);
+	m->dims = calloc((size_t)nv, sizeof *m->dims);
+	m->bdim = calloc((size_t)nv, sizeof *m->bdim);
+	const AxShape **shape = calloc((size_t)nv, sizeof *shape);
+	if (!mask || !rank || !m->nsl || !m->sbase || !m->dims || !m->bdim || !shape)
+		ax_die("out of memory");
+	for (int i = 0; i < ns->n; i++) {
+		const NsStmt *s = &ns->s[i];
+		if (s->kind == NS_BUF && s->var >= 0 && s->var < nv && !shape[s->var]) {
+			shape[s->var] = &s->shape;
+			rank[s->var] = s->shape.rank;
+			mask[s->var] = s->shape.rank >= 32 ? 0 : (1u << s->shape.rank) - 1;
+		}
+	}
+	for (int i = 0; i < ns->n; i++) {
+		const NsRef *r[AX_MAXOPND + 2];
+		int n = stmt_refs(m, &ns->s[i], r);
+		for (int k = 0; k < n; k++) {
+			int v = r[k]->var;
+			if (v < 0 || v >= nv || !shape[v] || !r[k]->nidx)
+				continue;
+			uint32_t one = 0;
+			for (int d = 0; d < r[k]->nidx && d < 32; d++)
+				if (!r[k]->idx[d].len)
+					one |= 1u << d;
+			mask[v] &= r[k]->nidx == rank[v] ? one : 0;
+		}
+	}
+	for (int v = 0; v < nv; v++) {
+		int64_t n = shape[v] && mask[v] ? 1 : 0;
+		int k = 0;
+		for (int d = 0; n && d < rank[v]; d++)
+			if (mask[v] & (1u << d)) {
+				n *= shape[v]->d[d];
+				m->bdim[v][k++] = (int)shape[v]->d[d];
+			}
+		m->nsl[v] = n >= 2 && n <= MAXSLOT ? (int)n : 0;
+		m->dims[v] = mask[v];
+	}
+	free(mask);
+	free(rank);
+	free(shape);
+}
+
+/* Reference r (at statement at, inside the loops m->open) to one tile of a
+ * buffer kept per tile: its SlotRef; -1 if r is not one. */
+static int
+slot_ref(Model *m, const NsRef *r, int at)
+{
+	(void)at;
+	int v = r->var;
+	if (v < 0 || v >= m->nv || m->nsl[v] < 2 || !r->nidx)
+		return -1;
+	SlotRef sr = { .var = v };
+	uint32_t dims = m->dims[v];
+	for (int d = 0; d < r->nidx && d < 32; d++) {
+		if (!(dims & (1u << d)))
+			continue;
+		const char *a = r->idx[d].start;
+		char *end;
+		long lit = strtol(a, &end, 10);
+		sr.loop[sr.nd] = -1;
+		sr.lit[sr.nd] = 0;
+		if (*a && !*end)
+			sr.lit[sr.nd] = (int)lit;
+		else {
+			int l = m->nopen - 1;
+			while (l >= 0 && strcmp(m->ns->s[m->open[l]].name, a) != 0)
+				l--;
+			if (l < 0)
+				return -1;
+			sr.loop[sr.nd] = m->open[l];
+		}
+		sr.nd++;
+	}
+	/* row-major strides over the block dims of the buffer */
+	int stride = 1;
+	for (int k = sr.nd - 1; k >= 0; k--) {
+		sr.stride[k] = stride;
+		stride *= m->bdim[v][k];
+	}
+	if (m->nsref == m->capsref) {
+		m->capsref = m->capsref ? 2 * m->capsref : 64;
+		m->sref = realloc(m->sref, sizeof *m->sref * (size_t)m->capsref);
+		if (!m->sref)
+			ax_die("out of memory");
+	}
+	m->sref[m->nsref] = sr;
+	return m->nsref++;
 }
 
 /* The statements as operations; loops matched with their ends. */
@@ -223,19 +389,25 @@ compile_ops(Model *m, int dtype_bytes)
 {
 	const Nest *ns = m->ns;
 	int xe = xfer_engine(m->t);
-	int open[64], nopen = 0;
+	int *open = m->open, nopen = 0;
 	for (int i = 0; i < ns->n; i++) {
+		m->host[i] = i;
+		m->div[i] = 1;
+		m->mod[i] = ns->s[i].kind == NS_LOOP && ns->s[i].hi > 0 ? (int)ns->s[i].hi : 1;
+	}
+	for (int i = 0; i < ns->n; i++) {
+		m->nopen = nopen < 64 ? nopen : 64;
 		const NsStmt *s = &ns->s[i];
 		MOp *o = &m->op[i];
 		*o = (MOp){ 0 };
-		o->def = o->wvar = o->wten = o->end = -1;
+		o->def = o->wvar = o->wten = o->end = o->wsr = -1;
 		switch (s->kind) {
 		case NS_INST:
 			if (s->inst >= 0 && s->inst < m->t->ninsts)
-				set_inst(m, o, s, dtype_bytes);
+				set_inst(m, o, s, i, dtype_bytes);
 			break;
 		case NS_STORE:   /* a plain store: a transfer where the target has one */
-			add_in(m, o, &s->src);
+			add_in(m, o, &s->src, i);
 			if (xe >= 0)
 				set_xfer(m, o, xe, (double)shape_numel(&s->src.shape) * dtype_bytes,
 				         s->src.shape.rank ? s->src.shape.d[0] : 1);
@@ -244,12 +416,14 @@ compile_ops(Model *m, int dtype_bytes)
 			o->wten = s->out.var < 0 && s->out.var != NS_NONE && -1 - s->out.var < m->nn ? -1 - s->out.var : -1;
 			break;
 		case NS_ACC:
-			add_in(m, o, &s->out);
+			add_in(m, o, &s->out, i);
 			/* fall through */
 		case NS_SET:
-			add_in(m, o, &s->src);
+			add_in(m, o, &s->src, i);
 			o->kind = MK_FREE;
 			o->wvar = s->out.var >= 0 && s->out.var < m->nv ? s->out.var : -1;
+			if (o->wvar >= 0)
+				o->wsr = slot_ref(m, &s->out, i);
 			break;
 		case NS_BUF:
 			if (s->var >= 0 && s->var < m->nv) {
@@ -298,8 +472,48 @@ compile_ops(Model *m, int dtype_bytes)
 		while (e > i && m->op[e].kind == MK_SKIP)
 			e--;
 		if (j < o->end && m->op[j].kind == MK_LOOP && m->op[j].end == e) {
+			for (int q = j; q < e; q++)   /* the inner loops' indices: the merged index mod their trips */
+				if (m->host[q] == j)
+					m->host[q] = i;
+			m->div[i] = (int)m->op[j].trip;
 			o->trip *= m->op[j].trip;
 			m->op[j].kind = m->op[e].kind = MK_SKIP;
+		}
+	}
+}
+
+static int64_t
+gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Per loop: its iterations touch the tiles of block buffers in a cycle; a
+ * steady state's period must be a multiple of it. */
+static void
+slot_periods(Model *m)
+{
+	for (int i = 0; i < m->n; i++)
+		m->op[i].sper = 1;
+	for (int i = 0; i < m->n; i++) {
+		const MOp *o = &m->op[i];
+		for (int k = 0; k <= o->nsr; k++) {
+			int r = k < o->nsr ? o->sr[k] : o->wsr;
+			for (int d = 0; r >= 0 && d < m->sref[r].nd; d++) {
+				int l = m->sref[r].loop[d];
+				if (l < 0)
+					continue;
+				MOp *h = &m->op[m->host[l]];
+				int64_t c = (int64_t)m->div[l] * m->mod[l];
+				h->sper = h->sper / gcd64(h->sper, c) * c;
+				if (h->sper > MAXPER)
+					h->sper = MAXPER + 1;
+			}
 		}
 	}
 }
@@ -351,6 +565,8 @@ collect_touch(Model *m)
 						PUT(A(m, vs[r]));
 						for (int g = 0; g < MAXBUF; g++)
 							PUT(G(m, vs[r], g));
+						for (int g = 0; g < m->nsl[vs[r]]; g++)
+							PUT(S(m, vs[r], g));
 					}
 				if (o->wten >= 0)
 					PUT(T(m, o->wten));
@@ -390,6 +606,25 @@ fresh(Model *m, int v)
 	x[G(m, v, 0)] = x[L(m, v)];
 	x[A(m, v)] = x[G(m, v, nb - 1)];
 	x[R(m, v)] = x[L(m, v)] = x[A(m, v)];
+	for (int k = 0; k < m->nsl[v]; k++)
+		x[S(m, v, k)] = x[A(m, v)];
+}
+
+/* The slot of tile reference k at the current iterations. */
+static int
+slot_at(const Model *m, int k)
+{
+	const SlotRef *r = &m->sref[k];
+	int64_t at = 0;
+	for (int d = 0; d < r->nd; d++) {
+		int64_t i = r->lit[d];
+		if (r->loop[d] >= 0) {
+			int l = r->loop[d];
+			i = (m->cnt[m->host[l]] / m->div[l]) % m->mod[l];
+		}
+		at += i * r->stride[d];
+	}
+	return at >= 0 && at < m->nsl[r->var] ? (int)at : 0;
 }
 
 /* Times the operation waits for; then its results' times from its end. */
@@ -399,6 +634,8 @@ ready_at(Model *m, const MOp *o)
 	double *x = m->x, t = 0;
 	for (int k = 0; k < o->nin; k++)
 		t = dmax(t, x[o->in[k]]);
+	for (int k = 0; k < o->nsr; k++)
+		t = dmax(t, x[S(m, m->sref[o->sr[k]].var, slot_at(m, o->sr[k]))]);
 	if (o->def >= 0) {
 		fresh(m, o->def);
 		t = dmax(t, x[A(m, o->def)]);
@@ -419,8 +656,15 @@ finish(Model *m, const MOp *o, double end, double ready)
 		x[L(m, o->def)] = end;
 	}
 	if (o->wvar >= 0) {
-		x[R(m, o->wvar)] = dmax(x[R(m, o->wvar)], ready);
-		x[L(m, o->wvar)] = dmax(x[L(m, o->wvar)], end);
+		int v = o->wvar;
+		x[R(m, v)] = dmax(x[R(m, v)], ready);
+		x[L(m, v)] = dmax(x[L(m, v)], end);
+		if (o->wsr >= 0) {   /* one tile of a block buffer: it alone is ready then */
+			int k = S(m, v, slot_at(m, o->wsr));
+			x[k] = dmax(x[k], ready);
+		} else
+			for (int k = 0; k < m->nsl[v]; k++)
+				x[S(m, v, k)] = dmax(x[S(m, v, k)], ready);
 	}
 	if (o->wten >= 0)
 		x[T(m, o->wten)] = dmax(x[T(m, o->wten)], ready);
@@ -531,12 +775,13 @@ run_loop(Model *m, int at)
 	int64_t k = 0, n = lp->trip, base = 0, wait = 0;
 	record(m, tv, nt, h, w, 0);
 	while (k < n) {
+		m->cnt[at] = k;
 		run_range(m, lo, hi);
 		record(m, tv, nt, h, w, ++k);
 		if (k < wait || model_no_jump)
 			continue;
 		int p = 1;
-		while (p <= MAXPER && !(k - base >= 2 * p && periodic(h, w, k, p, nt)))
+		while (p <= MAXPER && !(p % lp->sper == 0 && k - base >= 2 * p && periodic(h, w, k, p, nt)))
 			p++;
 		if (p > MAXPER)
 			continue;
@@ -546,8 +791,10 @@ run_loop(Model *m, int at)
 		while (c > 0) {
 			for (int i = 0; i < nt; i++)
 				pre[i] = x[tv[i]] = now[i] + (double)c * (now[i] - was[i]);
-			for (int r = 0; r < p; r++)
+			for (int r = 0; r < p; r++) {
+				m->cnt[at] = k + c * p + r;
 				run_range(m, lo, hi);
+			}
 			int ok = 1;
 			for (int i = 0; i < nt && ok; i++)
 				ok = same(x[tv[i]] - pre[i], now[i] - was[i]);
@@ -633,6 +880,17 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 	m.tn = m.vg + m.nv * MAXBUF;
 	m.st = m.tn + m.nn;
 	m.z = m.st + ST_N;
+	slot_plan(&m);
+	for (int v = 0; v < m.nv; v++) {   /* block buffers kept per tile: their slots after the rest */
+		m.sbase[v] = m.z;
+		m.z += m.nsl[v];
+	}
+	m.host = malloc(sizeof(int) * (size_t)(m.n + 1));
+	m.div = malloc(sizeof(int) * (size_t)(m.n + 1));
+	m.mod = malloc(sizeof(int) * (size_t)(m.n + 1));
+	m.cnt = calloc((size_t)(m.n + 1), sizeof(int64_t));
+	if (!m.host || !m.div || !m.mod || !m.cnt)
+		ax_die("out of memory");
 	m.x = calloc((size_t)m.z, sizeof(double));
 	m.op = calloc((size_t)(m.n + 1), sizeof(MOp));
 	m.nbuf = malloc(sizeof(int) * (size_t)m.nv);
@@ -642,6 +900,7 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 		m.nbuf[v] = lv.mem[v] < 0 ? MAXBUF : lv.depth[v] >= dmin[lv.mem[v]] ? 2 : 1;
 	nest_live_free(&lv);
 	compile_ops(&m, dtype_bytes);
+	slot_periods(&m);
 	collect_touch(&m);
 	run_range(&m, 0, m.n);
 	double lat = 0;   /* the engines done, and the off-chip tensors written (a transfer's latency after it) */
@@ -672,6 +931,15 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 	free(m.x);
 	free(m.op);
 	free(m.nbuf);
+	free(m.nsl);
+	free(m.sbase);
+	free(m.dims);
+	free(m.bdim);
+	free(m.sref);
+	free(m.host);
+	free(m.div);
+	free(m.mod);
+	free(m.cnt);
 	free(m.touch);
 	free(m.scr);
 	return fits ? lat : HUGE_VAL;
