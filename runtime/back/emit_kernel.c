@@ -102,9 +102,13 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	if (st->blocked)
 		em_block_loads(e, id, idx);
 	e->hoist = st->blocked ? id : -1;
+	int loops_at = e->ns->n;
 	em_inner_loops(e, to);
-	if (e->late)
+	if (e->late) {   /* producers made per tile: their loads may be made per block (prefetch.c) */
+		for (int i = loops_at; i < e->ns->n; i++)
+			e->ns->s[i].fetch = e->ns->s[i].kind == NS_LOOP;
 		em_producers(e, id, idx);
+	}
 	e->node = id;
 	NsRef v, dst;
 	em_tile_body(e, id, idx, &v);
@@ -676,6 +680,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		nest_free(ns);
 		return NULL;
 	}
+	nest_prefetch(ns);
 	return ns;
 }
 

@@ -56,6 +56,7 @@ typedef struct NsStmt {
 	char name[24];           /* NS_SIZE, NS_LOOP: the name */
 	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
 	int seq;                 /* NS_LOOP: sequential */
+	int fetch;               /* NS_LOOP: over a block's tiles, its loads may be made before it (prefetch.c) */
 	int inst, engine;        /* NS_INST */
 	int attr[AX_MAXATTR];    /* enum attributes */
 	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
@@ -103,6 +104,8 @@ void nest_live(const Nest *ns, double scale, NestLive *lv);
  * inside at least dmin loops counted twice (double buffering) */
 void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, double *bytes, double *banks);
 void nest_live_free(NestLive *lv);
+/* prefetch.c: loads in loops over a block's tiles (marked fetch) made before them, per block */
+void nest_prefetch(Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else

@@ -1,0 +1,212 @@
+/*
+ * prefetch.c — loads out of the loops over a block's tiles (one pass over
+ * a candidate's statements, nest.h).
+ *
+ * A loop nest with blocks makes the loads of its own operation once per
+ * block, before the loops over the block's tiles (emit_tile.c, block
+ * loads).  The producers fused into it whose loop needs a blocked axis are
+ * made per tile, inside those loops, with their own loads.  This pass
+ * moves such loads out: each load in the body of a chain of loops marked
+ * `fetch` (the loops over a block's tiles, emit_kernel.c marks them) that
+ * reads only off-chip tensors no statement of the chain writes is made in
+ * loops of its own before the chain, into a block buffer with a dim per
+ * loop of the chain, and every later use of its value in the chain reads
+ * the buffer's tile at the loop's index.  So the transfers of a block go
+ * out ahead of its compute (the DMA queues run in program order), as the
+ * operation's own block loads do.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nest.h"
+
+enum { MAXCHAIN = 4, MAXLOADS = 16 };
+
+/* Is statement s a load: an instruction of on-chip result from off-chip operands only? */
+static int
+is_load(const Nest *ns, const NsStmt *s)
+{
+	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0)
+		return 0;
+	const AxOp *op = &ns->g->t->insts[s->inst];
+	int any = 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
+		if (s->opnd[o].var == NS_NONE)
+			continue;
+		if (s->opnd[o].var >= 0)
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* Does a statement in [lo, hi) write off-chip tensor node `node`? */
+static int
+writes_tensor(const Nest *ns, int lo, int hi, int node)
+{
+	for (int i = lo; i < hi; i++) {
+		const NsStmt *s = &ns->s[i];
+		if ((s->kind == NS_INST || s->kind == NS_STORE) && s->out.var < 0 && s->out.var != NS_NONE &&
+		    -1 - s->out.var == node)
+			return 1;
+	}
+	return 0;
+}
+
+/* The buffer's tile for a reference r to the loaded value (partition dim,
+ * then the chain's loop variables, then the tile's other dims). */
+static NsRef
+buffer_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc, const AxShape *tile)
+{
+	NsRef b = { 0 };
+	b.var = buf;
+	b.shape = r->shape;
+	const NsDim *src = r->idx;
+	NsDim whole[AX_MAXR];
+	if (!r->nidx) {   /* the whole tile */
+		for (int d = 0; d < tile->rank; d++) {
+			whole[d] = (NsDim){ .len = tile->d[d] };
+			snprintf(whole[d].start, sizeof whole[d].start, "0");
+		}
+		src = whole;
+	}
+	int rank = r->nidx ? r->nidx : tile->rank;
+	b.idx[b.nidx++] = src[0];
+	for (int k = 0; k < nc; k++) {
+		NsDim *d = &b.idx[b.nidx++];
+		d->len = 0;
+		snprintf(d->start, sizeof d->start, "%s", chain[k]->name);
+	}
+	for (int d = 1; d < rank; d++)
+		b.idx[b.nidx++] = src[d];
+	return b;
+}
+
+static void
+rewrite(NsRef *r, int var, int buf, const NsStmt *const *chain, int nc, const AxShape *tile)
+{
+	if (r->var == var)
+		*r = buffer_ref(r, buf, chain, nc, tile);
+}
+
+/* The chain of fetch loops starting at statement at: how many (directly
+ * nested, each the first statement of the one around it), and the end of
+ * the innermost's body. */
+static int
+chain_at(const Nest *ns, int at, int *body, int *end)
+{
+	int nc = 0, i = at;
+	while (i < ns->n && ns->s[i].kind == NS_LOOP && ns->s[i].fetch && nc < MAXCHAIN) {
+		nc++;
+		i++;
+	}
+	*body = i;
+	int depth = ns->s[at].depth + nc - 1, j = i;   /* the innermost loop's, and its end's */
+	while (j < ns->n && !(ns->s[j].kind == NS_END && ns->s[j].depth == depth))
+		j++;
+	*end = j;
+	return nc;
+}
+
+/* One chain: its loads moved before it; the statements rebuilt in out. */
+static int
+fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
+{
+	int body, end, nc = chain_at(ns, at, &body, &end);
+	const NsStmt *chain[MAXCHAIN];
+	for (int k = 0; k < nc; k++)
+		chain[k] = &ns->s[at + k];
+	int loads[MAXLOADS], nl = 0, depth = ns->s[at].depth + nc;
+	for (int i = body; i < end && nl < MAXLOADS; i++) {
+		const NsStmt *s = &ns->s[i];
+		if (s->depth != depth || !is_load(ns, s))
+			continue;
+		const AxOp *op = &ns->g->t->insts[s->inst];
+		int ok = s->shape.rank >= 1 && s->shape.rank + nc <= AX_MAXR;
+		for (int o = 0; o < op->nopnd && o < AX_MAXOPND && ok; o++)
+			if (s->opnd[o].var != NS_NONE)
+				ok = !writes_tensor(ns, at, end, -1 - s->opnd[o].var);
+		for (int j = i + 1; j < end && ok; j++)   /* a value only read after it, never written into */
+			ok = ns->s[j].out.var != s->var;
+		if (ok)
+			loads[nl++] = i;
+	}
+	if (!nl)
+		return 0;
+	int base = *nout, bufs[MAXLOADS];
+	for (int k = 0; k < nl; k++) {   /* the buffers, then the loops making the loads into them */
+		const NsStmt *ld = &ns->s[loads[k]];
+		NsStmt *b = &out[(*nout)++];
+		*b = (NsStmt){ .kind = NS_BUF, .depth = ns->s[at].depth, .var = ns->nvars++, .mem = ld->mem,
+		               .node = ld->node };
+		b->out.var = b->src.var = NS_NONE;
+		b->shape.d[b->shape.rank++] = ld->shape.d[0];
+		for (int c = 0; c < nc; c++)
+			b->shape.d[b->shape.rank++] = chain[c]->hi;
+		for (int d = 1; d < ld->shape.rank; d++)
+			b->shape.d[b->shape.rank++] = ld->shape.d[d];
+		bufs[k] = b->var;
+	}
+	for (int c = 0; c < nc; c++)
+		out[(*nout)++] = *chain[c];
+	for (int k = 0; k < nl; k++) {
+		NsStmt *s = &out[(*nout)++];
+		*s = ns->s[loads[k]];
+		s->depth = ns->s[at].depth + nc;
+		NsRef whole = ns_var(s->var, &s->shape);
+		s->out = buffer_ref(&whole, bufs[k], chain, nc, &s->shape);
+		s->mem = -1;
+	}
+	for (int c = nc - 1; c >= 0; c--)
+		out[(*nout)++] = (NsStmt){ .kind = NS_END, .depth = ns->s[at].depth + c, .var = NS_NONE,
+		                           .out.var = NS_NONE, .src.var = NS_NONE };
+	(void)base;
+	/* the chain itself, without the loads, their values read from the buffers */
+	for (int i = at; i <= end && i < ns->n; i++) {
+		int moved = -1;
+		for (int k = 0; k < nl; k++)
+			if (loads[k] == i)
+				moved = k;
+		if (moved >= 0)
+			continue;
+		NsStmt *s = &out[(*nout)++];
+		*s = ns->s[i];
+		for (int k = 0; k < nl; k++) {
+			const NsStmt *ld = &ns->s[loads[k]];
+			for (int o = 0; o < AX_MAXOPND; o++)
+				rewrite(&s->opnd[o], ld->var, bufs[k], chain, nc, &ld->shape);
+			rewrite(&s->out, ld->var, bufs[k], chain, nc, &ld->shape);
+			rewrite(&s->src, ld->var, bufs[k], chain, nc, &ld->shape);
+		}
+	}
+	return end - at + 1;
+}
+
+void
+nest_prefetch(Nest *ns)
+{
+	int any = 0;
+	for (int i = 0; i < ns->n && !any; i++)
+		any = ns->s[i].kind == NS_LOOP && ns->s[i].fetch;
+	if (!any)
+		return;
+	/* at most MAXLOADS * (2 + MAXCHAIN) statements more per chain, chains at most n */
+	size_t cap = (size_t)ns->n * (1 + 2 * MAXLOADS + 2 * MAXCHAIN) + 1;
+	NsStmt *out = malloc(sizeof *out * cap);
+	if (!out)
+		ax_die("out of memory");
+	int n = 0;
+	for (int i = 0; i < ns->n;) {
+		if (ns->s[i].kind == NS_LOOP && ns->s[i].fetch) {
+			int used = fetch_chain(ns, i, out, &n);
+			if (used) {
+				i += used;
+				continue;
+			}
+		}
+		out[n++] = ns->s[i++];
+	}
+	free(ns->s);
+	ns->s = out;
+	ns->n = ns->cap = n;
+}
