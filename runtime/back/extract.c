@@ -61,6 +61,9 @@ struct Extract {
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
 	int64_t share_k, share_n;   /* only visits with ordinal % share_n == share_k are written (n 0: all) */
 	int64_t maxtry;          /* extract_combo: tile/block choices written at most (MAXTRY unless set) */
+	int64_t *focus;          /* extract_focus: the combinations visited again, in order (NULL: none) */
+	int nfocus, fi;
+	int64_t fskip, fper;     /* ... past the first fskip choices of each in its visiting order, fper more */
 	char why[512];
 };
 
@@ -154,6 +157,7 @@ extract_free(Extract *x)
 	free(x->memo);
 	free(x->limits);
 	free(x->cnt);
+	free(x->focus);
 	free(x->names);
 	free(x->vals);
 	free(x->choice);
@@ -384,6 +388,18 @@ step_combo(Extract *x)
 	x->combo = x->combo > x->ncombo - x->cstride ? x->ncombo : x->combo + x->cstride;
 }
 
+/* The next combination visited: a stride further, or the next in focus */
+static void
+next_combo(Extract *x)
+{
+	if (!x->focus)
+		step_combo(x);
+	else
+		x->combo = ++x->fi < x->nfocus ? x->focus[x->fi] : x->ncombo;
+}
+
+static int usable(Extract *x);
+
 /* Advances to the next candidate to visit; 0 at the end. */
 static int
 advance(Extract *x)
@@ -402,15 +418,59 @@ advance(Extract *x)
 			}
 		}
 		if (x->started)
-			step_combo(x);
+			next_combo(x);
 		x->started = 1;
 		while (x->combo < x->ncombo && (!decode(x, x->combo) || !start_combo(x, &x->count)))
-			step_combo(x);
+			next_combo(x);
 		if (x->combo >= x->ncombo)
 			return 0;
 		x->sstride = order_step(x->count);
 		x->sj = x->si = x->taken = 0;
+		if (x->focus) {   /* past the choices the first round visited */
+			x->sj = x->fskip < x->count ? x->fskip : x->count;
+			x->si = (int64_t)((__int128)x->sj * x->sstride % x->count);
+		}
 	}
+}
+
+void
+extract_focus(Extract *x, const int64_t *combos, int n, int64_t per)
+{
+	free(x->focus);
+	x->focus = malloc(sizeof *x->focus * (size_t)(n + 1));
+	if (!x->focus)
+		ax_die("out of memory");
+	memcpy(x->focus, combos, sizeof *combos * (size_t)n);
+	x->nfocus = n;
+	x->fi = 0;
+	x->fskip = x->per;
+	x->per = per;
+	x->combo = n ? combos[0] : x->ncombo;
+	x->started = 0;
+	x->pending_unfused = 0;
+	x->visit = EXTRACT_FOCUS_BASE - 1;
+}
+
+Nest *
+extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
+{
+	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = -1, .failed = 1 };
+	fuse = fuse && !x->no_fusion;
+	int64_t count = 0;
+	if (combo < 0 || combo >= x->ncombo || !decode(x, combo) || !start_combo(x, &count) || sub < 0 || sub >= count ||
+	    !set_sub(x, sub) || !usable(x) || (!fuse && absorbing(x))) {
+		snprintf(c->why, sizeof c->why, "no candidate %lld.%lld at these sizes", (long long)combo, (long long)sub);
+		return NULL;
+	}
+	AxEnv env = { x->n, x->names, x->vals };
+	int nf = 0;
+	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
+	if (!ns)
+		return NULL;
+	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
+	                    .engsel = x->engsel, .blocks = x->blocks, .env = env };
+	nest_room(ns, &c->fp);
+	return ns;
 }
 
 /* Is the current candidate one?  Not if a choice includes its producer's

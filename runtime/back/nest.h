@@ -171,6 +171,13 @@ void extract_share(Extract *x, int64_t k, int64_t n);
  * if none.  For validating a structure
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
+/* A second round over some combinations (in that order): of each, its tile/block choices
+ * after those the first round visited (x's budget per combination), per more; the visits'
+ * ordinals start at EXTRACT_FOCUS_BASE.  Then extract_next as before. */
+enum { EXTRACT_FOCUS_BASE = 1 << 30 };
+void extract_focus(Extract *x, const int64_t *combos, int n, int64_t per);
+/* The candidate (combo, sub) at x's sizes, loop-fused or not: its statements, NULL and c->why */
+Nest *extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c);
 /* extract_combo writes at most n tile/block choices (8 unless set; the winner's check at
  * reduced sizes looks further: which choices fuse as the winner does depends on the sizes) */
 void extract_set_tries(Extract *x, int64_t n);

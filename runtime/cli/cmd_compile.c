@@ -213,9 +213,9 @@ compile_report(const Compile *c)
 	        o->measure ? "" : ", not measured");
 	fprintf(f, "\"dims\": \"%s\", \"dtype_bytes\": %d, \"phase1_s\": %.3f, \"phase2_s\": %.3f, \"jobs\": %d, ", c->dims,
 	        c->dtype, (c->t1 - c->t0) / 1e3, (c->t2 - c->t1) / 1e3, c->in.jobs);
-	fprintf(f, "\"variants\": %d, \"visits\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
+	fprintf(f, "\"variants\": %d, \"visits\": %lld, \"visits_second_round\": %lld, \"candidates\": %lld, \"not_written\": %lld, "
 	           "\"dropped_footprint\": %lld, \"emitted\": %lld, \"feasible\": %lld, \"infeasible_command\": %lld, ",
-	        c->nv, (long long)so->visits, (long long)so->considered, (long long)so->failed, (long long)so->dropped,
+	        c->nv, (long long)so->visits, (long long)so->refined, (long long)so->considered, (long long)so->failed, (long long)so->dropped,
 	        (long long)so->emitted, (long long)so->feasible, (long long)so->infeasible);
 	fprintf(f, "\"validation\": {\"reduced_dims\": \"%s\", \"structures\": %lld, \"structures_rejected\": %lld, "
 	           "\"structures_unvalidated\": %lld, \"runs\": %lld, \"ms\": %.1f, \"winner_dims\": \"%s\", \"winner_at_requested\": %s}, ",
@@ -425,14 +425,17 @@ static int
 compile_select(Compile *c)
 {
 	const Opts *o = c->o;
-	int64_t budget = (o->budget > 0 ? o->budget : DEFAULT_BUDGET) / (c->nv > 0 ? c->nv : 1);
+	/* three quarters of the budget in the first round, spread over the variants; the rest
+	 * (measured by the model) on the best combinations' tiles and blocks */
+	int64_t all = o->budget > 0 ? o->budget : DEFAULT_BUDGET, refine = o->measure ? 0 : all / 4;
+	int64_t budget = (all - refine) / (c->nv > 0 ? c->nv : 1);
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->in = (SelIn){ .g0 = c->g0, .nv = c->nv, .T = c->T, .L = c->L, .names = c->names, .vals = c->vals,
 		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = c->nlev,
 		         .validate_requested = c->requested_ok, .maxtile = o->tile_cap, .no_fusion = o->no_fusion,
-		         .budget = budget, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
+		         .budget = budget, .refine = refine, .jobs = o->jobs > 0 ? o->jobs : ncpu > 0 ? (int)ncpu : 1,
 		         .progress = isatty(2), .cmd = o->measure, .slurm = o->slurm ? &c->slurm : NULL, .dtype = c->dtype,
 		         .fn = c->g0->fn, .seed = o->seed };
 	return select_run(&c->in, &c->so) != 0;

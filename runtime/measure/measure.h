@@ -60,6 +60,7 @@ double naive_latency(const AxTiling *T, const LowerNode *L, const char *const *n
 
 enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
+       SEL_TOPC = 4,         /* best combinations kept (the second round visits more of their tiles and blocks) */
        SEL_MAXJOBS = 64 };
 
 /* --slurm: where and how the command runs on a cluster (slurm.c) */
@@ -82,7 +83,8 @@ typedef struct SelIn {
 	int rn, nlevels;            /* at one (its fusion differs there) is tried at the next, */
 	int validate_requested;     /* and at last as itself at the requested sizes, if set */
 	int maxtile, no_fusion;
-	int64_t budget;          /* visits per variant */
+	int64_t budget;          /* visits per variant in the first round */
+	int64_t refine;          /* visits in the second round, all variants (0: none; the model only) */
 	int jobs;                /* worker processes (1: in this one) */
 	int progress;            /* a progress line on stderr */
 	const char *cmd;         /* --measure CMD ({kernel}, {config}, {modelled_us}); NULL: the model */
@@ -95,6 +97,7 @@ typedef struct SelIn {
 typedef struct SelPick {     /* a candidate, by its place in the stream */
 	int have, v;
 	int64_t visit;           /* its (combination, tiles, blocks) among the variant's visits */
+	int64_t combo, sub;      /* ... its combination and tile/block choice */
 	int unfused;             /* the unfused form of that visit */
 	double latency;          /* seconds */
 	ModelStats st;           /* the model's view of it (also with a command) */
@@ -115,6 +118,8 @@ typedef struct SelOut {
 	int64_t runs;            /* renderings run (structures differing only in engines share one) */
 	double validate_ms;
 	SelPick top[SEL_TOP];    /* the best, in order (latency, then stream order) */
+	SelPick topc[SEL_TOPC];  /* the best of distinct combinations, in order */
+	int64_t refined;         /* visits of the second round */
 	char first_failure[600];    /* why a candidate (or any) could not be written */
 	char first_rejection[600];
 	char first_infeasible[600];

@@ -56,6 +56,9 @@ typedef struct Sel {
 	int W;
 	char tmpdir[64];             /* --measure: where candidates are written (--slurm: the workers' records) */
 	SlurmRun *slurm;             /* --slurm: the work directory */
+	int64_t (*focus)[SEL_TOPC];  /* the second round: per variant its combinations (NULL: first round) */
+	int *nfocus;
+	int64_t fper;                /* ... tile/block choices more of each */
 } Sel;
 
 static void *
@@ -84,15 +87,36 @@ better(const SelPick *a, const SelPick *b)   /* a before b */
 }
 
 static void
-top_insert(SelPick *top, const SelPick *p)
+insert_n(SelPick *top, int n, const SelPick *p)
 {
-	int i = SEL_TOP;
+	int i = n;
 	while (i > 0 && better(p, &top[i - 1]))
 		i--;
-	if (i >= SEL_TOP)
+	if (i >= n)
 		return;
-	memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(SEL_TOP - 1 - i));
+	memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(n - 1 - i));
 	top[i] = *p;
+}
+
+static void
+top_insert(SelPick *top, const SelPick *p)
+{
+	insert_n(top, SEL_TOP, p);
+}
+
+/* the best per combination: p replaces its combination's pick if better */
+static void
+topc_insert(SelPick *top, const SelPick *p)
+{
+	for (int i = 0; i < SEL_TOPC; i++)
+		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
+			if (!better(p, &top[i]))
+				return;
+			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPC - 1 - i));
+			top[SEL_TOPC - 1] = (SelPick){ 0 };
+			break;
+		}
+	insert_n(top, SEL_TOPC, p);
 }
 
 /* ---- validation by structure, at reduced sizes ------------------------------------ */
@@ -370,6 +394,13 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
 		extract_share(x, k, jobs);
+		if (S->focus) {   /* the second round: only the best combinations */
+			if (!S->nfocus[v]) {
+				extract_free(x);
+				continue;
+			}
+			extract_focus(x, S->focus[v], S->nfocus[v], S->fper);
+		}
 		int64_t lastvisit = -1;
 		for (;;) {
 			ExtractCand c;
@@ -406,7 +437,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 					continue;
 				}
 			}
-			SelPick p = { .have = 1, .v = v, .visit = c.visit, .unfused = unfused };
+			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused };
 			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
@@ -434,6 +465,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			o->feasible++;
 			top_insert(o->top, &p);
+			topc_insert(o->topc, &p);
 			if (o->top[0].have)
 				S->sh->best[k] = o->top[0].latency;
 			nest_free(ns);
@@ -545,6 +577,43 @@ add_counts(SelOut *o, const SelOut *p)
 	for (int i = 0; i < SEL_TOP; i++)
 		if (p->top[i].have)
 			top_insert(o->top, &p->top[i]);
+	for (int i = 0; i < SEL_TOPC; i++)
+		if (p->topc[i].have)
+			topc_insert(o->topc, &p->topc[i]);
+}
+
+/* The second round (measured by the model): the best combinations of the
+ * first, each visited again at fper more of its tile/block choices -- the
+ * first round strides through the combinations, and the tiles and blocks
+ * that suit a combination are found where it is worth looking. */
+static int
+refine(Sel *S, int jobs, SelOut *out)
+{
+	const SelIn *in = S->in;
+	int n = 0;
+	for (int i = 0; i < SEL_TOPC; i++)
+		n += out->topc[i].have;
+	if (!n || in->refine <= 0)
+		return 0;
+	S->focus = calloc((size_t)in->nv, sizeof *S->focus);
+	S->nfocus = calloc((size_t)in->nv, sizeof *S->nfocus);
+	if (!S->focus || !S->nfocus)
+		ax_die("out of memory");
+	for (int i = 0; i < SEL_TOPC; i++)   /* distinct (variant, combination): topc keeps them so */
+		if (out->topc[i].have)
+			S->focus[out->topc[i].v][S->nfocus[out->topc[i].v]++] = out->topc[i].combo;
+	S->fper = in->refine / n > 1 ? in->refine / n : 1;
+	memset(S->sh, 0, sizeof *S->sh);
+	int rc = run_workers(S, jobs, measure_share, in->refine, in->progress);
+	for (int k = 0; k < jobs && rc == 0; k++) {
+		out->refined += S->sh->part[k].visits;
+		add_counts(out, &S->sh->part[k]);
+	}
+	free(S->focus);
+	free(S->nfocus);
+	S->focus = NULL;
+	S->nfocus = NULL;
+	return rc;
 }
 
 /* --slurm: the candidates the workers wrote, measured through Slurm, then counted and ranked
@@ -652,6 +721,8 @@ select_run(const SelIn *in, SelOut *out)
 		for (int k = 0; k < jobs; k++)
 			add_counts(out, &S.sh->part[k]);
 	}
+	if (rc == 0 && !in->cmd)
+		rc = refine(&S, jobs, out);
 	if (rc == 0 && S.slurm)
 		rc = measure_deferred(&S, jobs, out);
 	for (int v = 0; v < in->nv; v++)   /* the structures met */
@@ -688,8 +759,10 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 {
 	Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 	                         in->budget);
-	extract_share(x, p->visit, INT64_MAX);
 	*xo = x;
+	if (p->visit >= EXTRACT_FOCUS_BASE)   /* of the second round: by its choices */
+		return extract_at(x, p->combo, p->sub, !p->unfused, c);
+	extract_share(x, p->visit, INT64_MAX);
 	for (;;) {
 		Nest *ns = extract_next(x, c);
 		if (c->end)
