@@ -568,6 +568,37 @@ fi
 first_cand examples/rmsnorm.py M=256,N=512
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this loop nest' "$tmp/k.py")" -eq 4 ]; then ok; else
 	bad "loop fusion: RMSNorm is not one loop nest"; fi
+# a producer read by several operations of one loop nest is made there once (softmax's exp feeds the
+# row sum and the division; max over a row in one tile fuses): one loop nest, nothing off chip between
+first_cand examples/softmax.py M=256,N=512
+if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this loop nest' "$tmp/k.py")" -eq 4 ] &&
+	! grep -q 'buffer=nl.hbm' "$tmp/k.py"; then ok; else bad "loop fusion: softmax is not one loop nest with its intermediates on chip"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/softmax.py --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the one-loop softmax differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# with blocks along M, the loads of the producers made per tile go out per block, before the tile
+# loops (prefetch.c); the model takes each tile of the block buffer as ready once its load is done,
+# so the blocked form is the faster one
+"$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 400 --list >"$tmp/m" 2>&1
+id=$(awk '/^cand/ && / fused=4 blocks=n0=8 / && /t0_1:128,/ { sub("i=", "", $3); print $3; exit }' "$tmp/m")
+un=$(awk '/^cand/ && / fused=4 blocks=- / && /t0_1:128,/ { sub("ms=", "", $7); print $7; exit }' "$tmp/m")
+expect_rc 0 "$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 400 --show "$id,4"
+sed -n '/^# candidate/,/^    return/p' "$tmp/out" | sed '1d' >"$tmp/kb.py"
+if tr -d '\n' <"$tmp/kb.py" | grep -Eq 'for j0 in nl.affine_range\(8\):        nisa.dma_copy\(dst=v[0-9]+\[j0, 0:128, 0:1024\], src=X\[.*for j0 in nl.affine_range\(8\):        # %3 exp' &&
+	! sed -n '/# %3 exp/,$p' "$tmp/kb.py" | grep -q 'src=X\['; then ok; else
+	bad "prefetch: the blocked softmax's loads are not made before its tile loop ($id)"; sed 's/^/    /' "$tmp/kb.py" | head -30; fi
+if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/kb.py" examples/softmax.py --dims M=1024,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the prefetched softmax differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+ms=$(awk -v id="i=$id" '/^cand/ && $3 == id && $4 == "fused=4" { sub("ms=", "", $7); print $7; exit }' "$tmp/m")
+if awk -v a="$ms" -v b="$un" 'BEGIN { exit !(a > 0 && b > 0 && a < b) }'; then ok; else
+	bad "model: the blocked, prefetched softmax ($ms ms) is not faster than the unblocked one ($un ms)"; fi
+# the second round of Phase 2 (the best combinations' tiles and blocks): at budget 2000 RMSNorm
+# finds what 40000 visits of the first round alone find
+expect_rc 0 "$AXONC" model examples/rmsnorm.py --dims M=1024,N=1024 --budget 40000
+wide=$(awk '/^best/ { print $2 }' "$tmp/out")
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=1024,N=1024 --budget 2000 -o "$tmp/k2.py" --report "$tmp/r.json"
+got=$(jget "$tmp/r.json" "'%.4f' % (r['best']['latency_us'] / 1e3)")
+if [ "$(jget "$tmp/r.json" "int(r['visits_second_round'] > 0)")" = 1 ] && [ "$got" = "$wide" ]; then ok; else
+	bad "second round: budget 2000 found $got ms, the wide first round $wide ms"; fi
 first_cand examples/rmsnorm.py M=256,N=512 --no-fusion
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
 if [ "$(jget "$tmp/r.json" "r['best']['config']['fusion']")" = unfused ]; then ok; else bad "--no-fusion: the winner is unfused"; fi

@@ -124,8 +124,7 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 		if (!em_fused_into(e, p, c))
 			continue;
 		const TileOp *tp = &e->T->op[p];
-		NsDim pax[AX_MAXR + 4];
-		memset(pax, 0, sizeof pax);
+		NsDim pax[AX_MAXR + 4] = { 0 };
 		for (int k = 0; k < tp->naxes; k++) {
 			const TileAxis *ax = &tp->ax[k];
 			int j = ax->out;

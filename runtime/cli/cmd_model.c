@@ -96,6 +96,99 @@ model_naive(const AxTarget *t, const AxTiling *T, const LowerNode *L, const char
 		print_stats(t, "naive", s * 1e3, roof_ms, &st);
 }
 
+enum { TOPC = 4 };   /* combinations the second round visits again (compile's SEL_TOPC) */
+
+typedef struct Visit {       /* the candidates met so far */
+	const AxTarget *t;
+	const Opts *o;
+	AxTiling **T;
+	LowerNode **L;
+	int n, dtype, list;
+	Pick first, best, *vbest, topc[TOPC];
+	int64_t considered, modelled, nofit, failed;
+	double model_ms;
+} Visit;
+
+static int shown(const char *want, int64_t combo, int64_t sub, int fused);
+
+/* the best per combination, distinct combinations, in order (ties: the first met) */
+static void
+topc_put(Pick *top, const Pick *p)
+{
+	for (int i = 0; i < TOPC; i++)
+		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
+			if (p->ms >= top[i].ms)
+				return;
+			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(TOPC - 1 - i));
+			top[TOPC - 1] = (Pick){ 0 };
+			break;
+		}
+	int i = TOPC;
+	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
+		i--;
+	if (i >= TOPC)
+		return;
+	memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(TOPC - 1 - i));
+	top[i] = *p;
+}
+
+/* every candidate x visits of variant v: modelled, listed, kept if best */
+static void
+visit_all(Visit *m, int v, Extract *x)
+{
+	const AxTarget *t = m->t;
+	const Opts *o = m->o;
+	for (;;) {
+		ExtractCand c;
+		Nest *ns = extract_next(x, &c);
+		if (c.end)
+			break;
+		m->considered++;
+		if (!ns) {
+			m->failed++;
+			continue;
+		}
+		Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
+		double t0 = ax_now_ms();
+		p.ms = model_latency(ns, m->dtype, &c.fp, &p.st) * 1e3;
+		m->model_ms += ax_now_ms() - t0;
+		if (!p.st.fits) {   /* at this element size */
+			m->nofit++;
+			nest_free(ns);
+			continue;
+		}
+		m->modelled++;
+		blocks_text(m->T[v], c.blocks, p.blocks, sizeof p.blocks);
+		choice_text(m->T[v], m->L[v], c.choice, c.engsel, p.key, sizeof p.key);
+		if (m->list) {
+			printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,
+			       (long long)c.combo, (long long)c.sub, c.fused, p.blocks, p.key, p.ms,
+			       t->engines[p.st.bottleneck < 0 ? 0 : p.st.bottleneck].name);
+			for (int e = 0; e < t->nengines && e < 32; e++)
+				printf("%s%.6f", e ? "," : "", p.st.busy[e] * 1e3);
+			printf(" tiles=");
+			for (int k = m->n; k < c.env.n; k++)
+				printf("%s%s:%.0f", k > m->n ? "," : "", c.env.names[k], c.env.vals[k]);
+			printf("\n");
+		}
+		if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
+			char why[256];
+			char *src = nest_kernel_as(ns, o->fn ? o->fn : "kernel", m->dtype, why, sizeof why);
+			printf("# candidate i=%lld.%lld fused=%d, %.6f ms\n%s\n", (long long)c.combo, (long long)c.sub,
+			       c.fused, p.ms, src ? src : why);
+			free(src);
+		}
+		if (!m->first.have)
+			m->first = p;
+		if (!m->best.have || p.ms < m->best.ms)
+			m->best = p;
+		if (!m->vbest[v].have || p.ms < m->vbest[v].ms)
+			m->vbest[v] = p;
+		topc_put(m->topc, &p);
+		nest_free(ns);
+	}
+}
+
 /* Is the candidate (combo, sub, fused) the one --show names: "COMBO.SUB" or "COMBO.SUB,FUSED"? */
 static int
 shown(const char *want, int64_t combo, int64_t sub, int fused)
@@ -154,74 +247,51 @@ cmd_model(const AxTarget *t, const Opts *o)
 		return 1;
 	}
 	model_naive(t, T[0], L[0], names, vals, n, dtype, roof_ms);
-	/* the candidates visited: compile's budget (shared evenly by the variants) unless given */
-	int64_t budget = (o->budget > 0 ? o->budget : MODEL_BUDGET) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	/* the candidates visited: compile's budget unless given, in compile's two rounds (three
+	 * quarters shared evenly by the variants, then the best combinations' tiles and blocks) */
+	int64_t all = o->budget > 0 ? o->budget : MODEL_BUDGET, refine = all / 4;
+	int64_t budget = (all - refine) / (ng->nvariants > 0 ? ng->nvariants : 1);
 	if (budget < 64)
 		budget = 64;
-	Pick first = { 0 }, best = { 0 };
-	int64_t considered = 0, modelled = 0, nofit = 0, failed = 0;
-	double model_ms = 0;
+	Visit m = { .t = t, .o = o, .T = T, .L = L, .n = n, .dtype = dtype, .list = list };
+	m.vbest = arena_alloc(ar, sizeof *m.vbest * (size_t)(ng->nvariants + 1));
+	for (int v = 0; v <= ng->nvariants; v++)
+		m.vbest[v] = (Pick){ 0 };
 	for (int v = 0; v < ng->nvariants; v++) {
 		Extract *x = extract_new(T[v], L[v], names, vals, n, o->tile_cap, o->no_fusion, budget);
-		Pick vbest = { 0 };
-		for (;;) {
-			ExtractCand c;
-			Nest *ns = extract_next(x, &c);
-			if (c.end)
-				break;
-			considered++;
-			if (!ns) {
-				failed++;
-				continue;
-			}
-			Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
-			double t0 = ax_now_ms();
-			p.ms = model_latency(ns, dtype, &c.fp, &p.st) * 1e3;
-			model_ms += ax_now_ms() - t0;
-			if (!p.st.fits) {   /* at this element size */
-				nofit++;
-				nest_free(ns);
-				continue;
-			}
-			modelled++;
-			blocks_text(T[v], c.blocks, p.blocks, sizeof p.blocks);
-			choice_text(T[v], L[v], c.choice, c.engsel, p.key, sizeof p.key);
-			if (list) {
-				printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,
-				       (long long)c.combo, (long long)c.sub, c.fused, p.blocks, p.key, p.ms,
-				       t->engines[p.st.bottleneck < 0 ? 0 : p.st.bottleneck].name);
-				for (int e = 0; e < t->nengines && e < 32; e++)
-					printf("%s%.6f", e ? "," : "", p.st.busy[e] * 1e3);
-				printf(" tiles=");
-				for (int k = n; k < c.env.n; k++)
-					printf("%s%s:%.0f", k > n ? "," : "", c.env.names[k], c.env.vals[k]);
-				printf("\n");
-			}
-			if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
-				char why[256];
-				char *src = nest_kernel_as(ns, o->fn ? o->fn : "kernel", dtype, why, sizeof why);
-				printf("# candidate i=%lld.%lld fused=%d, %.6f ms\n%s\n", (long long)c.combo, (long long)c.sub,
-				       c.fused, p.ms, src ? src : why);
-				free(src);
-			}
-			if (!first.have)
-				first = p;
-			if (!best.have || p.ms < best.ms)
-				best = p;
-			if (!vbest.have || p.ms < vbest.ms)
-				vbest = p;
-			nest_free(ns);
-		}
+		visit_all(&m, v, x);
 		extract_free(x);
-		if (vbest.have) {
-			double all = 0;
+	}
+	int nc = 0;
+	for (int i = 0; i < TOPC; i++)
+		nc += m.topc[i].have;
+	for (int v = 0; v < ng->nvariants && nc; v++) {   /* the second round */
+		int64_t combos[TOPC];
+		int k = 0;
+		for (int i = 0; i < TOPC; i++)
+			if (m.topc[i].have && m.topc[i].v == v)
+				combos[k++] = m.topc[i].combo;
+		if (!k)
+			continue;
+		Extract *x = extract_new(T[v], L[v], names, vals, n, o->tile_cap, o->no_fusion, budget);
+		extract_focus(x, combos, k, refine / nc > 1 ? refine / nc : 1);
+		visit_all(&m, v, x);
+		extract_free(x);
+	}
+	for (int v = 0; v < ng->nvariants; v++) {
+		const Pick *vb = &m.vbest[v];
+		if (vb->have) {
+			double busy = 0;
 			for (int e = 0; e < t->nengines && e < 32; e++)
-				all += vbest.st.busy[e];
+				busy += vb->st.busy[e];
 			printf("variant %-4d%10.4f ms  best of its candidates; engines busy %.4f ms in all (%.2fx overlap)\n", v,
-			       vbest.ms, all * 1e3, vbest.ms > 0 ? all * 1e3 / vbest.ms : 0);
+			       vb->ms, busy * 1e3, vb->ms > 0 ? busy * 1e3 / vb->ms : 0);
 		} else
 			printf("variant %-4d(no candidate fits)\n", v);
 	}
+	Pick first = m.first, best = m.best;
+	int64_t considered = m.considered, modelled = m.modelled, nofit = m.nofit, failed = m.failed;
+	double model_ms = m.model_ms;
 	print_pick(t, "first", &first, roof_ms);
 	print_pick(t, "best", &best, roof_ms);
 	printf("candidates  %lld considered, %lld modelled, %lld do not fit on chip, %lld could not be written; "

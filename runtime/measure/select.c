@@ -603,7 +603,7 @@ refine(Sel *S, int jobs, SelOut *out)
 		if (out->topc[i].have)
 			S->focus[out->topc[i].v][S->nfocus[out->topc[i].v]++] = out->topc[i].combo;
 	S->fper = in->refine / n > 1 ? in->refine / n : 1;
-	memset(S->sh, 0, sizeof *S->sh);
+	*S->sh = (Shared){ 0 };
 	int rc = run_workers(S, jobs, measure_share, in->refine, in->progress);
 	for (int k = 0; k < jobs && rc == 0; k++) {
 		out->refined += S->sh->part[k].visits;
