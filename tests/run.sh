@@ -428,9 +428,9 @@ expect_rc 0 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" exampl
 # their reshapes NKI's own (no NumPy call inside a kernel), block buffers (2, nl.par_dim(P), F),
 # no literal bias=0/scale=1 (tests/nki/kernel_form.py; it fails on the kernels emitted before)
 for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:--param=scale=0.7 maxpool:M=8,N=12: \
-          matmul:M=512,K=256,N=1024: matmul:M=256,K=2048,N=1024:; do
+          matmul:M=512,K=256,N=1024: matmul:M=256,K=2048,N=1024: transpose_matmul:M=512,K=2048,N=1024:; do
 	p=${pd%%:*}; d=${pd#*:}; a=${d#*:}; d=${d%%:*}
-	mt="--max-tile 4 --budget 400"; [ $p = matmul ] && mt=""
+	mt="--max-tile 4 --budget 400"; [ $p = matmul ] || [ $p = transpose_matmul ] && mt=""
 	expect_rc 0 "$AXONC" compile examples/$p.py --dims $d $mt -o "$tmp/form_$p.py"
 	if /usr/bin/python3 tests/nki/kernel_form.py "$tmp/form_$p.py" >"$tmp/out" 2>&1; then ok; else
 		bad "the $p kernel breaks the documented form"; head -5 "$tmp/out" | sed 's/^/    /'; fi
@@ -459,6 +459,13 @@ for line in open(sys.argv[1]):
         bad |= any(v == 'j1' for _, v in loops)
 sys.exit(1 if bad or not seen else 0)
 PY
+# A.T @ B (the NKI tutorial's problem): the transpose is the matmul's own (its stationary operand is
+# A's tile as stored), so no transpose is made at all, the sum still in K blocks, A loaded one row of
+# the block's tiles per transfer
+tm="$tmp/form_transpose_matmul.py"
+if ! grep -q 'transpose' "$tm" && grep -q '^ *v[0-9]* += v[0-9]*' "$tm" &&
+	grep -Eq 'nisa.dma_copy\(dst=v[0-9]+\[j2, 0:128, 0:512\], src=A\[' "$tm"; then ok; else
+	bad "A.T @ B: a transpose made, no K blocks, or A not loaded in row blocks"; grep -E 'transpose|src=A' "$tm" | head -3 | sed 's/^/    /'; fi
 expect_grep 'value=(-beta)' "$tmp/form_swiglu_mlp.py" "swiglu_mlp kernel: beta used"
 expect_grep 'value=scale,' "$tmp/form_gqa.py" "gqa kernel: scale used"
 printf 'def kernel():

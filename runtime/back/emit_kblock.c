@@ -202,6 +202,7 @@ em_group_kblocks(Em *e, Group *gr)
 		snprintf(st->kj, sizeof st->kj, "0");
 		em_dim(&idx[seqax], T, "%s", rb);
 		NsRef v, w, r;
+		em_producers(e, id, idx);   /* what its instructions compute: their indices */
 		em_tile_body(e, id, idx, &v);
 		if (e->bad)
 			break;
@@ -222,6 +223,7 @@ em_group_kblocks(Em *e, Group *gr)
 				else
 					em_dim(&idx[seqax], T, "%lld", (long long)T);
 			}
+			em_producers(e, id, idx);
 			em_tile_body(e, id, idx, &w);
 			NsStmt *a = em_push(e, NS_ACC);
 			a->node = id;
@@ -258,6 +260,7 @@ em_group_kblocks(Em *e, Group *gr)
 		e->hoist = id;
 		em_inner_loops(e, to);
 		NsRef v;
+		em_producers(e, id, idx);   /* what its instructions compute: their indices */
 		em_tile_body(e, id, idx, &v);
 		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
 		if (!e->bad)

@@ -201,7 +201,7 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	em_close_to(e, outer);
 }
 
-static int has_producers(Em *e, int id);
+static int has_producers(Em *e, int id, int written);
 
 
 
@@ -355,8 +355,9 @@ emit_group(Em *e, const int *ids, int n)
 		gr.seqax = op_axes(e, ids[m], &st[m], ext, tsz);
 		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
 	}
-	if (gr.seqax >= 0 && st[0].kax >= 0 && (n > 1 || has_producers(e, id)))
-		for (int m = 0; m < n; m++) {   /* K blocks for one operation with no producers in its loop nest */
+	if (gr.seqax >= 0 && st[0].kax >= 0 && (n > 1 || has_producers(e, id, 1)))
+		for (int m = 0; m < n; m++) {   /* K blocks for one operation with no producers in its loop nest
+		                                   but those its instructions compute (their loads are block loads) */
 			st[m].blk[gr.seqax] = 1;
 			st[m].kax = -1;
 			st[m].blocked = 0;
@@ -481,14 +482,21 @@ emit_gather(Em *e, int id)
 	}
 }
 
-/* Are producers computed inside node id's loop nest? */
+/* Are producers computed inside node id's loop nest?  written: only those
+ * written as statements (not a producer id's instructions compute, unless
+ * it has producers of its own there). */
 static int
-has_producers(Em *e, int id)
+has_producers(Em *e, int id, int written)
 {
 	const AxNode *nd = &e->g->nodes[id];
-	for (int o = 0; e->into && o < nd->nin; o++)
-		if (em_fused_into(e, nd->in[o], id))
+	const LowerChoice *ch = e->L[id].nchoices ? &e->L[id].choice[e->choice[id]] : NULL;
+	for (int o = 0; e->into && o < nd->nin; o++) {
+		int p = nd->in[o];
+		if (!em_fused_into(e, p, id))
+			continue;
+		if (!written || !ch || !ch->tile || ch->absorb != p || has_producers(e, p, 0))
 			return 1;
+	}
 	return 0;
 }
 
@@ -642,8 +650,8 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			const TileOp *tk = &T->op[k];
 			if (tk->kind == TO_INPUT || tk->kind == TO_CONST)
 				continue;
-			if (tk->kind != TO_COMPUTE || (e.into && e.into[k] >= 0) || !writable(&e, k) || has_producers(&e, k) ||
-			    has_producers(&e, id) || !same_loops(&e, id, k))
+			if (tk->kind != TO_COMPUTE || (e.into && e.into[k] >= 0) || !writable(&e, k) || has_producers(&e, k, 0) ||
+			    has_producers(&e, id, 0) || !same_loops(&e, id, k))
 				break;
 			int dep = 0;
 			for (int o = 0; o < g->nodes[k].nin; o++)

@@ -827,20 +827,25 @@ em_block_tile(Em *e, int buf, uint32_t axes, int merge, const AxShape *s)
 static int
 merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl)
 {
-	const TileOp *to = &e->T->op[id];
 	int node, o = offchip_operand(e, id, p, &node);
-	if (o < 0 || node != id || sl->nidx < 2 || sl->shape.rank < 2)
+	if (o < 0 || sl->nidx < 2 || sl->shape.rank < 2)
 		return -1;
+	/* the operand's reader: id, or the producer id's instructions compute (its axes followed
+	 * to id's) */
+	const TileOp *to = &e->T->op[node];
 	int last = sl->nidx - 1;
 	const TileAxisRead *r = &to->read[o][last];
-	if (r->kind != 1 || !(axes & (1u << r->axis)) || !e->bstart[r->axis][0])
+	if (r->kind != 1)
+		return -1;
+	int a = node == id ? r->axis : consumer_axis(e, id, node, r->axis);
+	if (a < 0 || !(axes & (1u << a)) || !e->bstart[a][0])
 		return -1;
 	for (int d = 0; d < last; d++)
 		if (to->read[o][d].kind == 1 && to->read[o][d].axis == r->axis)
 			return -1;
 	if (sl->idx[last].len <= 0 || sl->shape.d[sl->shape.rank - 1] != sl->idx[last].len)
 		return -1;
-	return r->axis;
+	return a;
 }
 
 /* Opens the loops over the tiles of a block. */

@@ -182,6 +182,20 @@ nest_room(const Nest *ns, Footprint *fp)
 	nest_live_free(&lv);
 }
 
+int
+footprint_fits(const AxTarget *t, const Footprint *fp, int dtype_bytes)
+{
+	int fits = 1;
+	for (int k = 0; k < t->nmems && k < 32; k++) {
+		const AxMemory *mm = &t->mems[k];
+		if (mm->offchip)
+			continue;
+		double need = (double)fp->bytes[k] * (mm->banks > 0 ? 4 : dtype_bytes) / 4;
+		fits &= need <= (double)mm->bytes && (mm->banks <= 0 || fp->banks[k] <= mm->banks);
+	}
+	return fits;
+}
+
 const char *
 nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n)
 {

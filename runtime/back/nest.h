@@ -92,6 +92,8 @@ Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const
 int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
 /* nest.c: the tiles live on chip at once, the most over the statements */
 void nest_room(const Nest *ns, Footprint *fp);
+/* ... fit at dtype_bytes per element (nest_room measures 4; a banked memory's accumulators stay 4) */
+int footprint_fits(const AxTarget *t, const Footprint *fp, int dtype_bytes);
 /* ... and the liveness behind it: per variable its defining and last statement */
 typedef struct NestLive {
 	int nv, n;

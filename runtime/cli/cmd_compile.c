@@ -119,7 +119,7 @@ emit_all(const SelIn *in, const char *dir, CkCheck *ck, int64_t *written)
 			Nest *ns = extract_next(x, &c);
 			if (c.end)
 				break;
-			if (ns && c.fp.fits && c.visit % stride == 0) {
+			if (ns && footprint_fits(in->g0->t, &c.fp, in->dtype) && c.visit % stride == 0) {
 				char label[96], path[1200], why[512];
 				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
 				         c.fused < 0 ? "_unfused" : "");

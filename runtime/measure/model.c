@@ -833,7 +833,7 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 	 * memory (accumulators stay 4 bytes).  Then per memory, the fewest loops a
 	 * tile must be made in to get a second buffer, such that it all still fits:
 	 * the innermost loops' tiles, which turn over most often, first. */
-	int fits = 1, dmin[32];
+	int fits = footprint_fits(t, fp, dtype_bytes), dmin[32];
 	NestLive lv;
 	nest_live(ns, dtype_bytes / 4.0, &lv);
 	int maxd = 0;
@@ -845,8 +845,6 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 		if (k >= t->nmems || t->mems[k].offchip)
 			continue;
 		const AxMemory *mm = &t->mems[k];
-		double need = (double)fp->bytes[k] * (mm->banks > 0 ? 4 : dtype_bytes) / 4;
-		fits &= need <= (double)mm->bytes && (mm->banks <= 0 || fp->banks[k] <= mm->banks);
 		for (int d = 1; d <= maxd; d++) {
 			double b, u;
 			nest_live_peak(&lv, mm, k, d, &b, &u);

@@ -419,7 +419,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				o->failed++;
 				continue;
 			}
-			if (!c.fp.fits) {
+			if (!footprint_fits(in->g0->t, &c.fp, in->dtype)) {   /* at the element size */
 				o->dropped++;
 				nest_free(ns);
 				continue;
