@@ -153,7 +153,7 @@ sweep_t1=$(date +%s)
 	echo
 	echo "bf16 [4096,8192] @ [8192,8192] on one trn1 NeuronCore. The tutorial's four kernels written as loop"
 	echo "nests by tests/unit/test_model.c (which fails when a ratio leaves 1/1.5..1.5), then Axon's own"
-	echo "selected kernels at that size (\`axonc compile --dtype-bytes 2 --budget 2000\`): examples/transpose_matmul.py"
+	echo "selected kernels at that size (\`axonc compile --dtype-bytes 2\`, the default budget): examples/transpose_matmul.py"
 	echo "(A.T @ B, the tutorial's own problem: its kernel takes the first operand transposed, lhsT) and"
 	echo "examples/matmul.py (X @ W: X must be transposed on chip)."
 	echo "The DMA gap of machine.ax is fitted to the first three rows (docs/performance-model.md)."
@@ -165,7 +165,7 @@ sweep_t1=$(date +%s)
 		rest = ""; for (j = i + 9; j <= NF; j++) rest = rest (rest == "" ? "" : " ") $j
 		printf "| tutorial: %s | %s | %s | %s | %s |\n", name, $(i + 1), $(i + 4), $(i + 7), rest }'
 	for ex in transpose_matmul matmul; do
-		"$B/axonc" compile examples/$ex.py --dims M=4096,K=8192,N=8192 --dtype-bytes 2 --budget 2000 \
+		"$B/axonc" compile examples/$ex.py --dims M=4096,K=8192,N=8192 --dtype-bytes 2 \
 			--jobs "${JOBS:-2}" -o /tmp/axon_bench_mm.py --report /tmp/axon_bench_mm.json 2>/dev/null
 		/usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); b = r["best"]
 print("| Axon: examples/%s.py | %.2f | 6.97 | %.2f | %s, %.0f MB in %d transfers |" % (sys.argv[2], b["latency_us"] / 1e3,
