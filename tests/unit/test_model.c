@@ -257,6 +257,30 @@ test_mechanics(const AxGraph *g)
 	CLOSE(lat, 501 * one + 500 * (d->latency_s + mm), 1e-9);
 	CLOSE(st.insts, 2000, 1e-12);
 	CLOSE(st.busy[E_TENSOR], 1000 * mm, 1e-9);
+	/* a block buffer of two tiles loaded in a loop over them: a reader of its first tile waits
+	 * for that tile's load only; of its second, or of the whole buffer, for both loads */
+	for (int which = 0; which < 3; which++) {
+		begin(g);
+		NsRef buf = buffer(M_SBUF, 2, 128, 512);
+		NsRef tile = buf;
+		tile.nidx = 3;
+		snprintf(tile.idx[0].start, sizeof tile.idx[0].start, "0");
+		tile.idx[0].len = 128;
+		snprintf(tile.idx[2].start, sizeof tile.idx[2].start, "0");
+		tile.idx[2].len = 512;
+		loop(2, 0);
+		snprintf(tile.idx[1].start, sizeof tile.idx[1].start, "i1");
+		NsRef src = hbm(0, 128, 512);
+		inst(I_DMA, E_DMA, &src, NULL, &tile, -1);
+		end();
+		NsRef rd = tile;
+		snprintf(rd.idx[1].start, sizeof rd.idx[1].start, "%d", which == 1);
+		if (which == 2)
+			rd = ns_var(buf.var, &buf.shape);
+		inst(I_COPY, E_VECTOR, &rd, NULL, NULL, M_SBUF);
+		double got = model(4, &st), want = (which ? 2 : 1) * one + d->latency_s + cp;
+		CLOSE(got, want > 2 * one ? want : 2 * one, 1e-9);
+	}
 }
 
 /* ---- 2. the tutorial's kernels ----------------------------------------------------------- */
