@@ -166,8 +166,12 @@ em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const 
 	}
 	s.engine = c.engine = engine >= 0 ? engine : ax_nth_bit(op->engines, 0);
 	char err[256];
-	if (op->check(&c, &s.shape, err, sizeof err) != 0) {
-		em_fail(e, "%s", err);
+	if (op->check(&c, &s.shape, err, sizeof err) != 0) {   /* which operation, which instruction, why */
+		char msg[400];
+		const AxGraph *g = e->g;
+		snprintf(msg, sizeof msg, "%s%s%s: %s", e->node >= 0 && e->node < g->nnodes ? node_op(g, &g->nodes[e->node])->name : "",
+		         e->node >= 0 && e->node < g->nnodes ? ", its " : "", op->name, err);
+		em_fail(e, "%s", msg);
 		return;
 	}
 	if (s.mem < 0)
