@@ -173,7 +173,8 @@ bench-quick: deps
 # local cores and through a one-node Slurm cluster (bench/slurm_phase2.sh; PROG=, DIMS=, BUDGET=)
 bench-slurm: deps
 	$(MAKE) BUILD=build/bench OPT=-O2 build/bench/axonc
-	@sh bench/slurm_phase2.sh build/bench/axonc $(if $(PROG),--prog $(PROG)) $(if $(DIMS),--dims $(DIMS)) $(if $(BUDGET),--budget $(BUDGET))
+	@sh bench/slurm_phase2.sh build/bench/axonc $(if $(PROG),--prog $(PROG)) $(if $(DIMS),--dims $(DIMS)) $(if $(BUDGET),--budget $(BUDGET)) >bench/slurm_phase2.md.new
+	@mv bench/slurm_phase2.md.new bench/slurm_phase2.md && cat bench/slurm_phase2.md
 
 $(BUILD)/bench_equiv: bench/bench_equiv.c $(RT_OBJS) $(foreach n,$(TARGET_NAMES),$(BUILD)/obj/target_$(n).o) $(BUILD)/obj/registry.o
 	$(CC) $(CFLAGS) $(RT_INC) -o $@ $^ $(LDFLAGS) $(LDLIBS)

@@ -84,6 +84,8 @@ void em_loop(Em *e, int seq, const char *var, int64_t hi);
 void em_close_to(Em *e, int depth);
 void em_result(Em *e, int id, const NsDim *idx, NsRef *r);
 int em_seq_axis(const TileOp *to);
+/* emit_fuse.c: is axis k of to cut into more than one tile (or a loop of more than one index)? */
+int em_iterated(Em *e, const TileOp *to, int k);
 int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
 int em_fused_into(const Em *e, int p, int c);
 void em_producers(Em *e, int c, const NsDim *caxidx);
