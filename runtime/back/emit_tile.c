@@ -8,6 +8,70 @@
 #include <string.h>
 #include "emit.h"
 
+/* ---- producers made in their reader's loop nest ----------------------------------- */
+
+/* The producers fused into c, computed at c's current tile (recursively,
+ * their own producers first); their tiles stay on chip.  A shared
+ * producer is made at its first reader and taken by the others, which
+ * must read the same tile of it (else the candidate is not written with
+ * sharing: nest_build writes it again without). */
+void
+em_producers(Em *e, int c, const NsDim *caxidx)
+{
+	const AxGraph *g = e->g;
+	const AxNode *cn = &g->nodes[c];
+	if (!e->pdepth++)
+		e->gen++;   /* a new iteration of the loop nest: shared tiles made anew */
+	for (int o = 0; o < cn->nin && !e->bad; o++) {
+		int p = cn->in[o];
+		if (!em_fused_into(e, p, c))
+			continue;
+		const TileOp *tp = &e->T->op[p];
+		NsDim pax[AX_MAXR + 4] = { 0 };
+		for (int k = 0; k < tp->naxes; k++) {
+			const TileAxis *ax = &tp->ax[k];
+			int j = ax->out;
+			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
+			if (em_iterated(e, tp, k) && r && r->kind == 1)
+				pax[k] = caxidx[r->axis];
+			else if (!ax->tiled)
+				em_dim(&pax[k], 0, "0");
+			else
+				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
+		}
+		if (e->shared && e->shared[p]) {
+			if (e->made[p] == e->gen) {   /* made for an earlier reader in this iteration */
+				if (memcmp(e->spax[p], pax, sizeof pax) != 0) {
+					e->clash = 1;
+					em_fail(e, "%s: its readers in one loop nest read different tiles of it",
+					        node_op(g, &g->nodes[p])->name);
+				}
+				continue;
+			}
+			e->made[p] = e->gen;
+			memcpy(e->spax[p], pax, sizeof pax);
+		}
+		const LowerChoice *cch = &e->L[c].choice[e->choice[c]];
+		if (cch->tile && cch->absorb == p && e->pax) {   /* its reader's fused instructions compute it */
+			em_note(e, p, 0, "%s, in this loop nest, fused into its reader's instructions",
+			        node_op(g, &g->nodes[p])->name);
+			em_producers(e, p, pax);
+			memcpy(e->pax[p], pax, sizeof pax);
+			continue;
+		}
+		em_note(e, p, 0, "%s, in this loop nest", node_op(g, &g->nodes[p])->name);
+		em_producers(e, p, pax);
+		NsRef r;
+		int save = e->node;
+		e->node = p;
+		em_tile_body(e, p, pax, &r);
+		em_store(e, p, &r, NULL);
+		e->node = save;
+		e->onchip[p] = r;
+	}
+	e->pdepth--;
+}
+
 /* ---- operands replicated across partitions ---------------------------------------- */
 
 static Term *

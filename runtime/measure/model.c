@@ -48,7 +48,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model.h"
+#include "model_state.h"
 
 /* ---- the schedule ----------------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model.h"
+#include "model_state.h"
 
 /* ---- the stream ------------------------------------------------------------------- */
 

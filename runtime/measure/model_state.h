@@ -1,9 +1,9 @@
 /*
- * model.h — the performance model's state (private to model.c, the
+ * model_state.h — the performance model's state (private to model.c, the
  * schedule, and model_stream.c, the statements made into its operations).
  */
-#ifndef AXON_MODEL_H
-#define AXON_MODEL_H
+#ifndef AXON_MODEL_STATE_H
+#define AXON_MODEL_STATE_H
 
 #include "measure.h"
 
