@@ -511,7 +511,7 @@ compile_replay(Compile *c)
 	char why[700], err[512];
 	Config *cf = config_read(o->config, why, sizeof why);
 	if (!cf) {
-		fprintf(stderr, "axonc: error: --config %s\n", why);
+		fprintf(stderr, "axonc: error: --config: %s\n", why);
 		return 1;
 	}
 	ExtractCand ec;

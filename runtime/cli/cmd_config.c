@@ -189,6 +189,7 @@ struct Config {
 	Jv root;
 	const Jv *c;             /* the configuration object itself */
 	int variant, unfused;
+	int fused;               /* fused_producers (-1: not said) */
 	int *choice, *engsel;    /* filled by config_nest */
 	int blocks[64];
 	const char *names[512];
@@ -243,7 +244,9 @@ config_read(const char *path, char *why, size_t nwhy)
 		config_free(cf);
 		return NULL;
 	}
-	cf->variant = (int)var->num;
+	cf->variant = var->num >= 0 && var->num <= 1e6 && var->num == (int)var->num ? (int)var->num : -1;
+	const Jv *fp = jv_get(cf->c, "fused_producers", 'n');
+	cf->fused = fp && fp->num >= 0 && fp->num <= 1e6 ? (int)fp->num : -1;
 	cf->unfused = strcmp(fu->s, "unfused") == 0;
 	return cf;
 }
@@ -341,8 +344,9 @@ tile_env(Config *cf, const AxTiling *T, const LowerNode *L, int *n, char *why, s
 				return snprintf(why, nwhy, "too many tile sizes"), -1;
 			const Term *tv = t_var(g->tc, to->ax[k].t, TS_INT);
 			const Jv *cv = jv_get(tiles, tv->name, 'n');
-			if (!cv || cv->num < 1)
-				return snprintf(why, nwhy, "the configuration has no tile size %s", tv->name), -1;
+			if (!cv || !(cv->num >= 1 && cv->num <= (double)AX_MAX_SIZE) || cv->num != (double)(int64_t)cv->num)
+				return snprintf(why, nwhy, "the configuration has no tile size %s (a whole number from 1 to 2^48)",
+				                tv->name), -1;
 			cf->names[*n] = tv->name;
 			cf->vals[(*n)++] = cv->num;
 		}
@@ -393,8 +397,8 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 {
 	*c = (ExtractCand){ .visit = -1, .fused = -1 };
 	if (cf->variant < 0 || cf->variant >= nv) {
-		snprintf(why, nwhy, "the configuration's variant %d is not one of the program's %d (was it made with other "
-		         "--max-variants or --no-algebraic?)", cf->variant, nv);
+		snprintf(why, nwhy, "the configuration's variant is not one of the program's %d, numbered from 0 (was it "
+		         "made with other --max-variants or --no-algebraic?)", nv);
 		return NULL;
 	}
 	*variant = cf->variant;
@@ -445,6 +449,9 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 		return NULL;
 	*c = (ExtractCand){ .visit = -1, .fused = fuse ? nf : -1, .choice = cf->choice, .engsel = cf->engsel,
 	                    .blocks = cf->blocks, .env = env };
+	if (fuse && cf->fused >= 0 && nf != cf->fused)
+		fprintf(stderr, "axonc: note: at these sizes %d producer%s loop-fused, where the configuration says %d\n", nf,
+		        nf == 1 ? " is" : "s are", cf->fused);
 	nest_room(ns, &c->fp);
 	if (!c->fp.fits) {
 		snprintf(why, nwhy, "its tiles do not fit on chip at these sizes");

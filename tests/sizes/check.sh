@@ -73,7 +73,7 @@ for p in "matmul M=256,K=256,N=512 M=300,K=200,N=700" "softmax M=256,N=512 M=130
 done
 printf '{"variant": 0, "instructions": {' >"$tmp/broken.json"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=256,K=256,N=512 --config "$tmp/broken.json" -o "$tmp/k.py"
-expect_grep "axonc: error: --config .*broken.json: not JSON: at byte" "$tmp/err" "a broken configuration"
+expect_grep "axonc: error: --config: .*broken.json: not JSON: at byte" "$tmp/err" "a broken configuration"
 sed 's/"nc_matmul/"no_such/' "$tmp/cfg_matmul.json" >"$tmp/other.json"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=256,K=256,N=512 --config "$tmp/other.json" -o "$tmp/k.py"
 expect_grep "has no sequence 'no_such" "$tmp/err" "a configuration of another program"
