@@ -528,7 +528,7 @@ compile_replay(Compile *c)
 		free(src);
 		nest_free(vs);
 		if (!vs) {
-			fprintf(stderr, "axonc: error: the configuration of %s cannot be written at %s, where it is checked: %s\n",
+			fprintf(stderr, "axonc: error: the configuration of %s cannot be written at %s, at which it is checked: %s\n",
 			        o->config, c->wdims, why);
 			ok = -1;
 		}
@@ -617,7 +617,7 @@ compile_phase2_at(Compile *c, const char *dims, char **src, char **config, doubl
 	c->bp = NULL;
 	c->winner_rejected = 0;
 	c->nlev = 0;
-	memset(&c->so, 0, sizeof c->so);
+	c->so = (SelOut){ 0 };
 	for (int i = 0; i < c->nsizes; i++)
 		free((char *)c->names[i]);
 	free(c->bucket_dims);

@@ -373,13 +373,13 @@ tile_env(Config *cf, const AxTiling *T, const LowerNode *L, int *n, char *why, s
 		for (int k = 0, p = base; k < to->naxes; k++) {   /* each tail tile on its own, as tile sizes are chosen */
 			if (!to->ax[k].t)
 				continue;
-			double ext, full = cf->vals[p];
+			double ext, tsz = cf->vals[p];
 			t_eval(to->ax[k].extent, &env, &ext);
-			int64_t tail = (int64_t)ext % (int64_t)full;
+			int64_t tail = (int64_t)ext % (int64_t)tsz;
 			if (tail) {
 				cf->vals[p] = (double)tail;
 				int ok = limits_hold(L, id, limit, &env);
-				cf->vals[p] = full;
+				cf->vals[p] = tsz;
 				if (!ok)
 					return snprintf(why, nwhy, "%s (%%%d): its tail tile of %lld along %s breaks its sequence's limits (%s)",
 					                opname, id, (long long)tail, t_infix(g->tc, to->ax[k].extent),
@@ -450,7 +450,7 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 	*c = (ExtractCand){ .visit = -1, .fused = fuse ? nf : -1, .choice = cf->choice, .engsel = cf->engsel,
 	                    .blocks = cf->blocks, .env = env };
 	if (fuse && cf->fused >= 0 && nf != cf->fused)
-		fprintf(stderr, "axonc: note: at these sizes %d producer%s loop-fused, where the configuration says %d\n", nf,
+		fprintf(stderr, "axonc: note: at these sizes %d producer%s loop-fused, and the configuration says %d\n", nf,
 		        nf == 1 ? " is" : "s are", cf->fused);
 	nest_room(ns, &c->fp);
 	if (!c->fp.fits) {

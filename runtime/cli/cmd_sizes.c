@@ -93,7 +93,7 @@ parse_spec(const char *spec, SizeSpec *s)
 {
 	const char *p = spec;
 	int cur = -1;
-	memset(s, 0, sizeof *s);
+	*s = (SizeSpec){ 0 };
 	if (!*p)
 		return spec_fail(spec, p, "no sizes (write NAME=LO..HI or NAME=V1,V2)");
 	for (;;) {
@@ -367,7 +367,7 @@ module_text(const AxGraph *g, const char *prog, const char *axonc, const char *c
 	        o->sizes);
 	fputs("Written by `axonc compile --sizes` (docs/cli.md).  The kernel function reads the sizes from its\n"
 	      "inputs' shapes, finds their bucket and runs the bucket's configuration at those very sizes: the\n"
-	      "kernel selected for the bucket where they are its representative sizes (its lower bounds), else\n"
+	      "kernel selected for the bucket if they are its representative sizes (its lower bounds), else\n"
 	      "the one `axonc compile --dims ... --config` writes for them, kept in the cache.  So axonc must be\n"
 	      "on the machine that runs this module ($AXONC, else AXONC below); the cache is $AXON_CACHE, else\n"
 	      "CACHE below.  A configuration that cannot be written at some sizes raises an error there.\n\"\"\"\n", f);
@@ -526,7 +526,7 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 			if (strcmp(g->syms[s], sp->name[k]) == 0)
 				map[s] = k;
 		if (map[s] < 0) {
-			fprintf(stderr, "axonc: error: --sizes '%s': size %s of %s is not given (add %s=LO..HI or %s=V1,V2)\n"
+			fprintf(stderr, "axonc: error: --sizes '%s': size %s of %s is not given (give %s=LO..HI or %s=V1,V2)\n"
 			        "(run 'axonc --help' for usage)\n", o->sizes, g->syms[s], g->fn, g->syms[s], g->syms[s]);
 			rc = 2;
 		} else if ((nb *= sp->nr[map[s]]) > MAXBUCKETS) {
@@ -552,12 +552,12 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 			snprintf(cache, sizeof cache, "%s/axon", xdg);
 		else
 			snprintf(cache, sizeof cache, "%s/.cache/axon", home && home[0] ? home : "/tmp");
-		char abs[PATH_MAX];
-		if (mkdir_p(cache) != 0 || !realpath(cache, abs)) {
+		char absdir[PATH_MAX];
+		if (mkdir_p(cache) != 0 || !realpath(cache, absdir)) {
 			fprintf(stderr, "axonc: error: cannot make the cache directory %s: %s\n", cache, strerror(errno));
 			rc = 1;
 		} else
-			snprintf(cache, sizeof cache, "%s", abs);
+			snprintf(cache, sizeof cache, "%s", absdir);
 		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 		if (n > 0)
 			self[n] = 0;
