@@ -11,6 +11,7 @@
 #   fuzz             300 mutated spec files and 60 mutated programs: messages, never a crash;
 #                    random well-formed programs compiled, kernels against NumPy (fuzz_compile.py)
 #   bench harness    bench/sweep.py on a 2-size sweep and on a sample: its tables and plot
+#   sizes            compile --sizes and --config (tests/sizes/check.sh)
 #   unit             every tests/unit/*.c program
 #   doc test         every command and code sample of README.md and docs/ (tests/doctest.py)
 # Prints one line per failure and ends with "N passed, M failed".
@@ -984,6 +985,13 @@ compile_runs examples/rmsnorm_matmul.py M=129,K=300,N=520 kernel
 COMPILE_OPTS=
 compile_runs examples/softmax.py M=130,N=1030 kernel
 compile_runs examples/cumsum.py M=131,N=1030 kernel
+
+# ---- compile --sizes and --config: buckets, the module, replays, the caches (tests/sizes/check.sh) ----
+sh tests/sizes/check.sh "$AXONC" >"$tmp/sizes" 2>&1
+grep -v '^[0-9]* passed, [0-9]* failed$' "$tmp/sizes"
+sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sizes")
+sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sizes")
+if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "tests/sizes/check.sh did not finish"; fi
 
 # ---- unit programs ----
 for u in "$BUILD"/test/*; do

@@ -41,7 +41,7 @@ static const char usage[] =
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--measure model|'CMD']\n"
 	"          [--jobs N] [--budget N] [--no-algebraic] [--no-fusion] [--max-tile T] [--dtype-bytes 2|4]\n"
 	"          [--emit-all DIR [--validate]] [--seed S]\n"
-	"          [--slurm [--partition P] [--max-tasks N] [--workdir DIR]]\n"
+	"          [--slurm [--partition P] [--max-tasks N] [--workdir DIR]] [--config CFG.json]\n"
 	"                          the fastest proved @LANG@ kernel: every candidate structure validated at\n"
 	"                          reduced sizes (C rendering run by libtcc against the program), every\n"
 	"                          candidate measured by the performance model (default) or by CMD, run\n"
@@ -55,7 +55,15 @@ static const char usage[] =
 	"                          run, Ctrl-C cancelling the job; the winner validated again at\n"
 	"                          the requested sizes (or the largest that fit the check's limits);\n"
 	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
-	"                          with --validate each one run at the requested sizes\n"
+	"                          with --validate each one run at the requested sizes; --config CFG.json:\n"
+	"                          no search, the kernel of that configuration (a report's best.config)\n"
+	"                          at these sizes, tiles at most its own, validated\n"
+	"  compile FILE.py --sizes 'M=512..8192,N=1024,4096' -o kernels.py [--cache DIR] [compile's options]\n"
+	"                          one selection per bucket of sizes (a range cut at powers of two, each\n"
+	"                          listed value its own), Phase 1 once; kernels.py's kernel() finds the\n"
+	"                          bucket of its inputs' shapes and runs `axonc compile --config` at them\n"
+	"                          (cached; axonc must be on that machine); kernels.json: bucket -> config;\n"
+	"                          results cached in DIR (default $XDG_CACHE_HOME/axon, ~/.cache/axon)\n"
 	"  model FILE.py --dims M=2048,K=2048,N=2048 [--dtype-bytes 2|4] [--list] [--no-jump] [--show I[,F]]\n"
 	"                          the performance model: roofline, naive lowering, candidates ranked\n"
 	"                          (--list: every candidate; --no-jump: every loop iteration scheduled,\n"
@@ -151,6 +159,7 @@ axonc_main(int argc, char **argv)
 {
 	Opts o = { 0 };
 	o.timeout_ms = 10000;
+	o.argv0 = argv[0];
 	for (int i = 1; i < argc; i++) {
 		const char *v = NULL;
 		int bad = 0;
@@ -228,6 +237,9 @@ axonc_main(int argc, char **argv)
 		else if (opt_value(argc, argv, &i, "--target", &o.target, &bad) ||
 		         opt_value(argc, argv, &i, "--fn", &o.fn, &bad) ||
 		         opt_value(argc, argv, &i, "--dims", &o.dims, &bad) ||
+		         opt_value(argc, argv, &i, "--sizes", &o.sizes, &bad) ||
+		         opt_value(argc, argv, &i, "--config", &o.config, &bad) ||
+		         opt_value(argc, argv, &i, "--cache", &o.cache, &bad) ||
 		         opt_value(argc, argv, &i, "--inputs", &o.inputs, &bad) ||
 		         opt_value(argc, argv, &i, "-o", &o.out, &bad) ||
 		         opt_value(argc, argv, &i, "--report", &o.report, &bad) ||
@@ -266,6 +278,11 @@ axonc_main(int argc, char **argv)
 		return fail("%s is an option of --slurm (compile --measure 'CMD {kernel}' --slurm)", o.slurm_opt);
 	if (o.slurm && strcmp(o.cmd, "compile") != 0)
 		return fail("--slurm is an option of compile, not of %s", o.cmd);
+	if ((o.sizes || o.config || o.cache) && strcmp(o.cmd, "compile") != 0)
+		return fail("%s is an option of compile", o.sizes ? "--sizes" : o.config ? "--config" : "--cache");
+	if (o.sizes && (o.dims || o.config))
+		return fail("--sizes compiles one kernel per bucket of sizes: %s does not go with it",
+		            o.dims ? "--dims" : "--config");
 	if (o.slurm && !o.measure)
 		return fail("--slurm runs the --measure command on a Slurm cluster: it needs --measure 'CMD {kernel}' "
 		            "(the model%s runs here)", " (--measure model, the default)");

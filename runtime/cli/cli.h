@@ -20,6 +20,10 @@ typedef struct Opts {
 	int slurm, max_tasks;    /* compile --slurm: the command through a Slurm array job of at most max_tasks tasks */
 	const char *partition, *workdir;
 	const char *slurm_opt;   /* the first Slurm option given (to say which one needs --slurm) */
+	const char *config;      /* compile --config CFG.json: that configuration replayed, no search */
+	const char *sizes;       /* compile --sizes SPEC: one kernel per bucket of sizes (cmd_sizes.c) */
+	const char *cache;       /* compile --sizes: the cache directory (default $XDG_CACHE_HOME/axon) */
+	const char *argv0;       /* how axonc was run */
 } Opts;
 
 /* cli.c */
@@ -60,6 +64,25 @@ int cmd_synth(const AxTarget *t, const Opts *o);
 int cmd_tile(const AxTarget *t, const Opts *o);
 int cmd_fuse(const AxTarget *t, const Opts *o);
 int cmd_compile(const AxTarget *t, const Opts *o);
+int cmd_sizes(const AxTarget *t, const Opts *o);
+
+/* cmd_config.c: a configuration (compile's best.config, select_config_json) read back and
+ * its loop nests written at other sizes: tiles at most the configured ones, blocks as
+ * configured; NULL and why where its limits or on-chip memory refuse it there */
+typedef struct Config Config;
+Config *config_read(const char *path, char *why, size_t nwhy);
+void config_free(Config *cf);
+/* c gets its choices (valid until the next call), *variant its variant */
+Nest *config_nest(Config *cf, int nv, AxTiling *const *T, LowerNode *const *L, const char *const *names,
+                  const double *vals, int n, int no_fusion, int dtype, ExtractCand *c, int *variant, char *why, size_t nwhy);
+
+/* cmd_compile.c, for compile --sizes: Phase 1 once (at o->dims), then Phase 2 at the sizes of
+ * each bucket; the winner's kernel and configuration (JSON) per call */
+typedef struct Compile Compile;
+Compile *compile_phase1(const AxTarget *t, const Opts *o, int *rc);
+/* 0 = a kernel selected at dims: *src and *config malloc'd (the caller frees), *latency_s */
+int compile_phase2_at(Compile *c, const char *dims, char **src, char **config, double *latency_s);
+void compile_close(Compile *c);
 int cmd_model(const AxTarget *t, const Opts *o);
 
 #endif

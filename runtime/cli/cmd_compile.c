@@ -17,7 +17,7 @@
 #include "measure.h"
 
 /* What flows down the pipeline of one compile, each stage adding its part. */
-typedef struct Compile {
+struct Compile {
 	const AxTarget *t;
 	const Opts *o;
 	TermCtx *tc;
@@ -55,7 +55,8 @@ typedef struct Compile {
 	/* emit */
 	CkCheck *ck;
 	int64_t nemit;
-} Compile;
+	char *bucket_dims;          /* compile --sizes: the sizes of the bucket at hand (malloc'd) */
+};
 
 enum { WINNER_TRIES = 512 };      /* tile/block choices tried for the winner's structure at reduced sizes */
 enum { MAXEMIT = 64,              /* candidates written per variant by --emit-all */
@@ -503,10 +504,172 @@ compile_emit(Compile *c)
 	return 0;
 }
 
+/* --config: the configuration replayed at the requested sizes (cmd_config.c), no search, its
+ * results checked as the winner's are (at the requested sizes, or the largest within the
+ * check's limits, where the configuration is written again) */
+static int
+compile_replay(Compile *c)
+{
+	const Opts *o = c->o;
+	char why[700], err[512];
+	Config *cf = config_read(o->config, why, sizeof why);
+	if (!cf) {
+		fprintf(stderr, "axonc: error: --config: %s\n", why);
+		return 1;
+	}
+	ExtractCand ec;
+	int v = 0, ok = 1;
+	double vals[512];
+	memcpy(vals, c->vals, sizeof *vals * (size_t)c->n);
+	int shrunk = select_shrink(c->g0, c->names, vals, c->n, c->nsizes, WINNER_OPS, WINNER_BYTES);
+	dims_text(c->names, vals, c->nsizes, c->wdims, sizeof c->wdims);
+	CkCheck *ck = ck_check_new(c->g0, c->names, vals, c->n, 1, o->seed, NULL);
+	if (shrunk) {   /* first the check at reduced sizes (the nest keeps the configuration's sizes) */
+		Nest *vs = config_nest(cf, c->nv, c->T, c->L, c->names, vals, c->n, o->no_fusion, c->dtype, &ec, &v, why, sizeof why);
+		char *src = vs ? nest_c(vs, c->g0->fn, why, sizeof why) : NULL;
+		ok = src && ck_check_nest(ck, vs, src, c->g0->fn, why, sizeof why);
+		free(src);
+		nest_free(vs);
+		if (!vs) {
+			fprintf(stderr, "axonc: error: the configuration of %s cannot be written at %s, at which it is checked: %s\n",
+			        o->config, c->wdims, why);
+			ok = -1;
+		}
+	}
+	if (ok > 0) {
+		c->best = config_nest(cf, c->nv, c->T, c->L, c->names, c->vals, c->n, o->no_fusion, c->dtype, &ec, &v, why, sizeof why);
+		if (!c->best) {
+			fprintf(stderr, "axonc: error: the configuration of %s cannot be written at %s: %s\n", o->config,
+			        c->dims, why);
+			ok = -1;
+		} else if (!shrunk) {
+			char *src = nest_c(c->best, c->g0->fn, why, sizeof why);
+			ok = src && ck_check_nest(ck, c->best, src, c->g0->fn, why, sizeof why);
+			free(src);
+		}
+	}
+	ck_check_free(ck);
+	if (ok == 0)
+		fprintf(stderr, "axonc: error: the configuration of %s at %s gives other results than the program at %s: %s\n",
+		        o->config, c->dims, c->wdims, why);
+	if (ok > 0 && !(c->src = nest_kernel_as(c->best, c->g0->fn, c->dtype, err, sizeof err))) {
+		fprintf(stderr, "axonc: error: the kernel cannot be printed: %s\n", err);
+		ok = -1;
+	}
+	if (ok > 0)
+		fprintf(stderr, "axonc: configuration %s (variant %d, %s) written at %s, no search; validated at %s\n",
+		        o->config, v, ec.fused < 0 ? "unfused" : ec.fused > 0 ? "loop-fused" : "nothing to fuse", c->dims, c->wdims);
+	config_free(cf);
+	return ok > 0 ? 0 : 1;
+}
+
+/* --config: the kernel (-o, or stdout) */
+static int
+compile_replay_emit(Compile *c)
+{
+	return c->o->out ? write_file(c->o->out, c->src) != 0 : fputs(c->src, stdout) < 0;
+}
+
+static void
+compile_free(Compile *c)
+{
+	free(c->src);
+	nest_free(c->best);
+	extract_free(c->bx);
+	ck_check_free(c->ck);
+	if (c->cache)
+		lower_cache_free(c->cache);
+	for (int i = 0; i < c->nsizes; i++)
+		free((char *)c->names[i]);
+	if (c->tc)
+		tc_free(c->tc);
+	free(c->bucket_dims);
+	free(c);
+}
+
+Compile *
+compile_phase1(const AxTarget *t, const Opts *o, int *rc)
+{
+	Compile *c = calloc(1, sizeof *c);
+	if (!c)
+		ax_die("out of memory");
+	c->t = t;
+	c->o = o;
+	*rc = compile_variants(c);
+	if (*rc == 0)
+		*rc = compile_lower(c);
+	if (*rc) {
+		compile_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+int
+compile_phase2_at(Compile *c, const char *dims, char **src, char **config, double *latency_s)
+{
+	char err[512];
+	*src = *config = NULL;
+	/* what the bucket before left */
+	free(c->src);
+	c->src = NULL;
+	nest_free(c->best);
+	c->best = NULL;
+	extract_free(c->bx);
+	c->bx = NULL;
+	c->bp = NULL;
+	c->winner_rejected = 0;
+	c->nlev = 0;
+	c->so = (SelOut){ 0 };
+	for (int i = 0; i < c->nsizes; i++)
+		free((char *)c->names[i]);
+	free(c->bucket_dims);
+	c->dims = c->bucket_dims = strdup(dims);
+	if (!c->bucket_dims)
+		ax_die("out of memory");
+	int rc = ax_size_env(c->g0, dims, c->names, c->vals, 128, &c->n, &c->nsizes, err, sizeof err);
+	if (rc) {
+		fprintf(stderr, "axonc: error: %s\n", err);
+		return rc;
+	}
+	static int (*const stage[])(Compile *) = { compile_limits, compile_writable, compile_bounds, compile_select,
+	                                           compile_winner };
+	for (size_t k = 0; k < sizeof stage / sizeof stage[0] && rc == 0; k++)
+		rc = stage[k](c);
+	if (rc)
+		return rc;
+	char *cfg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&cfg, &len);
+	if (!f)
+		ax_die("out of memory");
+	select_config_json(f, &c->in, c->bp->v, &c->bc);
+	fclose(f);
+	*config = cfg;
+	*src = c->src;
+	c->src = NULL;
+	*latency_s = c->bp->latency;
+	return 0;
+}
+
+void
+compile_close(Compile *c)
+{
+	if (c)
+		compile_free(c);
+}
+
 /* axonc compile FILE.py --dims ...: the pipeline, one stage a line (each returns 0 to go on) */
 int
 cmd_compile(const AxTarget *t, const Opts *o)
 {
+	if (o->sizes)
+		return cmd_sizes(t, o);
+	if (o->cache)
+		return fail("%s is an option of compile --sizes", "--cache");
+	if (o->config && (o->report || o->emit_all || o->measure || o->slurm))
+		return fail("--config writes the kernel of a configuration, with no search: %s does not go with it",
+		            o->report ? "--report" : o->emit_all ? "--emit-all" : o->measure ? "--measure" : "--slurm");
 	Compile *c = calloc(1, sizeof *c);
 	if (!c)
 		ax_die("out of memory");
@@ -522,19 +685,18 @@ cmd_compile(const AxTarget *t, const Opts *o)
 		compile_winner,     /* the best, validated again at the requested sizes */
 		compile_emit,       /* the kernel, --emit-all, the report */
 	};
+	static int (*const replay[])(Compile *) = {
+		compile_variants, compile_limits, compile_lower, compile_writable,
+		compile_replay,      /* --config: the configuration at these sizes, validated */
+		compile_replay_emit,
+	};
 	int rc = 0;
-	for (size_t k = 0; k < sizeof stage / sizeof stage[0] && rc == 0; k++)
-		rc = stage[k](c);
-	free(c->src);
-	nest_free(c->best);
-	extract_free(c->bx);
-	ck_check_free(c->ck);
-	if (c->cache)
-		lower_cache_free(c->cache);
-	for (int i = 0; i < c->nsizes; i++)
-		free((char *)c->names[i]);
-	if (c->tc)
-		tc_free(c->tc);
-	free(c);
+	if (o->config)
+		for (size_t k = 0; k < sizeof replay / sizeof replay[0] && rc == 0; k++)
+			rc = replay[k](c);
+	else
+		for (size_t k = 0; k < sizeof stage / sizeof stage[0] && rc == 0; k++)
+			rc = stage[k](c);
+	compile_free(c);
 	return rc;
 }

@@ -448,6 +448,10 @@ int ax_parse_dims(const char *spec, const char **names, double *vals, int cap, i
 int ax_size_env(const AxGraph *g, const char *dims, const char **names, double *vals, int cap, int *n, int *nsizes,
                 char *err, size_t errlen);
 
+/* ---- hash.c: a 128-bit hash of strings (slurm.c's keys, compile --sizes's cache) ---- */
+void ax_hash_add(uint64_t h[2], const char *s);   /* s and its terminating 0 into h */
+void ax_hash_hex(const uint64_t h[2], char out[33]);
+
 /* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
 
 int ax_fail(char *err, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -52,17 +52,6 @@ struct SlurmRun {
 
 /* ---- keys and files ------------------------------------------------------------------ */
 
-static void
-hash_add(uint64_t h[2], const char *s)
-{
-	for (const char *p = s;; p++) {   /* the terminating 0 too: "ab","c" differs from "a","bc" */
-		h[0] = (h[0] ^ (unsigned char)*p) * 1099511628211ull;
-		h[1] = (h[1] ^ (unsigned char)*p) * 0x100000001b3ull * 31 + 0x9e3779b97f4a7c15ull;
-		if (!*p)
-			break;
-	}
-}
-
 static int
 has_result(const SlurmRun *r, const char *key)
 {
@@ -180,8 +169,8 @@ slurm_open(const SlurmOpts *o, const char *target, const char *cmd, char *why, s
 	r->cmd_model = strstr(cmd, "{modelled_us}") != NULL;
 	r->h[0] = 1469598103934665603ull;
 	r->h[1] = 0x84222325cbf29ce4ull;
-	hash_add(r->h, target);
-	hash_add(r->h, cmd);
+	ax_hash_add(r->h, target);
+	ax_hash_add(r->h, cmd);
 	return r;
 }
 
@@ -190,13 +179,13 @@ slurm_put(const SlurmRun *r, const char *kernel, const char *config, double mode
           size_t nwhy)
 {
 	uint64_t h[2] = { r->h[0], r->h[1] };
-	hash_add(h, kernel);
-	hash_add(h, config);
+	ax_hash_add(h, kernel);
+	ax_hash_add(h, config);
 	char num[64];
 	snprintf(num, sizeof num, "%.17g", modelled_s * 1e6);
 	if (r->cmd_model)
-		hash_add(h, num);
-	snprintf(key, 33, "%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+		ax_hash_add(h, num);
+	ax_hash_hex(h, key);
 	char kp[PATHMAX], cp[PATHMAX], sp[PATHMAX];
 	snprintf(kp, sizeof kp, "%s/c/%s.py", r->dir, key);
 	snprintf(cp, sizeof cp, "%s/c/%s.json", r->dir, key);
