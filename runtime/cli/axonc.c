@@ -288,7 +288,7 @@ axonc_main(int argc, char **argv)
 		            "(the model%s runs here)", " (--measure model, the default)");
 	for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
 		if (strcmp(o.cmd, commands[k].name) == 0)
-			return commands[k].run(t, &o);
+			return (commands[k].run == cmd_compile && o.sizes ? cmd_sizes : commands[k].run)(t, &o);   /* --sizes: per bucket */
 	return fail("unknown command '%s'", o.cmd);
 }
 

@@ -663,8 +663,6 @@ compile_close(Compile *c)
 int
 cmd_compile(const AxTarget *t, const Opts *o)
 {
-	if (o->sizes)
-		return cmd_sizes(t, o);
 	if (o->cache)
 		return fail("%s is an option of compile --sizes", "--cache");
 	if (o->config && (o->report || o->emit_all || o->measure || o->slurm))
