@@ -428,10 +428,11 @@ compile_select(Compile *c)
 	const Opts *o = c->o;
 	/* three quarters of the budget in the first round, spread over the variants; the rest
 	 * (measured by the model) on the best combinations' tiles and blocks */
-	int64_t all = o->budget > 0 ? o->budget : DEFAULT_BUDGET, refine = o->measure ? 0 : all / 4;
-	int64_t budget = (all - refine) / (c->nv > 0 ? c->nv : 1);
+	int64_t all = o->budget > 0 ? o->budget : DEFAULT_BUDGET, nv = c->nv > 0 ? c->nv : 1;
+	int64_t budget = (all - (o->measure ? 0 : all / 4)) / nv;
 	if (budget < MAXEMIT)
 		budget = MAXEMIT;
+	int64_t refine = o->measure || all <= budget * nv ? 0 : all - budget * nv;   /* what the first round left */
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	c->in = (SelIn){ .g0 = c->g0, .nv = c->nv, .T = c->T, .L = c->L, .names = c->names, .vals = c->vals,
 		         .n = c->n, .rnames = c->names, .rvals = c->rlev, .rn = c->n, .nlevels = c->nlev,

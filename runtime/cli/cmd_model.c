@@ -249,10 +249,11 @@ cmd_model(const AxTarget *t, const Opts *o)
 	model_naive(t, T[0], L[0], names, vals, n, dtype, roof_ms);
 	/* the candidates visited: compile's budget unless given, in compile's two rounds (three
 	 * quarters shared evenly by the variants, then the best combinations' tiles and blocks) */
-	int64_t all = o->budget > 0 ? o->budget : MODEL_BUDGET, refine = all / 4;
-	int64_t budget = (all - refine) / (ng->nvariants > 0 ? ng->nvariants : 1);
+	int64_t all = o->budget > 0 ? o->budget : MODEL_BUDGET, nv = ng->nvariants > 0 ? ng->nvariants : 1;
+	int64_t budget = (all - all / 4) / nv;
 	if (budget < 64)
 		budget = 64;
+	int64_t refine = all <= budget * nv ? 0 : all - budget * nv;   /* what the first round left */
 	Visit m = { .t = t, .o = o, .T = T, .L = L, .n = n, .dtype = dtype, .list = list };
 	m.vbest = arena_alloc(ar, sizeof *m.vbest * (size_t)(ng->nvariants + 1));
 	for (int v = 0; v <= ng->nvariants; v++)
