@@ -187,5 +187,11 @@ print("| Axon: examples/%s.py | %.2f | 6.97 | %.2f | %s, %.0f MB in %d transfers
 print("| %.2f | %.1f | %d | %d | %d | %d | %.1f |" % (r["phase1_s"], r["phase2_s"], r["candidates"], r["feasible"],
       v["structures"] - v["structures_rejected"] - v["structures_unvalidated"], v["runs"], v["ms"] / 1e3))' \
 		/tmp/axon_bench_r.json
+	if [ -f bench/slurm_phase2.md ]; then   # `make bench-slurm`'s last table (it needs root and a cluster)
+		echo
+		echo "## Phase 2 locally and through a one-node Slurm cluster (\`make bench-slurm\`, its last run)"
+		echo
+		cat bench/slurm_phase2.md
+	fi
 } >> "$out"
 echo "make bench: the sweep took $((sweep_t1 - sweep_t0)) s, the whole run $(($(date +%s) - sweep_t0)) s; wrote $out"
