@@ -353,17 +353,6 @@ start_combo(Extract *x, int64_t *count)
 	return 1;
 }
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* The step of a combination's visiting order over its n tile/block choices: index j * step mod n
  * for j = 0, 1, ..., which starts at choice 0 (the largest tiles, no blocks) and, the step near
  * n / golden ratio and prime to n, reaches every choice once while any few consecutive ones differ
@@ -376,7 +365,7 @@ order_step(int64_t n)
 	int64_t s = (int64_t)((double)n * 0.6180339887498949);
 	if (s < 1)
 		s = 1;
-	while (gcd64(s, n) != 1)
+	while (ax_gcd(s, n) != 1)
 		s++;
 	return s;
 }

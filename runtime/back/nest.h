@@ -140,6 +140,8 @@ int tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, 
                       int64_t maxtile, char *why, size_t nwhy);
 /* Has an axis of T a tail tile (not a multiple of its tile size) at env? */
 int tiles_have_tail(const AxTiling *T, const AxEnv *env);
+/* Do operation id's sequence limits (and its combining sequence's) hold at env? */
+int tile_limits_hold(const LowerNode *L, int id, Term *limit, const AxEnv *env);
 /* the preconditions of operation id's sequence choice, its instructions on engsel[j] */
 Term *seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *engsel);
 

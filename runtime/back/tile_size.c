@@ -41,8 +41,8 @@ seq_limit(const AxTiling *T, const LowerNode *L, int id, int choice, const int *
 }
 
 /* Do operation id's sequence limits (and its combining sequence's) hold at env? */
-static int
-tile_ok(const LowerNode *L, int id, Term *limit, const AxEnv *env)
+int
+tile_limits_hold(const LowerNode *L, int id, Term *limit, const AxEnv *env)
 {
 	double ok1 = 1, ok2 = 1;
 	if (t_eval(limit, env, &ok1) != 0)
@@ -60,14 +60,14 @@ static int64_t
 scan_start(const LowerNode *L, int id, Term *limit, const AxEnv *env, double *val, int64_t top)
 {
 	*val = (double)top;
-	if (top <= 64 || tile_ok(L, id, limit, env))
+	if (top <= 64 || tile_limits_hold(L, id, limit, env))
 		return top;
 	int64_t p = (int64_t)1 << 62;
 	while (p > top)
 		p >>= 1;
 	for (; p > 64; p >>= 1) {
 		*val = (double)p;
-		if (tile_ok(L, id, limit, env))
+		if (tile_limits_hold(L, id, limit, env))
 			return 2 * p - 1 < top ? 2 * p - 1 : top;
 	}
 	return 127 < top ? 127 : top;
@@ -136,7 +136,7 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				if (any && d * ((e64 + any - 1) / any) < e64)
 					break;   /* a divisor this small gives more tiles than the tail does */
 				vals[p] = (double)d;
-				if (!tile_ok(L, id, limit, &env))
+				if (!tile_limits_hold(L, id, limit, &env))
 					continue;
 				if (e64 % d == 0) {
 					div = d;
@@ -144,7 +144,7 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 				}
 				if (!any) {
 					vals[p] = (double)(e64 % d);
-					if (tile_ok(L, id, limit, &env))
+					if (tile_limits_hold(L, id, limit, &env))
 						any = d;
 				}
 			}
@@ -152,9 +152,9 @@ tile_sizes_capped(const AxTiling *T, const LowerNode *L, const int *choice, cons
 			if (!div && any && balance) {   /* as few tiles, balanced: the tail nearly full (2049 = 16 x 121 + 113) */
 				int64_t nt = (e64 + any - 1) / any, bal = (e64 + nt - 1) / nt;
 				vals[p] = (double)bal;
-				int ok = tile_ok(L, id, limit, &env);
+				int ok = tile_limits_hold(L, id, limit, &env);
 				vals[p] = (double)(e64 % bal);
-				if (ok && (e64 % bal == 0 || tile_ok(L, id, limit, &env)))
+				if (ok && (e64 % bal == 0 || tile_limits_hold(L, id, limit, &env)))
 					vals[p] = (double)bal;
 				else
 					vals[p] = (double)any;

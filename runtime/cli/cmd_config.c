@@ -199,27 +199,17 @@ struct Config {
 Config *
 config_read(const char *path, char *why, size_t nwhy)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
+	size_t len = 0;
+	char *text = ax_read_text(path, &len);
+	if (!text) {
 		snprintf(why, nwhy, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	char *text = NULL;
-	size_t len = 0, cap = 0, k;
-	char buf[4096];
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + k + 1 > cap && !(text = realloc(text, cap = 2 * (len + k + 1))))
-			ax_die("out of memory");
-		memcpy(text + len, buf, k);
-		len += k;
-	}
-	fclose(f);
-	if (!text || len > (1 << 24)) {
+	if (!len || len > (1 << 24)) {
 		free(text);
 		snprintf(why, nwhy, "%s: %s", path, len ? "larger than 16 MiB" : "empty");
 		return NULL;
 	}
-	text[len] = 0;
 	Config *cf = calloc(1, sizeof *cf);
 	if (!cf)
 		ax_die("out of memory");
@@ -311,18 +301,6 @@ pick_choice(Config *cf, const AxTiling *T, const LowerNode *L, int id, int no_fu
 	return -1;
 }
 
-/* Do operation id's limits (and its combining sequence's) hold at env? */
-static int
-limits_hold(const LowerNode *L, int id, Term *limit, const AxEnv *env)
-{
-	double ok1 = 1, ok2 = 1;
-	if (t_eval(limit, env, &ok1) != 0)
-		ok1 = 1;
-	if (L[id].ncombine && L[id].combine[0].limit && t_eval(L[id].combine[0].limit, env, &ok2) != 0)
-		ok2 = 1;
-	return ok1 != 0 && ok2 != 0;
-}
-
 /* The tile sizes into cf->names/vals after the sizes (as tile_sizes_capped lays them out):
  * each the configured one, at most its axis's extent, a producer's where a fused choice ties
  * them; every sequence's limits checked at the full tiles and at each tail.  n: the entries. */
@@ -367,7 +345,7 @@ tile_env(Config *cf, const AxTiling *T, const LowerNode *L, int *n, char *why, s
 		}
 		Term *limit = seq_limit(T, L, id, cf->choice[id], cf->engsel + id * 8);
 		const char *opname = node_op(g, &g->nodes[id])->name;
-		if (!limits_hold(L, id, limit, &env))
+		if (!tile_limits_hold(L, id, limit, &env))
 			return snprintf(why, nwhy, "%s (%%%d): its sequence's limits do not hold at its tiles (%s)", opname, id,
 			                L[id].choice[cf->choice[id]].seq.constraints), -1;
 		for (int k = 0, p = base; k < to->naxes; k++) {   /* each tail tile on its own, as tile sizes are chosen */
@@ -378,7 +356,7 @@ tile_env(Config *cf, const AxTiling *T, const LowerNode *L, int *n, char *why, s
 			int64_t tail = (int64_t)ext % (int64_t)tsz;
 			if (tail) {
 				cf->vals[p] = (double)tail;
-				int ok = limits_hold(L, id, limit, &env);
+				int ok = tile_limits_hold(L, id, limit, &env);
 				cf->vals[p] = tsz;
 				if (!ok)
 					return snprintf(why, nwhy, "%s (%%%d): its tail tile of %lld along %s breaks its sequence's limits (%s)",

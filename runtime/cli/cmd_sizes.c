@@ -148,44 +148,6 @@ parse_spec(const char *spec, SizeSpec *s)
 
 /* ---- files ----------------------------------------------------------------------------- */
 
-static int
-mkdir_p(const char *path)
-{
-	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s", path);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(p, 0777) != 0 && errno != EEXIST)
-				return -1;
-			*s = '/';
-		}
-	return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *t = NULL;
-	size_t len = 0, cap = 0, k;
-	char buf[8192];
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (len + k + 1 > cap && !(t = realloc(t, cap = 2 * (len + k + 1))))
-			ax_die("out of memory");
-		memcpy(t + len, buf, k);
-		len += k;
-	}
-	fclose(f);
-	if (!t && (t = malloc(1)))
-		t[0] = 0;
-	else if (t)
-		t[len] = 0;
-	return t;
-}
-
 /* text into path, whole or not at all (a name of this process's own, then renamed) */
 static int
 put_file(const char *path, const char *text)
@@ -472,7 +434,7 @@ replay_options(const Opts *o, char *b, size_t n)
 static int
 copy_file(const char *from, const char *to)
 {
-	char *t = slurp(from);
+	char *t = ax_read_text(from, NULL);
 	int rc = t ? put_file(to, t) : -1;
 	free(t);
 	return rc;
@@ -496,7 +458,7 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 	char *prog = NULL, *table = NULL, *module = NULL, **kernels = NULL;
 	Compile *c = NULL;
 	int nb = 1, map[64], pick[MAXNAMES] = { 0 };
-	if (rc == 0 && !(prog = slurp(o->args[0]))) {
+	if (rc == 0 && !(prog = ax_read_text(o->args[0], NULL))) {
 		fprintf(stderr, "axonc: error: cannot read %s: %s\n", o->args[0], strerror(errno));
 		rc = 1;
 	}
@@ -553,7 +515,7 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 		else
 			snprintf(cache, sizeof cache, "%s/.cache/axon", home && home[0] ? home : "/tmp");
 		char absdir[PATH_MAX];
-		if (mkdir_p(cache) != 0 || !realpath(cache, absdir)) {
+		if (ax_mkdir_p(cache) != 0 || !realpath(cache, absdir)) {
 			fprintf(stderr, "axonc: error: cannot make the cache directory %s: %s\n", cache, strerror(errno));
 			rc = 1;
 		} else
@@ -644,7 +606,7 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 	if (rc == 0) {   /* kept for the next run with the same arguments */
 		char d[PATH_MAX + 16];
 		snprintf(d, sizeof d, "%s/sizes", cache);
-		if (mkdir_p(d) != 0 || put_file(cjs, table) != 0 || put_file(cpy, module) != 0)
+		if (ax_mkdir_p(d) != 0 || put_file(cjs, table) != 0 || put_file(cpy, module) != 0)
 			fprintf(stderr, "axonc: note: the result could not be kept in the cache %s\n", cache);
 		fprintf(stderr, "axonc: wrote %s (%d bucket%s) and %s; kept in the cache as %s\n", o->out, nb, nb == 1 ? "" : "s",
 		        jpath, cpy);

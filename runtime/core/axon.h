@@ -451,6 +451,9 @@ int ax_size_env(const AxGraph *g, const char *dims, const char **names, double *
 /* ---- hash.c: a 128-bit hash of strings (slurm.c's keys, compile --sizes's cache) ---- */
 void ax_hash_add(uint64_t h[2], const char *s);   /* s and its terminating 0 into h */
 void ax_hash_hex(const uint64_t h[2], char out[33]);
+/* ---- files.c ---- */
+char *ax_read_text(const char *path, size_t *len);   /* malloc'd, 0-terminated; NULL if unreadable */
+int ax_mkdir_p(const char *path);                     /* path and its parents; 0 = ok, -1 and errno */
 
 /* ---- layout.c: rank-polymorphic patterns, shared by all generated code ---- */
 

@@ -366,17 +366,6 @@ model_compile_ops(Model *m, int dtype_bytes)
 	}
 }
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* Per loop: its iterations touch the tiles of block buffers in a cycle; a
  * steady state's period must be a multiple of it. */
 void
@@ -394,7 +383,7 @@ model_slot_periods(Model *m)
 					continue;
 				MOp *h = &m->op[m->host[l]];
 				int64_t c = (int64_t)m->div[l] * m->mod[l];
-				h->sper = h->sper / gcd64(h->sper, c) * c;
+				h->sper = h->sper / ax_gcd(h->sper, c) * c;
 				if (h->sper > MAXPER)
 					h->sper = MAXPER + 1;
 			}

@@ -77,21 +77,6 @@ write_whole(const char *path, const char *text)
 	return 0;
 }
 
-static int
-mkdir_p(const char *path)
-{
-	char p[DIRMAX];
-	snprintf(p, sizeof p, "%s", path);
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(p, 0777) != 0 && errno != EEXIST)
-				return -1;
-			*s = '/';
-		}
-	return mkdir(p, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* is NAME an executable on PATH? */
 static int
 on_path(const char *name)
@@ -126,7 +111,7 @@ slurm_ready(const SlurmOpts *o, char *why, size_t nwhy)
 		snprintf(why, nwhy, "--workdir '%.200s': at most %d characters, and no quote or newline", d, DIRMAX - 200);
 		return -1;
 	}
-	if (mkdir_p(d) != 0 || access(d, W_OK) != 0) {
+	if (ax_mkdir_p(d) != 0 || access(d, W_OK) != 0) {
 		snprintf(why, nwhy, "cannot make or write the work directory %.300s: %s", d, strerror(errno));
 		return -1;
 	}
