@@ -185,13 +185,14 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 void
 nest_prefetch(Nest *ns)
 {
-	int any = 0;
-	for (int i = 0; i < ns->n && !any; i++)
-		any = ns->s[i].kind == NS_LOOP && ns->s[i].fetch;
-	if (!any)
+	/* a chain adds its loads' buffers and one more loop and end per loop of it: at most
+	 * MAXLOADS + 2 * MAXCHAIN statements per fetch loop (a statement is ~6 KiB: no more) */
+	size_t nfetch = 0;
+	for (int i = 0; i < ns->n; i++)
+		nfetch += ns->s[i].kind == NS_LOOP && ns->s[i].fetch;
+	if (!nfetch)
 		return;
-	/* at most MAXLOADS * (2 + MAXCHAIN) statements more per chain, chains at most n */
-	size_t cap = (size_t)ns->n * (1 + 2 * MAXLOADS + 2 * MAXCHAIN) + 1;
+	size_t cap = (size_t)ns->n + nfetch * (MAXLOADS + 2 * MAXCHAIN) + 1;
 	NsStmt *out = malloc(sizeof *out * cap);
 	if (!out)
 		ax_die("out of memory");
