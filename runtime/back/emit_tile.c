@@ -41,7 +41,10 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 		}
 		if (e->shared && e->shared[p]) {
 			if (e->made[p] == e->gen) {   /* made for an earlier reader in this iteration */
-				if (memcmp(e->spax[p], pax, sizeof pax) != 0) {
+				int same = 1;   /* the same tile: each axis the same start and length */
+				for (int k = 0; k < tp->naxes; k++)
+					same &= e->spax[p][k].len == pax[k].len && strcmp(e->spax[p][k].start, pax[k].start) == 0;
+				if (!same) {
 					e->clash = 1;
 					em_fail(e, "%s: its readers in one loop nest read different tiles of it",
 					        node_op(g, &g->nodes[p])->name);
