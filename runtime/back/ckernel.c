@@ -124,7 +124,8 @@ var_ok(AxkCtx *k, int var)
 	return 0;
 }
 
-/* ref = { base, nidx, ellipsis, start0, len0, ... } as a view of its base */
+/* ref = { base, nidx, ellipsis, start0, len0, fold0, fin0, flen0, ... } as a view of its base
+ * (fold > 0: that dim seen as (groups, fold), start/len over the groups, fin/flen the row) */
 static int
 resolve(AxkCtx *k, const int64_t *ref, View *v)
 {
@@ -159,14 +160,24 @@ resolve(AxkCtx *k, const int64_t *ref, View *v)
 	for (int d = s->rank - 2; d >= 0; d--)
 		st[d] = st[d + 1] * s->d[d + 1];
 	for (int d = 0; d < s->rank; d++) {
-		int64_t start = d < nidx ? ref[3 + 2 * d] : 0, len = d < nidx ? ref[4 + 2 * d] : s->d[d];
-		if (len < 0 || start < 0 || (len == 0 ? start >= s->d[d] : start + len > s->d[d]))
-			return kfail(k, "index %lld%s%lld of dim %d of %s (size %lld) is out of range", (long long)start,
-			             len ? " + " : "", (long long)(len ? len : 0), d, nm, (long long)s->d[d]);
-		v->off += start * st[d];
-		if (len) {
-			v->shape.d[v->shape.rank] = len;
-			v->stride[v->shape.rank++] = st[d];
+		const int64_t *x = ref + 3 + 5 * d;
+		int64_t start = d < nidx ? x[0] : 0, len = d < nidx ? x[1] : s->d[d], fold = d < nidx ? x[2] : 0;
+		/* a folded dim: (groups, fold) of strides (fold rows, one row), groups first */
+		int64_t size = fold > 0 ? s->d[d] / fold : s->d[d], stride = fold > 0 ? st[d] * fold : st[d];
+		if (fold < 0 || (fold > 0 && s->d[d] % fold) || v->shape.rank + 2 > AX_MAXR)
+			return kfail(k, "dim %d of %s cannot be seen in groups of %lld rows", d, nm, (long long)fold);
+		for (int part = 0; part < (fold > 0 ? 2 : 1); part++) {
+			if (part) {
+				start = x[3], len = x[4], size = fold, stride = st[d];
+			}
+			if (len < 0 || start < 0 || (len == 0 ? start >= size : start + len > size))
+				return kfail(k, "index %lld%s%lld of dim %d of %s (size %lld) is out of range", (long long)start,
+				             len ? " + " : "", (long long)(len ? len : 0), d, nm, (long long)size);
+			v->off += start * stride;
+			if (len) {
+				v->shape.d[v->shape.rank] = len;
+				v->stride[v->shape.rank++] = stride;
+			}
 		}
 	}
 	return 0;

@@ -57,6 +57,9 @@ typedef struct Em {
 	                            its tile's indices at the current iteration */
 	const int *blocks;       /* per axis class: tiles per block (NULL: 1) */
 	char bstart[AX_MAXR + 4][64];   /* per blocked axis: where the current block starts */
+	int fold[AX_MAXR + 4];   /* per axis of the loop nest being written: its blocks' rows folded (NsDim) */
+	int nofold;              /* no folded blocks in this candidate (emit_fold.c found them unfit) */
+	int folded;              /* ... or some were made */
 	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
 	int late;                /* fused producers are made per tile (they need a blocked axis) */
@@ -122,6 +125,15 @@ typedef struct Tail {
 } Tail;
 void em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl);
 void em_tail_undo(Em *e, Group *gr, int k, const Tail *tl);
+
+/* emit_fold.c: may the blocks along axis k of gr fold their rows (nest.h, NsDim)? */
+int em_fold_axis(Em *e, Group *gr, int k);
+/* ... are the folded slices of ns all what a fold needs (each a transfer's partition dim,
+ * of a tensor that reshapes)?  1 yes; 0: the candidate is written again without folds */
+int nest_folds_ok(const Nest *ns, const AxTiling *T);
+/* ... the result tile v of id stored a block at a time through the folded slice dst (the tile
+ * loops opened at statement loops_at, at depth outer, are closed); 0: nothing written */
+int em_fold_store(Em *e, int id, NsRef *v, const NsRef *dst, int loops_at, int outer);
 
 /* emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);

@@ -59,6 +59,8 @@ em_dim(NsDim *d, int64_t len, const char *fmt, ...)
 	vsnprintf(d->start, sizeof d->start, fmt, ap);
 	va_end(ap);
 	d->len = len;
+	d->fold = d->flen = 0;
+	d->fin[0] = 0;
 }
 
 /* ---- one instruction ------------------------------------------------------------- */
@@ -80,8 +82,11 @@ size_t
 em_key_ref(char *buf, size_t n, const NsRef *r)
 {
 	size_t k = (size_t)snprintf(buf, n, "|%d:%d:%d", r->var, r->nidx, r->ellipsis);
-	for (int d = 0; d < r->nidx && k < n; d++)
+	for (int d = 0; d < r->nidx && k < n; d++) {
 		k += (size_t)snprintf(buf + k, n - k, ",%s/%lld", r->idx[d].start, (long long)r->idx[d].len);
+		if (r->idx[d].fold && k < n)
+			k += (size_t)snprintf(buf + k, n - k, "@%d:%s/%d", r->idx[d].fold, r->idx[d].fin, r->idx[d].flen);
+	}
 	return k < n ? k : n;
 }
 

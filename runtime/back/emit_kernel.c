@@ -118,6 +118,10 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	}
 	if (seqax < 0) {
 		em_result(e, id, idx, &dst);
+		if (st->blocked && em_fold_store(e, id, &v, &dst, loops_at, outer)) {
+			e->hoist = -1;
+			return;
+		}
 		em_store(e, id, &v, &dst);
 		e->hoist = -1;
 		em_close_to(e, outer);
@@ -300,16 +304,29 @@ group_axes(Em *e, Group *gr, int k)
 		return;
 	}
 	int64_t nfull = ext / T, rem = ext % T;
+	e->fold[k] = 0;
 	if (blk > 1) {
 		int64_t nb = nfull / blk;
 		snprintf(var, sizeof var, "b%d", k);
+		e->fold[k] = em_fold_axis(e, gr, k);
 		if (nb > 1) {
 			em_loop(e, 0, var, nb);
-			em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
+			if (e->fold[k])   /* the block's rows folded: groups var * T.., row j<k> of each */
+				em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+			else
+				em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
 			snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", var, (long long)blk * T);
 		} else {
-			em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
+			if (e->fold[k])
+				em_dim(&idx[k], T, "0");
+			else
+				em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
 			snprintf(e->bstart[k], sizeof e->bstart[k], "0");
+		}
+		if (e->fold[k]) {
+			e->folded = 1;
+			idx[k].fold = blk;
+			snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
 		}
 	} else {
 		snprintf(var, sizeof var, "i%d", k);
@@ -323,6 +340,7 @@ group_axes(Em *e, Group *gr, int k)
 		em_producers(e, gr->ids[0], idx);
 	group_axes(e, gr, k + 1);
 	em_close_to(e, save);
+	e->fold[k] = 0;
 	if (rem && !e->bad) {
 		Tail tl;
 		em_tail_set(e, gr, k, rem, &tl);
@@ -548,25 +566,37 @@ share_producers(Em *e, int *prefix, int *nfused)
 }
 
 static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-                   const AxEnv *env, int fuse, int share, int *nfused, int *clash, char *why, size_t nwhy);
+                   const AxEnv *env, int fuse, int share, int nofold, int *folded, int *nfused, int *clash, char *why,
+                   size_t nwhy);
 
 /* With fusion, producers shared by several readers are tried first; a
  * candidate whose readers of a shared producer want different tiles of it
- * is written again without sharing. */
+ * is written again without sharing.  Blocks along a partition axis fold
+ * their rows where they can (emit_fold.c); a candidate whose folds do not
+ * all fit, or that cannot be written with them, is written again without. */
 Nest *
 nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
-	int clash = 0;
-	Nest *ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, nfused, &clash, why, nwhy);
-	if (!ns && clash)
-		ns = build(T, L, choice, engsel, blocks, env, fuse, 0, nfused, &clash, why, nwhy);
+	Nest *ns = NULL;
+	for (int nofold = 0; nofold < 2 && !ns; nofold++) {
+		int clash = 0, folded = 0;
+		ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, nofold, &folded, nfused, &clash, why, nwhy);
+		if (!ns && clash)
+			ns = build(T, L, choice, engsel, blocks, env, fuse, 0, nofold, &folded, nfused, &clash, why, nwhy);
+		if (!folded)
+			break;   /* no fold was made: without folds it is the same */
+		if (ns && !nest_folds_ok(ns, T)) {
+			nest_free(ns);
+			ns = NULL;
+		}
+	}
 	return ns;
 }
 
 static Nest *
 build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-      const AxEnv *env, int fuse, int share, int *nfused, int *clash, char *why, size_t nwhy)
+      const AxEnv *env, int fuse, int share, int nofold, int *folded, int *nfused, int *clash, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -577,7 +607,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	for (int i = 0; i < g->t->ntemplates; i++)
 		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
-	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1 };
+	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1, .nofold = nofold };
 	double *tv = malloc(sizeof *tv * (size_t)(env->n + 1));
 	if (!tv)
 		ax_die("out of memory");
@@ -684,6 +714,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	free(e.made);
 	free(e.spax);
 	*clash = e.clash;
+	*folded = e.folded;
 	if (e.bad) {
 		nest_free(ns);
 		return NULL;

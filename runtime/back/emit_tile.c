@@ -43,7 +43,8 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 			if (e->made[p] == e->gen) {   /* made for an earlier reader in this iteration */
 				int same = 1;   /* the same tile: each axis the same start and length */
 				for (int k = 0; k < tp->naxes; k++)
-					same &= e->spax[p][k].len == pax[k].len && strcmp(e->spax[p][k].start, pax[k].start) == 0;
+					same &= e->spax[p][k].len == pax[k].len && strcmp(e->spax[p][k].start, pax[k].start) == 0 &&
+					        e->spax[p][k].fold == pax[k].fold && strcmp(e->spax[p][k].fin, pax[k].fin) == 0;
 				if (!same) {
 					e->clash = 1;
 					em_fail(e, "%s: its readers in one loop nest read different tiles of it",
@@ -310,6 +311,7 @@ moved(const LowerChoice *ch, int j, int o)
 }
 
 static int merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl);
+static int fold_axis(Em *e, uint32_t axes, NsRef *sl);
 
 /* Opens the loops over the tiles of a block along the blocked axes `axes` (j<a>). */
 static void
@@ -602,10 +604,13 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			em_dim(d, d->len * e->cur->blk[merge], "%s", e->bstart[merge]);
 			sl[0].shape.d[sl[0].shape.rank - 1] *= e->cur->blk[merge];
 		}
-		uint32_t loops = merge >= 0 ? axes & ~(1u << merge) : axes;
+		/* else a copy whose slice folds the rows of the one blocked axis it reads (emit_fold.c):
+		 * one transfer of the block's rows into one tile (T, b, ...), its tiles the rows j */
+		int fold = merge < 0 && k < LOWER_MAXSTEPS && nin == 1 ? fold_axis(e, axes, &sl[0]) : -1;
+		uint32_t loops = merge >= 0 ? axes & ~(1u << merge) : fold >= 0 ? axes & ~(1u << fold) : axes;
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
 		char key[480];
-		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d/%d", axes, merge, inst, eng, mem);
+		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d/%d/%d", axes, merge, fold, inst, eng, mem);
 		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
 			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
 		for (int i = 0; i < nin && kk < sizeof key; i++)
@@ -615,7 +620,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 			e->cur->hoisted[k] = c->val.var;
 			e->cur->hoisted_axes[k] = c->axes;
 			e->cur->hoisted_merge[k] = merge;
-			e->cur->hoisted_shape[k] = merge >= 0 ? tshape : c->val.shape;
+			e->cur->hoisted_shape[k] = merge >= 0 || fold >= 0 ? tshape : c->val.shape;
 			continue;
 		}
 		int bufat = e->ns->n, save = e->depth;
@@ -650,14 +655,15 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		bf->node = id;
 		bf->mem = ld->mem;
 		bf->shape = em_block_shape(e, loops, &ld->shape);
+		bf->onetile = fold >= 0;
 		ld->mem = -1;
 		em_close_to(e, save);
-		if (keep >= 0 && merge < 0)
+		if (keep >= 0 && merge < 0 && fold < 0)
 			em_cse_add(e, kept.key, &kept.val, 0);
 		e->cur->hoisted[k] = buf;
 		e->cur->hoisted_axes[k] = axes;
 		e->cur->hoisted_merge[k] = merge;
-		e->cur->hoisted_shape[k] = merge >= 0 ? tshape : dst.shape;
+		e->cur->hoisted_shape[k] = merge >= 0 || fold >= 0 ? tshape : dst.shape;
 		NsRef bv = dst;
 		bv.var = buf;
 		em_cse_add(e, key, &bv, axes);
@@ -744,13 +750,43 @@ merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl)
 	if (r->kind != 1)
 		return -1;
 	int a = node == id ? r->axis : consumer_axis(e, id, node, r->axis);
-	if (a < 0 || !(axes & (1u << a)) || !e->bstart[a][0])
+	if (a < 0 || !(axes & (1u << a)) || !e->bstart[a][0] || e->fold[a])
 		return -1;
 	for (int d = 0; d < last; d++)
 		if (to->read[o][d].kind == 1 && to->read[o][d].axis == r->axis)
 			return -1;
 	if (sl->idx[last].len <= 0 || sl->shape.d[sl->shape.rank - 1] != sl->idx[last].len)
 		return -1;
+	return a;
+}
+
+/* The folded axis (emit_fold.c) that the block's copies of an off-chip
+ * slice sl read as their partition dim, the only blocked axis they read:
+ * then sl becomes the whole block's rows, one transfer into one tile
+ * (T, b, the tile's other dims), and the axis is returned; else -1. */
+static int
+fold_axis(Em *e, uint32_t axes, NsRef *sl)
+{
+	int a = -1;
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (axes == 1u << k)
+			a = k;
+	if (a < 0 || !e->fold[a] || sl->var >= 0 || sl->shape.rank < 1 || sl->shape.rank + 1 > AX_MAXR)
+		return -1;
+	int d = 0;
+	while (d < sl->nidx && !sl->idx[d].len)
+		d++;
+	if (d == sl->nidx || sl->idx[d].fold != e->cur->blk[a] || sl->idx[d].flen || sl->idx[d].len != sl->shape.d[0])
+		return -1;
+	for (int j = d + 1; j < sl->nidx; j++)
+		if (sl->idx[j].fold)
+			return -1;
+	snprintf(sl->idx[d].fin, sizeof sl->idx[d].fin, "0");
+	sl->idx[d].flen = sl->idx[d].fold;
+	for (int j = sl->shape.rank; j > 1; j--)
+		sl->shape.d[j] = sl->shape.d[j - 1];
+	sl->shape.d[1] = sl->idx[d].fold;
+	sl->shape.rank++;
 	return a;
 }
 

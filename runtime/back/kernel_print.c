@@ -151,17 +151,77 @@ is_number(const char *s)
 	return 1;
 }
 
+/* one index (len 0) or range of a slice, after sep */
+static size_t
+index_text(char *buf, size_t n, const char *sep, const char *start, int64_t len)
+{
+	size_t k;
+	if (!len)
+		k = (size_t)snprintf(buf, n, "%s%s", sep, start);
+	else if (is_number(start))
+		k = (size_t)snprintf(buf, n, "%s%s:%lld", sep, start, atoll(start) + (long long)len);
+	else
+		k = (size_t)snprintf(buf, n, "%s%s:%s + %lld", sep, start, start, (long long)len);
+	return k < n ? k : n;
+}
+
+/* An off-chip tensor whose slice folds a dim (nest.h): the target's reshape
+ * of base with that dim as (groups, fold), into base; 1 = ok (also with no
+ * fold), 0 and why if the target has no reshape or the fold does not divide. */
+static int
+fold_view(Pr *p, const NsRef *r, char *base, size_t n)
+{
+	int any = 0;
+	for (int d = 0; d < r->nidx; d++)
+		any |= r->idx[d].fold > 0;
+	if (!any)
+		return 1;
+	const char *rt = tmpl(p->t, "reshape");
+	AxShape bs, sh = { 0 };
+	int ok = rt && graph_shape(p->ns->g, -1 - r->var, &p->ns->env, &bs) == 0 && bs.rank == r->nidx;
+	for (int d = 0; ok && d < bs.rank; d++) {
+		int64_t f = r->idx[d].fold;
+		if (f > 0 && (bs.d[d] % f || sh.rank + 2 > AX_MAXR))
+			ok = 0;
+		else if (f > 0) {
+			sh.d[sh.rank++] = bs.d[d] / f;
+			sh.d[sh.rank++] = f;
+		} else if (sh.rank < AX_MAXR)
+			sh.d[sh.rank++] = bs.d[d];
+		else
+			ok = 0;
+	}
+	if (!ok) {
+		if (!p->bad)
+			snprintf(p->why, p->nwhy, "a slice of %s folds its rows, which it cannot be reshaped to", base);
+		p->bad = 1;
+		return 0;
+	}
+	char shape[128], src[32];
+	shape_text(&sh, shape, sizeof shape);
+	snprintf(src, sizeof src, "%.31s", base);
+	FILE *m = fmemopen(base, n, "w");
+	if (!m)
+		ax_die("out of memory");
+	const char *k2[] = { "src", "shape" }, *v2[] = { src, shape };
+	fill(m, rt, k2, v2, 2);
+	fclose(m);
+	return 1;
+}
+
 /* a ref as text: v3, X[i0 * 128:i0 * 128 + 128, 0], t2[...] */
 static void
 ref_text(Pr *p, const NsRef *r, char *buf, size_t n)
 {
 	const Nest *ns = p->ns;
 	int nb = r->var >= 0 && r->var < ns->nvars && r->nidx > 1 ? p->nblk[r->var] : 0;
-	char base[32];
+	char base[160];
 	if (r->var >= 0)
 		snprintf(base, sizeof base, "v%d", r->var);
 	else
 		nest_tensor_name(ns->g, -1 - r->var, base, sizeof base);
+	if (r->var < 0 && !fold_view(p, r, base, sizeof base))
+		return;
 	size_t k = (size_t)snprintf(buf, n, "%s", base);
 	if (!r->nidx && !r->ellipsis)
 		return;
@@ -169,13 +229,9 @@ ref_text(Pr *p, const NsRef *r, char *buf, size_t n)
 	for (int q = 0; q < r->nidx && k < n; q++) {
 		int d = nb < r->nidx ? buf_dim(nb, q) : q;
 		const NsDim *x = &r->idx[d];
-		const char *sep = q ? ", " : "";
-		if (!x->len)
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", sep, x->start);
-		else if (is_number(x->start))
-			k += (size_t)snprintf(buf + k, n - k, "%s%s:%lld", sep, x->start, atoll(x->start) + (long long)x->len);
-		else
-			k += (size_t)snprintf(buf + k, n - k, "%s%s:%s + %lld", sep, x->start, x->start, (long long)x->len);
+		k += index_text(buf + k, n - k, q ? ", " : "", x->start, x->len);
+		if (x->fold > 0 && k < n)   /* the row in the group, after the group */
+			k += index_text(buf + k, n - k, ", ", x->fin, x->flen);
 	}
 	if (k < n)
 		snprintf(buf + k, n - k, "]");
@@ -480,8 +536,8 @@ block_dims(const Nest *ns, int *nblk)
 	if (!rank)
 		ax_die("out of memory");
 	for (int i = 0; i < ns->n; i++)
-		if (ns->s[i].kind == NS_BUF && ns->s[i].var >= 0 && ns->s[i].var < ns->nvars)
-			rank[ns->s[i].var] = ns->s[i].shape.rank;
+		if (ns->s[i].kind == NS_BUF && ns->s[i].var >= 0 && ns->s[i].var < ns->nvars && !ns->s[i].onetile)
+			rank[ns->s[i].var] = ns->s[i].shape.rank;   /* one tile: its dims as they are */
 	for (int i = 0; i < ns->n; i++) {
 		const NsStmt *s = &ns->s[i];
 		const NsRef *r[AX_MAXOPND + 2];

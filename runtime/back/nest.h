@@ -21,6 +21,12 @@ enum { NS_NONE = -1000000 };   /* NsRef.var of an omitted operand */
 typedef struct NsDim {         /* one dim of a slice */
 	char start[40];          /* an integer expression over loop variables (Python and C alike) */
 	int64_t len;             /* > 0: a range of len; 0: one index, the dim dropped */
+	int32_t fold;            /* off chip, > 0: the dim seen as (groups, fold), start and len over the groups
+	                            (rows fold apart), fin and flen the row in the group: a block of fold
+	                            tiles along a partition axis holds rows p * fold + j in partition p of its
+	                            tile j (emit_fold.c), so the block is one transfer of contiguous rows */
+	int32_t flen;            /* > 0: a range of rows in the group from fin; 0: the one row fin */
+	char fin[12];
 } NsDim;
 
 typedef struct NsRef {         /* a value, an off-chip tensor, or a slice of either */
@@ -57,6 +63,8 @@ typedef struct NsStmt {
 	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
 	int seq;                 /* NS_LOOP: sequential */
 	int fetch;               /* NS_LOOP: over a block's tiles, its loads may be made before it (prefetch.c) */
+	int onetile;             /* NS_BUF: one tile of several free axes (partition dim first), not an array
+	                            of tiles: filled by one transfer of folded rows */
 	int inst, engine;        /* NS_INST */
 	int attr[AX_MAXATTR];    /* enum attributes */
 	double aval[AX_MAXATTR]; /* numeric attributes, evaluated */
