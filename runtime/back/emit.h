@@ -131,9 +131,6 @@ int em_fold_axis(Em *e, Group *gr, int k);
 /* ... are the folded slices of ns all what a fold needs (each a transfer's partition dim,
  * of a tensor that reshapes)?  1 yes; 0: the candidate is written again without folds */
 int nest_folds_ok(const Nest *ns, const AxTiling *T);
-/* ... the result tile v of id stored a block at a time through the folded slice dst (the tile
- * loops opened at statement loops_at, at depth outer, are closed); 0: nothing written */
-int em_fold_store(Em *e, int id, NsRef *v, const NsRef *dst, int loops_at, int outer);
 
 /* emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);

@@ -25,7 +25,6 @@
  * tensor (not a view of one) whose dim the fold divides; otherwise the
  * candidate is written again without folds (emit_kernel.c).
  */
-#include <string.h>
 #include "emit.h"
 
 int
@@ -97,91 +96,3 @@ nest_folds_ok(const Nest *ns, const AxTiling *T)
 	return 1;
 }
 
-/* A statement of kind at position at (the ones from there on move down one). */
-static NsStmt *
-insert_at(Em *e, int at, int kind, int depth)
-{
-	nest_push(e->ns, kind, depth);
-	Nest *ns = e->ns;
-	NsStmt s = ns->s[ns->n - 1];
-	memmove(&ns->s[at + 1], &ns->s[at], sizeof *ns->s * (size_t)(ns->n - 1 - at));
-	ns->s[at] = s;
-	return &ns->s[at];
-}
-
-/* The result tile v of operation id (its tile loops opened at statement
- * loops_at, depth outer) stored through a folded slice dst: each tile of the
- * block written into one tile (T, b, ...) by the instruction that makes it,
- * and that tile stored in one transfer after the loops, the moves before the
- * last made per tile as usual.  1 if so (the loops are closed); 0: nothing
- * written, the tile is to be stored as usual. */
-int
-em_fold_store(Em *e, int id, NsRef *v, const NsRef *dst, int loops_at, int outer)
-{
-	const AxTarget *t = e->g->t;
-	const TileOp *to = &e->T->op[id];
-	const LowerChoice *ch = &e->L[id].choice[e->choice[id]];
-	int a = -1;
-	for (int k = 0; k < to->naxes; k++)
-		if (e->cur->blk[k] > 1) {
-			if (a >= 0 || !e->fold[k])
-				return 0;
-			a = k;
-		}
-	int last = -1, d = 0;
-	for (int k = 0; k < ch->nmoves; k++)
-		if (ch->move[k].before == ch->seq.ninsts)
-			last = k;
-	if (a < 0 || last < 0 || !t->mems[ch->move[last].to].offchip || !t->engines[ax_nth_bit(ch->move[last].engines, 0)].dma)
-		return 0;
-	while (d < dst->nidx && !dst->idx[d].len)
-		d++;
-	if (d == dst->nidx || dst->idx[d].fold != e->cur->blk[a] || dst->idx[d].flen || dst->shape.rank < 1 ||
-	    dst->shape.rank + 1 > AX_MAXR || dst->idx[d].len != dst->shape.d[0])
-		return 0;
-	/* the moves before the last, per tile */
-	for (int k = 0; k < last; k++) {
-		const LowerMove *m = &ch->move[k];
-		if (m->before != ch->seq.ninsts)
-			continue;
-		const NsRef *mo[AX_MAXOPND] = { v };
-		int attr[AX_MAXATTR] = { 0 };
-		Term *sattr[AX_MAXATTR] = { 0 };
-		NsRef moved;
-		em_inst(e, m->inst, ax_nth_bit(m->engines, 0), attr, sattr, mo, NULL, m->to, &moved);
-		*v = moved;
-	}
-	NsStmt *mk = e->ns->n ? &e->ns->s[e->ns->n - 1] : NULL;
-	if (e->bad || !mk || mk->kind != NS_INST || mk->var != v->var || v->var < 0 || v->nidx || mk->out.var != NS_NONE ||
-	    mk->mem < 0 || t->mems[mk->mem].offchip || mk->depth <= outer)
-		return 0;
-	/* the buffer, before the loops; the tile's instruction writes its tile of it */
-	int buf = e->ns->nvars++, mem = mk->mem;
-	AxShape tile = mk->shape;
-	NsRef bt = em_block_tile(e, buf, 1u << a, -1, &tile);
-	mk->out = bt;
-	mk->mem = -1;
-	NsStmt *bf = insert_at(e, loops_at, NS_BUF, outer);
-	bf->var = buf;
-	bf->node = id;
-	bf->mem = mem;
-	bf->shape = em_block_shape(e, 1u << a, &tile);
-	bf->onetile = 1;
-	em_close_to(e, outer);
-	/* the block stored at once: the buffer whole, its rows folded */
-	NsRef src = bt, out = *dst;
-	for (int k = 0; k < src.nidx; k++)
-		if (src.idx[k].len == 0)
-			em_dim(&src.idx[k], e->cur->blk[a], "0");
-	src.shape = bf->shape;
-	snprintf(out.idx[d].fin, sizeof out.idx[d].fin, "0");
-	out.idx[d].flen = out.idx[d].fold;
-	out.shape = bf->shape;
-	const LowerMove *m = &ch->move[last];
-	const NsRef *mo[AX_MAXOPND] = { &src };
-	int attr[AX_MAXATTR] = { 0 };
-	Term *sattr[AX_MAXATTR] = { 0 };
-	NsRef moved;
-	em_inst(e, m->inst, ax_nth_bit(m->engines, 0), attr, sattr, mo, &out, m->to, &moved);
-	return 1;
-}

@@ -118,10 +118,6 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 	}
 	if (seqax < 0) {
 		em_result(e, id, idx, &dst);
-		if (st->blocked && em_fold_store(e, id, &v, &dst, loops_at, outer)) {
-			e->hoist = -1;
-			return;
-		}
 		em_store(e, id, &v, &dst);
 		e->hoist = -1;
 		em_close_to(e, outer);
