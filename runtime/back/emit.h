@@ -80,6 +80,8 @@ void em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, c
              const NsRef *dst, int mem, NsRef *out);
 size_t em_key_ref(char *buf, size_t n, const NsRef *r);
 Cse *em_cse_find(Em *e, const char *key);
+/* the key under which em_inst finds instruction statement s made earlier (0: s reads a tile on chip) */
+int em_load_key(const AxTarget *t, const NsStmt *s, char *buf, size_t n);
 void em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes);
 void em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out);
 void em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r);

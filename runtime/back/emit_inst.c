@@ -108,6 +108,12 @@ load_key(const NsStmt *s, const AxOp *op, char *buf, size_t n)
 	return k < n - 1;
 }
 
+int
+em_load_key(const AxTarget *t, const NsStmt *s, char *buf, size_t n)
+{
+	return load_key(s, &t->insts[s->inst], buf, n);
+}
+
 Cse *
 em_cse_find(Em *e, const char *key)
 {

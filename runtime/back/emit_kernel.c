@@ -567,25 +567,22 @@ static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, con
 
 /* With fusion, producers shared by several readers are tried first; a
  * candidate whose readers of a shared producer want different tiles of it
- * is written again without sharing.  Blocks along a partition axis fold
- * their rows where they can (emit_fold.c); a candidate whose folds do not
- * all fit, or that cannot be written with them, is written again without. */
+ * is written again without sharing.  With fold, blocks along a partition
+ * axis fold their rows (emit_fold.c): no candidate if none does or a folded
+ * slice does not fit (the unfolded form is a candidate of its own). */
 Nest *
-nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks, int fold,
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
-	Nest *ns = NULL;
-	for (int nofold = 0; nofold < 2 && !ns; nofold++) {
-		int clash = 0, folded = 0;
-		ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, nofold, &folded, nfused, &clash, why, nwhy);
-		if (!ns && clash)
-			ns = build(T, L, choice, engsel, blocks, env, fuse, 0, nofold, &folded, nfused, &clash, why, nwhy);
-		if (!folded)
-			break;   /* no fold was made: without folds it is the same */
-		if (ns && !nest_folds_ok(ns, T)) {
-			nest_free(ns);
-			ns = NULL;
-		}
+	int clash = 0, folded = 0;
+	Nest *ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, !fold, &folded, nfused, &clash, why, nwhy);
+	if (!ns && clash)
+		ns = build(T, L, choice, engsel, blocks, env, fuse, 0, !fold, &folded, nfused, &clash, why, nwhy);
+	if (ns && fold && (!folded || !nest_folds_ok(ns, T))) {
+		snprintf(why, nwhy, "%s", folded ? "a folded block's slice is not a transfer's partition dim of a tensor"
+		                                 : "no block folds");
+		nest_free(ns);
+		ns = NULL;
 	}
 	return ns;
 }
@@ -744,7 +741,7 @@ emit_kernel(const AxTiling *T, const LowerNode *L, const int *choice, const int 
          int *nfused, Footprint *fp, const char *name, char *why, size_t nwhy)
 {
 	*fp = (Footprint){ .fits = 1 };
-	Nest *ns = nest_build(T, L, choice, engsel, NULL, env, fuse, nfused, why, nwhy);
+	Nest *ns = nest_build(T, L, choice, engsel, NULL, 0, env, fuse, nfused, why, nwhy);
 	if (!ns)
 		return NULL;
 	nest_room(ns, fp);

@@ -606,6 +606,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		}
 		/* else a copy whose slice folds the rows of the one blocked axis it reads (emit_fold.c):
 		 * one transfer of the block's rows into one tile (T, b, ...), its tiles the rows j */
+		NsRef tile_sl = sl[0];
 		int fold = merge < 0 && k < LOWER_MAXSTEPS && nin == 1 ? fold_axis(e, axes, &sl[0]) : -1;
 		uint32_t loops = merge >= 0 ? axes & ~(1u << merge) : fold >= 0 ? axes & ~(1u << fold) : axes;
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
@@ -640,6 +641,13 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		}
 		NsStmt *ld = &e->ns->s[at];
 		NsRef dst = em_block_tile(e, buf, loops, -1, &ld->shape);
+		char tkey[480];
+		if (fold >= 0) {   /* the load of one tile, as a reader would make it: found in the buffer */
+			NsStmt one = *ld;
+			one.opnd[slot[0]] = tile_sl;
+			if (!em_load_key(t, &one, tkey, sizeof tkey))
+				tkey[0] = 0;
+		}
 		ld->out = dst;
 		/* the load written into the buffer: later reads of it read there, also in the later loops
 		 * over the block's tiles (their variables are the same j<a>: the key names the same tile) */
@@ -660,6 +668,10 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		em_close_to(e, save);
 		if (keep >= 0 && merge < 0 && fold < 0)
 			em_cse_add(e, kept.key, &kept.val, 0);
+		if (fold >= 0 && tkey[0]) {
+			NsRef tv = em_block_tile(e, buf, axes, -1, &tshape);
+			em_cse_add(e, tkey, &tv, 0);
+		}
 		e->cur->hoisted[k] = buf;
 		e->cur->hoisted_axes[k] = axes;
 		e->cur->hoisted_merge[k] = merge;

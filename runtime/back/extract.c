@@ -56,6 +56,8 @@ struct Extract {
 	int sized;               /* the tile sizes are those of scale[] */
 	int blocks[64];          /* ... and the current one, in tiles */
 	int nbal, bal;           /* tails balanced or not (2 options where some axis has a tail, else 1; current) */
+	int nfold, fold;         /* blocks along partition axes folded or not (2 options where some could, else 1;
+	                            current: emit_fold.c) */
 	int pending_unfused;     /* the current candidate's unfused form is next */
 	int started;
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
@@ -281,11 +283,30 @@ set_tiles(Extract *x)
 	return 0;
 }
 
+/* Could the current blocks fold (emit_fold.c's first test: a block class of
+ * more than one tile along an axis that is the partition axis of a result)? */
+static int
+foldable(const Extract *x)
+{
+	const AxGraph *g = x->T->g;
+	for (int id = 0; id < g->nnodes; id++) {
+		const TileOp *to = &x->T->op[id];
+		for (int k = 0; to->kind == TO_COMPUTE && !to->deep && k < to->naxes; k++) {
+			const TileAxis *ax = &to->ax[k];
+			if (ax->t && ax->tiled && !ax->red && ax->bcls >= 0 && ax->bcls < 64 && x->blocks[ax->bcls] > 1 &&
+			    g->nodes[id].rank >= 2 && ax->out == g->nodes[id].rank - 2)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* Tile/block choice i of the current combination: mixed radix, the blocks
  * fastest, each class's scale (radix nscale) then block (radix nblkmax: 1,
  * 2, 4 .. tiles per block, up to the most tiles at the smallest scale),
- * then whether tails are balanced (radix nbal).  0 if it is not a choice: a
- * block larger than the tiles there are, or balance where no axis has a tail. */
+ * then whether tails are balanced (radix nbal), then whether blocks fold
+ * (radix nfold).  0 if it is not a choice: a block larger than the tiles
+ * there are, balance where no axis has a tail, folds where no block can. */
 static int
 set_sub(Extract *x, int64_t i)
 {
@@ -300,6 +321,8 @@ set_sub(Extract *x, int64_t i)
 		changed |= scale[c] != x->scale[c];
 	}
 	int bal = (int)(i % x->nbal);
+	i /= x->nbal;
+	x->fold = (int)(i % x->nfold);
 	changed |= bal != x->bal;
 	if (changed || !x->sized) {
 		memcpy(x->scale, scale, sizeof scale);
@@ -313,7 +336,7 @@ set_sub(Extract *x, int64_t i)
 			return 0;
 		x->blocks[c] = 1 << blk[c];
 	}
-	return 1;
+	return !x->fold || foldable(x);
 }
 
 /* The current combination's tile/block choices: *count gets how many
@@ -325,7 +348,7 @@ start_combo(Extract *x, int64_t *count)
 		x->scale[i_] = 0;
 	for (int i_ = 0; i_ < 64; i_++)
 		x->largest[i_] = 0;
-	x->bal = 0;
+	x->bal = x->fold = 0;
 	if (set_tiles(x) != 0)
 		return 0;
 	AxEnv env0 = { x->n, x->names, x->vals };
@@ -349,6 +372,16 @@ start_combo(Extract *x, int64_t *count)
 			*count = INT64_MAX / 64 / 64;
 	}
 	*count *= x->nbal;
+	x->nfold = 1;   /* folds where blocks can be had along a partition axis */
+	for (int c = 0; c < 64 && x->nfold == 1; c++)
+		if (x->nblkmax[c] > 1) {
+			for (int k = 0; k < 64; k++)
+				x->blocks[k] = k == c ? 2 : 1;
+			x->nfold = foldable(x) ? 2 : 1;
+		}
+	for (int k = 0; k < 64; k++)
+		x->blocks[k] = 1;
+	*count *= x->nfold;
 	x->sized = 0;
 	return 1;
 }
@@ -453,11 +486,12 @@ extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nf = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
+	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
+	                      sizeof c->why);
 	if (!ns)
 		return NULL;
 	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-	                    .engsel = x->engsel, .blocks = x->blocks, .env = env };
+	                    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
 	nest_room(ns, &c->fp);
 	return ns;
 }
@@ -526,7 +560,8 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 			continue;
 		AxEnv env = { x->n, x->names, x->vals };
 		int nf = 0;
-		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nf, c->why, sizeof c->why);
+		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
+		                      sizeof c->why);
 		if (!ns)
 			continue;
 		written++;
@@ -535,7 +570,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 			continue;
 		}
 		*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-				    .engsel = x->engsel, .blocks = x->blocks, .env = env };
+				    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
 		nest_room(ns, &c->fp);
 		return ns;
 	}
@@ -549,8 +584,20 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	return NULL;
 }
 
+static Nest *next_one(Extract *x, ExtractCand *c);
+
 Nest *
 extract_next(Extract *x, ExtractCand *c)
+{
+	for (;;) {   /* a folded form that cannot be written is no candidate: the next */
+		Nest *ns = next_one(x, c);
+		if (ns || c->end || !x->fold)
+			return ns;
+	}
+}
+
+static Nest *
+next_one(Extract *x, ExtractCand *c)
 {
 	*c = (ExtractCand){ 0 };
 	int fuse;
@@ -570,7 +617,8 @@ extract_next(Extract *x, ExtractCand *c)
 	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nfused = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, &env, fuse, &nfused, c->why, sizeof c->why);
+	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nfused, c->why,
+	                      sizeof c->why);
 	/* the unfused form next, unless it is the same candidate */
 	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x);
 	c->combo = x->combo;
@@ -580,6 +628,7 @@ extract_next(Extract *x, ExtractCand *c)
 	c->choice = x->choice;
 	c->engsel = x->engsel;
 	c->blocks = x->blocks;
+	c->fold = x->fold;
 	c->env = env;
 	if (!ns) {
 		c->failed = 1;

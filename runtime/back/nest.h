@@ -92,9 +92,10 @@ const char *nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n);
 NsRef ns_var(int var, const AxShape *s);
 
 /* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
- * NULL: 1); NULL and why if it cannot be written */
+ * NULL: 1; fold: blocks along partition axes folded, emit_fold.c, and NULL if none can be);
+ * NULL and why if it cannot be written */
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-                 const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
+                 int fold, const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
 /* emit_kernel.c: 1 if every choice that includes its producer's computation (instruction fusion
  * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
 int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
@@ -160,6 +161,7 @@ typedef struct ExtractCand {
 	int64_t visit;           /* the ordinal of its (combination, tiles, blocks) among those visited */
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
+	int fold;                /* its blocks along partition axes folded (emit_fold.c) */
 	AxEnv env;               /* sizes and tile sizes, likewise */
 	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */

@@ -192,6 +192,7 @@ struct Config {
 	int fused;               /* fused_producers (-1: not said) */
 	int *choice, *engsel;    /* filled by config_nest */
 	int blocks[64];
+	int fold;                /* "fold": 1, the blocks along partition axes folded (emit_fold.c) */
 	const char *names[512];
 	double vals[512];
 };
@@ -409,6 +410,8 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 		const Jv *b = k < T->nbcls ? jv_get(blocks, T->bname[k], 'n') : NULL;
 		cf->blocks[k] = b && b->num >= 1 && b->num <= 1024 ? (int)b->num : 1;
 	}
+	const Jv *fo = jv_get(cf->c, "fold", 'n');
+	cf->fold = fo && fo->num == 1;
 	if (n > 256)
 		return snprintf(why, nwhy, "too many sizes"), NULL;
 	memcpy(cf->names, names, sizeof *names * (size_t)n);
@@ -422,11 +425,16 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 		snprintf(why, nwhy, "a fused sequence needs its producer loop-fused, which these tiles do not allow");
 		return NULL;
 	}
-	Nest *ns = nest_build(T, L, cf->choice, cf->engsel, cf->blocks, &env, fuse, &nf, why, nwhy);
+	Nest *ns = nest_build(T, L, cf->choice, cf->engsel, cf->blocks, cf->fold, &env, fuse, &nf, why, nwhy);
+	if (!ns && cf->fold) {   /* at these sizes the blocks do not fold: the same blocks unfolded */
+		fprintf(stderr, "axonc: note: at these sizes the configuration's blocks do not fold (%s)\n", why);
+		cf->fold = 0;
+		ns = nest_build(T, L, cf->choice, cf->engsel, cf->blocks, 0, &env, fuse, &nf, why, nwhy);
+	}
 	if (!ns)
 		return NULL;
 	*c = (ExtractCand){ .visit = -1, .fused = fuse ? nf : -1, .choice = cf->choice, .engsel = cf->engsel,
-	                    .blocks = cf->blocks, .env = env };
+	                    .blocks = cf->blocks, .fold = cf->fold, .env = env };
 	if (fuse && cf->fused >= 0 && nf != cf->fused)
 		fprintf(stderr, "axonc: note: at these sizes %d producer%s loop-fused, and the configuration says %d\n", nf,
 		        nf == 1 ? " is" : "s are", cf->fused);

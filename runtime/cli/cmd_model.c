@@ -159,6 +159,8 @@ visit_all(Visit *m, int v, Extract *x)
 		}
 		m->modelled++;
 		blocks_text(m->T[v], c.blocks, p.blocks, sizeof p.blocks);
+		if (c.fold)
+			snprintf(p.blocks + strlen(p.blocks), sizeof p.blocks - strlen(p.blocks), ",folded");
 		choice_text(m->T[v], m->L[v], c.choice, c.engsel, p.key, sizeof p.key);
 		if (m->list) {
 			printf("cand v=%d i=%lld.%lld fused=%d blocks=%s seq=%s ms=%.9f bottleneck=%s busy=", v,

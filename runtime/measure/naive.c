@@ -28,7 +28,7 @@ naive_nest(const AxTiling *T, const LowerNode *L, const char **names, double *va
 	Nest *ns = NULL;
 	if (kernel_tile_sizes(T, L, choice, NULL, names, vals, &n, cap, NAIVE_TILE, why, nwhy) == 0) {
 		AxEnv env = { n, names, vals };
-		ns = nest_build(T, L, choice, NULL, NULL, &env, 0, &nfused, why, nwhy);
+		ns = nest_build(T, L, choice, NULL, NULL, 0, &env, 0, &nfused, why, nwhy);
 	}
 	free(choice);
 	return ns;

@@ -55,7 +55,7 @@ select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
 			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", T->bname[k], c->blocks[k]);
 			first = 0;
 		}
-	fputs("}, \"tiles\": {", f);
+	fputs(c->fold ? "}, \"fold\": 1, \"tiles\": {" : "}, \"tiles\": {", f);   /* folded blocks (emit_fold.c) */
 	for (int i = in->n; i < c->env.n; i++)
 		fprintf(f, "%s\"%s\": %.0f", i > in->n ? ", " : "", c->env.names[i], c->env.vals[i]);
 	fputs("}}", f);
