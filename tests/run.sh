@@ -958,6 +958,36 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/redu
 expect_rc 0 "$AXONC" variants tests/programs/pass/compare.py --fn masks
 expect_grep '(X < Y).astype(np.float32)' "$tmp/out" "variants print a comparison as a float32 mask"
 
+# ---- folded blocks (emit_fold.c): a block of row tiles is one transfer through the tensor's reshape ----
+# ReLU 2048x1024: the selected kernel loads each block in one dma_copy into one (128, b, 1024) tile and
+# stores its tiles through the same reshape; the stand-in runs it with every documented rule on
+expect_rc 0 "$AXONC" compile examples/relu.py --dims M=2048,N=1024 -o "$tmp/fold.py" --report "$tmp/fold.json"
+expect_grep 'nisa.dma_copy(dst=v[0-9]*\[0:128, 0:[0-9]*, 0:1024\], src=X.reshape((' "$tmp/fold.py" "ReLU 2048x1024: a block in one load"
+expect_grep 'dst=t[0-9]*.reshape((' "$tmp/fold.py" "ReLU 2048x1024: stores through the folded view"
+expect_grep '"fold": 1' "$tmp/fold.json" "ReLU 2048x1024: the configuration says its blocks fold"
+for kd in "$tmp/fold.py:examples/relu.py:M=2048,N=1024"; do
+	k=${kd%%:*}; r=${kd#*:}; p=${r%%:*}; d=${r#*:}
+	if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$k" "$p" --dims "$d" >"$tmp/out" 2>&1 &&
+	   /usr/bin/python3 tests/nki/kernel_form.py "$k" >>"$tmp/out" 2>&1; then ok; else
+		bad "the folded kernel of $p at $d fails the stand-in"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
+# the configuration replayed where a block does not divide the rows (a tail tile): its blocks unfolded
+expect_rc 0 "$AXONC" compile examples/relu.py --dims M=1000,N=1024 --config "$tmp/fold.json" -o "$tmp/fold2.py"
+expect_grep 'do not fold' "$tmp/err" "--config at M=1000: a note that the blocks do not fold"
+if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/fold2.py" examples/relu.py --dims M=1000,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the replayed ReLU at M=1000 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# RMSNorm 4096x1024: the producers made in the nest (square, mean, rsqrt) read the folded block too
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=4096,N=1024 -o "$tmp/fold3.py" --report "$tmp/fold3.json"
+expect_grep '"fold": 1' "$tmp/fold3.json" "RMSNorm 4096x1024: its blocks fold"
+if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/fold3.py" examples/rmsnorm.py --dims M=4096,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the folded RMSNorm differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# every folded candidate of a sample validated at the requested sizes (the C rendering's folded slices)
+rm -rf "$tmp/foldall"
+expect_rc 0 "$AXONC" compile examples/multiply.py --dims M=1024,N=512 --emit-all "$tmp/foldall" --validate --budget 300 -o "$tmp/k.py" --report "$tmp/r.json"
+expect_grep '"emit_all_rejected": 0' "$tmp/r.json" "multiply 1024x512 --emit-all: every candidate, folded ones too, matches"
+nf=$(grep -l 'reshape((' "$tmp"/foldall/*.py 2>/dev/null | wc -l)
+if [ "$nf" -gt 0 ]; then ok; else bad "multiply 1024x512 --emit-all: no folded candidate among $(ls "$tmp"/foldall/*.py | wc -l)"; fi
+
 # ---- compile: ordinary model code nobody tuned for (tests/compile), each kernel against NumPy ----
 # broadcast operands in every position (a bias row, a weight row, a vector, a 0-d tensor, a
 # column beside a row) and reductions over the rows; each compiled, its kernel run on the stand-in

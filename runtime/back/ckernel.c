@@ -124,8 +124,9 @@ var_ok(AxkCtx *k, int var)
 	return 0;
 }
 
-/* ref = { base, nidx, ellipsis, start0, len0, fold0, fin0, flen0, ... } as a view of its base
- * (fold > 0: that dim seen as (groups, fold), start/len over the groups, fin/flen the row) */
+/* ref = { base, nidx, ellipsis, start0, len0, ... } as a view of its base; ellipsis 2: per dim
+ * start, len, fold, fin, flen (fold > 0: that dim seen as (groups, fold), start/len over the
+ * groups, fin/flen the row) */
 static int
 resolve(AxkCtx *k, const int64_t *ref, View *v)
 {
@@ -153,15 +154,16 @@ resolve(AxkCtx *k, const int64_t *ref, View *v)
 		v->shape = *s;
 		return 0;
 	}
-	if (ref[2] || nidx < 0 || nidx > s->rank)
+	int per = ref[2] == 2 ? 5 : 2;
+	if ((ref[2] && per == 2) || nidx < 0 || nidx > s->rank)
 		return kfail(k, "%lld indices into %s, of rank %d", (long long)nidx, nm, s->rank);
 	int64_t st[AX_MAXR + 2];
 	st[s->rank - 1 < 0 ? 0 : s->rank - 1] = 1;
 	for (int d = s->rank - 2; d >= 0; d--)
 		st[d] = st[d + 1] * s->d[d + 1];
 	for (int d = 0; d < s->rank; d++) {
-		const int64_t *x = ref + 3 + 5 * d;
-		int64_t start = d < nidx ? x[0] : 0, len = d < nidx ? x[1] : s->d[d], fold = d < nidx ? x[2] : 0;
+		const int64_t *x = ref + 3 + per * d;
+		int64_t start = d < nidx ? x[0] : 0, len = d < nidx ? x[1] : s->d[d], fold = d < nidx && per == 5 ? x[2] : 0;
 		/* a folded dim: (groups, fold) of strides (fold rows, one row), groups first */
 		int64_t size = fold > 0 ? s->d[d] / fold : s->d[d], stride = fold > 0 ? st[d] * fold : st[d];
 		if (fold < 0 || (fold > 0 && s->d[d] % fold) || v->shape.rank + 2 > AX_MAXR)

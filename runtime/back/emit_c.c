@@ -7,13 +7,14 @@
  * runs the target's generated reference kernels on row-major float32 tiles:
  * an instruction by its index in the target's instruction table (never by
  * name), a view by its layout op's own reference kernel over whole tensors.
- * A value reference is an array { base, nidx, ellipsis, start, len, fold,
- * fin, flen, ... }: base >= 0 the variable v<base>, < 0 the off-chip tensor
- * of node -1 - base; per dim of the base a start (the statement's integer
- * expression over the loop variables, valid C as written) and a length (0:
- * one index, the dim dropped), and a fold (nest.h: > 0, the dim seen as
- * groups of fold rows, start and len over the groups, fin and flen the row
- * in the group; 0: none, fin 0).  The file needs no header (the prelude declares the bridge) and
+ * A value reference is an array { base, nidx, ellipsis, start, len, ... }:
+ * base >= 0 the variable v<base>, < 0 the off-chip tensor of node -1 - base;
+ * per dim of the base a start (the statement's integer expression over the
+ * loop variables, valid C as written) and a length (0: one index, the dim
+ * dropped).  A slice that folds a dim (nest.h) has ellipsis 2 and per dim
+ * five: start, len, fold, fin, flen (fold > 0: the dim seen as groups of
+ * fold rows, start and len over the groups, fin and flen the row in the
+ * group; 0: none).  The file needs no header (the prelude declares the bridge) and
  * uses no macro; arrays are compound literals of explicit size (tcc reads an
  * unsized one twice), so a candidate compiles in about half a millisecond.
  * A comment above each call says what it is in the kernel's terms.
@@ -36,9 +37,9 @@ typedef struct Cw {
 static const char prelude[] =
 	"typedef long long int64_t;\n"
 	"typedef struct AxkCtx AxkCtx;\n"
-	"/* a value reference: { base, nidx, ellipsis, start0, len0, fold0, fin0, flen0, start1, ... }, base\n"
-	" * >= 0 the variable v<base>, < 0 the off-chip tensor of node -1 - base; len 0: one index, the dim\n"
-	" * dropped; fold > 0: the dim in groups of fold rows, start/len over groups, fin/flen the row;\n"
+	"/* a value reference: { base, nidx, ellipsis, start0, len0, start1, len1, ... }, base >= 0 the\n"
+	" * variable v<base>, < 0 the off-chip tensor of node -1 - base; len 0: one index, the dim dropped;\n"
+	" * ellipsis 2: per dim start, len, fold, fin, flen (fold > 0: the dim in groups of fold rows);\n"
 	" * a null reference: an operand left out.  Every call returns 0, or 1 with the reason kept. */\n"
 	"int axk_input(AxkCtx *k, int node, const float *data, int rank, const int64_t *dims);\n"
 	"int axk_tensor(AxkCtx *k, int node, int rank, const int64_t *dims);\n"
@@ -145,10 +146,16 @@ put_ref(Cw *w, const NsRef *r)
 		fputs("0", w->f);
 		return;
 	}
-	fprintf(w->f, "(const int64_t[%d]){ %d, %d, %d", 3 + 5 * r->nidx, r->var, r->nidx, r->ellipsis);
+	int folded = 0;
 	for (int d = 0; d < r->nidx; d++)
-		fprintf(w->f, ", %s, %lld, %d, %s, %d", r->idx[d].start, (long long)r->idx[d].len, r->idx[d].fold,
-		        r->idx[d].fold > 0 ? r->idx[d].fin : "0", r->idx[d].flen);
+		folded |= r->idx[d].fold > 0;
+	fprintf(w->f, "(const int64_t[%d]){ %d, %d, %d", 3 + (folded ? 5 : 2) * r->nidx, r->var, r->nidx,
+	        folded ? 2 : r->ellipsis);
+	for (int d = 0; d < r->nidx; d++) {
+		fprintf(w->f, ", %s, %lld", r->idx[d].start, (long long)r->idx[d].len);
+		if (folded)
+			fprintf(w->f, ", %d, %s, %d", r->idx[d].fold, r->idx[d].fold > 0 ? r->idx[d].fin : "0", r->idx[d].flen);
+	}
 	fputs(" }", w->f);
 }
 

@@ -58,6 +58,8 @@ struct Extract {
 	int nbal, bal;           /* tails balanced or not (2 options where some axis has a tail, else 1; current) */
 	int nfold, fold;         /* blocks along partition axes folded or not (2 options where some could, else 1;
 	                            current: emit_fold.c) */
+	int unfit;               /* a folded form of the current combination could not be written: no more */
+	int pending_fold;        /* the current choice's folded form is next (after its unfused form) */
 	int pending_unfused;     /* the current candidate's unfused form is next */
 	int started;
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
@@ -336,7 +338,7 @@ set_sub(Extract *x, int64_t i)
 			return 0;
 		x->blocks[c] = 1 << blk[c];
 	}
-	return !x->fold || foldable(x);
+	return !x->fold || (!x->unfit && foldable(x));
 }
 
 /* The current combination's tile/block choices: *count gets how many
@@ -348,7 +350,7 @@ start_combo(Extract *x, int64_t *count)
 		x->scale[i_] = 0;
 	for (int i_ = 0; i_ < 64; i_++)
 		x->largest[i_] = 0;
-	x->bal = x->fold = 0;
+	x->bal = x->fold = x->unfit = 0;
 	if (set_tiles(x) != 0)
 		return 0;
 	AxEnv env0 = { x->n, x->names, x->vals };
@@ -428,9 +430,10 @@ advance(Extract *x)
 {
 	for (;;) {
 		/* the current combination's next tile/block choice in its visiting order */
-		while (x->started && x->sj < x->count && x->taken < x->per) {
+		int64_t nv = x->nfold > 0 ? x->count / x->nfold : x->count;   /* the folded forms are visited with the unfolded (next_one) */
+		while (x->started && x->sj < nv && x->taken < x->per) {
 			int64_t i = x->si;
-			x->si = (x->si + x->sstride) % x->count;   /* both below count: no overflow */
+			x->si = (x->si + x->sstride) % nv;   /* both below nv: no overflow */
 			x->sj++;
 			if (set_sub(x, i)) {
 				x->sub = i;
@@ -446,11 +449,12 @@ advance(Extract *x)
 			next_combo(x);
 		if (x->combo >= x->ncombo)
 			return 0;
-		x->sstride = order_step(x->count);
+		nv = x->count / x->nfold;
+		x->sstride = order_step(nv);
 		x->sj = x->si = x->taken = 0;
 		if (x->focus) {   /* past the choices the first round visited */
-			x->sj = x->fskip < x->count ? x->fskip : x->count;
-			x->si = (int64_t)((__int128)x->sj * x->sstride % x->count);
+			x->sj = x->fskip < nv ? x->fskip : nv;
+			x->si = (int64_t)((__int128)x->sj * x->sstride % nv);
 		}
 	}
 }
@@ -469,7 +473,7 @@ extract_focus(Extract *x, const int64_t *combos, int n, int64_t per)
 	x->per = per;
 	x->combo = n ? combos[0] : x->ncombo;
 	x->started = 0;
-	x->pending_unfused = 0;
+	x->pending_unfused = x->pending_fold = 0;
 	x->visit = EXTRACT_FOCUS_BASE - 1;
 }
 
@@ -589,10 +593,13 @@ static Nest *next_one(Extract *x, ExtractCand *c);
 Nest *
 extract_next(Extract *x, ExtractCand *c)
 {
-	for (;;) {   /* a folded form that cannot be written is no candidate: the next */
+	for (;;) {   /* a folded form that cannot be written is no candidate: the next, and the
+	              * combination's other folded forms are passed over (their slices are the same) */
 		Nest *ns = next_one(x, c);
 		if (ns || c->end || !x->fold)
 			return ns;
+		x->unfit = 1;
+		x->pending_unfused = x->pending_fold = 0;
 	}
 }
 
@@ -604,6 +611,11 @@ next_one(Extract *x, ExtractCand *c)
 	if (x->pending_unfused) {
 		x->pending_unfused = 0;
 		fuse = 0;
+	} else if (x->pending_fold) {   /* the same tiles and blocks folded: the choice's twin in the upper half */
+		x->pending_fold = 0;
+		x->fold = 1;
+		x->sub += x->count / x->nfold;
+		fuse = !x->no_fusion;
 	} else {
 		int more;
 		while ((more = advance_share(x)) && !usable(x))
@@ -614,6 +626,7 @@ next_one(Extract *x, ExtractCand *c)
 			return NULL;
 		}
 		fuse = !x->no_fusion;
+		x->pending_fold = x->nfold > 1 && !x->unfit && foldable(x);
 	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nfused = 0;

@@ -83,6 +83,8 @@ better(const SelPick *a, const SelPick *b)   /* a before b */
 		return a->v < b->v;
 	if (a->visit != b->visit)
 		return a->visit < b->visit;
+	if (a->fold != b->fold)
+		return a->fold < b->fold;
 	return a->unfused < b->unfused;
 }
 
@@ -437,7 +439,8 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 					continue;
 				}
 			}
-			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused };
+			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
+			              .fold = c.fold };
 			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
@@ -767,7 +770,7 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 		Nest *ns = extract_next(x, c);
 		if (c->end)
 			return NULL;
-		if ((c->fused < 0) == p->unfused)
+		if ((c->fused < 0) == p->unfused && c->fold == p->fold)
 			return ns;
 		nest_free(ns);
 	}

@@ -61,7 +61,7 @@ cand_open(Cand *c, const char *path, const char *dims, int fuse)
 	int nv = c->n, nfused;
 	if (kernel_tile_sizes(c->tiling, c->L, c->choice, NULL, c->names, c->vals, &nv, 256, 4, why, sizeof why) == 0) {
 		AxEnv env = { nv, c->names, c->vals };
-		c->ns = nest_build(c->tiling, c->L, c->choice, NULL, NULL, &env, fuse, &nfused, why, sizeof why);
+		c->ns = nest_build(c->tiling, c->L, c->choice, NULL, NULL, 0, &env, fuse, &nfused, why, sizeof why);
 	}
 	if (c->ns)
 		c->src = nest_c(c->ns, "kernel", why, sizeof why);
