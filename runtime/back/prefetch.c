@@ -13,7 +13,9 @@
  * loop of the chain, and every later use of its value in the chain reads
  * the buffer's tile at the loop's index.  So the transfers of a block go
  * out ahead of its compute (the DMA queues run in program order), as the
- * operation's own block loads do.
+ * operation's own block loads do.  A load of folded rows (emit_fold.c)
+ * whose row is the loop's variable is one transfer of the loop's tiles into
+ * one tile (partition, tiles, ...), with no loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +110,37 @@ chain_at(const Nest *ns, int at, int *body, int *end)
 	return nc;
 }
 
+/* Can load ld, made in a chain of one loop over a block's tiles, load them
+ * all in one transfer: an operand slice (its only folded one) whose rows
+ * in the group are the loop's variable, the fold the loop's trip, its
+ * partition dim (emit_fold.c)?  Then operand * 64 + dim, else -1. */
+static int
+fold_load(const Nest *ns, const NsStmt *ld, const NsStmt *const *chain, int nc)
+{
+	if (nc != 1)
+		return -1;
+	const AxOp *op = &ns->g->t->insts[ld->inst];
+	int found = -1;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
+		const NsRef *r = &ld->opnd[o];
+		if (r->var == NS_NONE)
+			continue;
+		int first = -1;
+		for (int d = 0; d < r->nidx; d++) {
+			if (first < 0 && r->idx[d].len > 0)
+				first = d;
+			if (r->idx[d].fold <= 0)
+				continue;
+			if (found >= 0 || d != first || r->idx[d].flen || r->idx[d].fold != chain[0]->hi ||
+			    strcmp(r->idx[d].fin, chain[0]->name) != 0 || r->shape.rank < 1 || r->shape.rank + 1 > AX_MAXR ||
+			    ld->shape.rank != r->shape.rank)
+				return -1;
+			found = o * 64 + d;
+		}
+	}
+	return found;
+}
+
 /* One chain: its loads moved before it; the statements rebuilt in out. */
 static int
 fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
@@ -133,7 +166,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 	}
 	if (!nl)
 		return 0;
-	int base = *nout, bufs[MAXLOADS];
+	int base = *nout, bufs[MAXLOADS], folded[MAXLOADS], nloop = 0;
 	for (int k = 0; k < nl; k++) {   /* the buffers, then the loops making the loads into them */
 		const NsStmt *ld = &ns->s[loads[k]];
 		NsStmt *b = &out[(*nout)++];
@@ -146,10 +179,35 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 		for (int d = 1; d < ld->shape.rank; d++)
 			b->shape.d[b->shape.rank++] = ld->shape.d[d];
 		bufs[k] = b->var;
+		folded[k] = fold_load(ns, ld, chain, nc);
+		b->onetile = folded[k] >= 0;
+		nloop += folded[k] < 0;
 	}
-	for (int c = 0; c < nc; c++)
+	for (int k = 0; k < nl; k++)   /* a load of folded rows: the chain's tiles in one transfer */
+		if (folded[k] >= 0) {
+			NsStmt *s = &out[(*nout)++];
+			*s = ns->s[loads[k]];
+			s->depth = ns->s[at].depth;
+			int o = folded[k] / 64, d = folded[k] % 64;
+			NsRef *r = &s->opnd[o];
+			snprintf(r->idx[d].fin, sizeof r->idx[d].fin, "0");
+			r->idx[d].flen = r->idx[d].fold;
+			AxShape t = s->shape;
+			s->shape = out[base + k].shape;
+			r->shape = s->shape;
+			s->out = (NsRef){ .var = bufs[k], .nidx = s->shape.rank, .shape = s->shape };
+			for (int q = 0; q < s->shape.rank; q++) {
+				snprintf(s->out.idx[q].start, sizeof s->out.idx[q].start, "0");
+				s->out.idx[q].len = s->shape.d[q];
+			}
+			(void)t;
+			s->mem = -1;
+		}
+	for (int c = 0; c < nc && nloop; c++)
 		out[(*nout)++] = *chain[c];
 	for (int k = 0; k < nl; k++) {
+		if (folded[k] >= 0)
+			continue;
 		NsStmt *s = &out[(*nout)++];
 		*s = ns->s[loads[k]];
 		s->depth = ns->s[at].depth + nc;
@@ -157,7 +215,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 		s->out = buffer_ref(&whole, bufs[k], chain, nc, &s->shape);
 		s->mem = -1;
 	}
-	for (int c = nc - 1; c >= 0; c--)
+	for (int c = nc - 1; c >= 0 && nloop; c--)
 		out[(*nout)++] = (NsStmt){ .kind = NS_END, .depth = ns->s[at].depth + c, .var = NS_NONE,
 		                           .out.var = NS_NONE, .src.var = NS_NONE };
 	(void)base;
