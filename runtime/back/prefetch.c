@@ -192,7 +192,6 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 			NsRef *r = &s->opnd[o];
 			snprintf(r->idx[d].fin, sizeof r->idx[d].fin, "0");
 			r->idx[d].flen = r->idx[d].fold;
-			AxShape t = s->shape;
 			s->shape = out[base + k].shape;
 			r->shape = s->shape;
 			s->out = (NsRef){ .var = bufs[k], .nidx = s->shape.rank, .shape = s->shape };
@@ -200,7 +199,6 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 				snprintf(s->out.idx[q].start, sizeof s->out.idx[q].start, "0");
 				s->out.idx[q].len = s->shape.d[q];
 			}
-			(void)t;
 			s->mem = -1;
 		}
 	for (int c = 0; c < nc && nloop; c++)
