@@ -579,7 +579,7 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 	if (!ns && clash)
 		ns = build(T, L, choice, engsel, blocks, env, fuse, 0, !fold, &folded, nfused, &clash, why, nwhy);
 	if (ns && fold && (!folded || !nest_folds_ok(ns, T))) {
-		snprintf(why, nwhy, "%s", folded ? "a folded block's slice is not a transfer's partition dim of a tensor"
+		snprintf(why, nwhy, "%s", folded ? "a folded block is not moved by transfers along its partition dim of a tensor"
 		                                 : "no block folds");
 		nest_free(ns);
 		ns = NULL;

@@ -193,7 +193,7 @@ fold_view(Pr *p, const NsRef *r, char *base, size_t n)
 	}
 	if (!ok) {
 		if (!p->bad)
-			snprintf(p->why, p->nwhy, "a slice of %s folds its rows, which it cannot be reshaped to", base);
+			snprintf(p->why, p->nwhy, "%s cannot be seen in groups of rows (a folded block)", base);
 		p->bad = 1;
 		return 0;
 	}
