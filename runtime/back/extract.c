@@ -633,7 +633,7 @@ next_one(Extract *x, ExtractCand *c)
 	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nfused, c->why,
 	                      sizeof c->why);
 	/* the unfused form next, unless it is the same candidate */
-	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x);
+	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x) && !x->fold;   /* folded: the fused form only */
 	c->combo = x->combo;
 	c->sub = x->sub;
 	c->visit = x->visit;
