@@ -165,6 +165,8 @@ char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: 
 int t_size(const Term *t);                               /* nodes of the tree */
 Arena *tc_arena(TermCtx *c);
 const AxTarget *tc_target(const TermCtx *c);   /* the target whose fns its calls name */
+int tc_fresh_count(const TermCtx *c);          /* bound variables t_fresh has handed out */
+void tc_fresh_skip(TermCtx *c, int n);         /* as if t_fresh had been called n more times */
 
 typedef struct AxEnv {       /* values of free variables, by name */
 	int n;
