@@ -432,6 +432,7 @@ typedef struct NuGraph {
 
 NuGraph *ng_new(const AxGraph *g0);
 AxGraph *graph_copy(const AxGraph *g);
+AxGraph *graph_shell(const AxGraph *g, int cap);   /* g's header, no nodes, room for cap */
 void graph_compact(AxGraph *g);
 char *graph_canon(const AxGraph *g);
 int ng_add(NuGraph *ng, AxGraph *g, int *added);      /* index of g or of its equal */
