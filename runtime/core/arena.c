@@ -4,6 +4,7 @@
  * Each stage and each query allocates from an arena and frees it whole
  * (QBE alloc/freeall).  Blocks grow geometrically; allocations are zeroed.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,69 @@ ax_die_(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
+/* Blocks of freed arenas, kept for the next arenas (zeroed again as far as they were
+ * used): an arena per query (a graph run by the reference kernels, thousands in a
+ * compile) had its blocks mapped and unmapped by malloc each time, a page fault per page
+ * and a TLB flush per unmap.  Under AddressSanitizer, freed, so that it sees use after
+ * arena_free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_KEEP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_KEEP 0
+#endif
+#endif
+#ifndef ARENA_KEEP
+#define ARENA_KEEP 1
+#endif
+enum { KEEP_MAX_BLOCK = 1 << 20, KEEP_MAX_BYTES = 32 << 20 };
+static Block *kept;
+static size_t kept_bytes;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static Block *
+block_new(size_t cap)
+{
+	if (ARENA_KEEP && cap <= KEEP_MAX_BLOCK) {
+		pthread_mutex_lock(&kept_lock);
+		Block **p = &kept;
+		while (*p && (*p)->cap != cap)
+			p = &(*p)->next;
+		Block *b = *p;
+		if (b) {
+			*p = b->next;
+			kept_bytes -= cap;
+		}
+		pthread_mutex_unlock(&kept_lock);
+		if (b)
+			return b;
+	}
+	Block *b = calloc(1, sizeof *b + cap);   /* zeroed: allocations are */
+	if (!b)
+		ax_die("out of memory");
+	return b;
+}
+
+static void
+block_free(Block *b)
+{
+	if (ARENA_KEEP && b->cap <= KEEP_MAX_BLOCK) {
+		memset(b->data, 0, b->used);
+		b->used = 0;
+		pthread_mutex_lock(&kept_lock);
+		int keep = kept_bytes + b->cap <= KEEP_MAX_BYTES;
+		if (keep) {
+			b->next = kept;
+			kept = b;
+			kept_bytes += b->cap;
+		}
+		pthread_mutex_unlock(&kept_lock);
+		if (keep)
+			return;
+	}
+	free(b);
+}
+
 Arena *
 arena_new(void)
 {
@@ -54,9 +118,7 @@ arena_alloc(Arena *a, size_t n)
 			cap *= 2;
 		if (a->next_cap < (size_t)64 << 20)
 			a->next_cap *= 2;
-		b = calloc(1, sizeof *b + cap);   /* zeroed once: the arena never reuses memory */
-		if (!b)
-			ax_die("out of memory");
+		b = block_new(cap);
 		b->next = a->head;
 		b->used = 0;
 		b->cap = cap;
@@ -83,7 +145,7 @@ arena_free(Arena *a)
 		return;
 	for (Block *b = a->head, *n; b; b = n) {
 		n = b->next;
-		free(b);
+		block_free(b);
 	}
 	free(a);
 }
