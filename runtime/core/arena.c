@@ -4,16 +4,25 @@
  * Each stage and each query allocates from an arena and frees it whole
  * (QBE alloc/freeall).  Blocks grow geometrically; allocations are zeroed.
  */
+#define _DEFAULT_SOURCE   /* madvise */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "axon.h"
+
+#ifndef MADV_POPULATE_WRITE   /* Linux 5.14; older kernels refuse it, and pages fault as before */
+#define MADV_POPULATE_WRITE 23
+#endif
 
 typedef struct Block {
 	struct Block *next;
 	size_t used, cap;
+	size_t ready;            /* a mapped block: the bytes faulted in so far (arena_alloc) */
 	_Alignas(16) unsigned char data[];
 } Block;
 
@@ -71,7 +80,12 @@ block_new(size_t cap)
 		if (b)
 			return b;
 	}
-	Block *b = calloc(1, sizeof *b + cap);   /* zeroed: allocations are */
+	Block *b;
+	if (ARENA_KEEP && cap > KEEP_MAX_BLOCK) {   /* mapped: its pages zero when first touched */
+		void *p = mmap(NULL, sizeof *b + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		b = p == MAP_FAILED ? NULL : p;
+	} else
+		b = calloc(1, sizeof *b + cap);   /* zeroed: allocations are */
 	if (!b)
 		ax_die("out of memory");
 	return b;
@@ -94,7 +108,10 @@ block_free(Block *b)
 		if (keep)
 			return;
 	}
-	free(b);
+	if (ARENA_KEEP && b->cap > KEEP_MAX_BLOCK)
+		munmap(b, sizeof *b + b->cap);
+	else
+		free(b);
 }
 
 Arena *
@@ -121,8 +138,18 @@ arena_alloc(Arena *a, size_t n)
 		b = block_new(cap);
 		b->next = a->head;
 		b->used = 0;
+		b->ready = 0;
 		b->cap = cap;
 		a->head = b;
+	}
+	if (ARENA_KEEP && b->cap > KEEP_MAX_BLOCK && b->used + n > b->ready) {
+		/* a mapped block faulted in a megabyte at a time, by one call each (block_new) */
+		size_t to = (b->used + n + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+		to = to < b->cap ? to : b->cap;
+		uintptr_t lo = (uintptr_t)(b->data + b->ready) & ~(uintptr_t)4095;
+		uintptr_t hi = ((uintptr_t)(b->data + to) + 4095) & ~(uintptr_t)4095;
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+		b->ready = to;
 	}
 	void *p = b->data + b->used;
 	b->used += n;
@@ -148,6 +175,39 @@ arena_free(Arena *a)
 		block_free(b);
 	}
 	free(a);
+}
+
+/* bytes of this thread's malloc heap faulted in by one call, and malloc told to keep its
+ * heap (blocks up to 16 MB from it, 128 MB of free heap kept): page by page, each first touch
+ * is a trap, and on a virtual machine the traps cost more than the pages (a Z3 context
+ * alone fills 17 MB: 4200 faults, three quarters of its making).  Called once per process
+ * that will use a solver, after any fork that should not share these pages.  Nothing
+ * under AddressSanitizer (its own allocator), nor where the kernel cannot populate. */
+void
+ax_heap_reserve(size_t bytes)
+{
+#if ARENA_KEEP
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	mallopt(M_MMAP_THRESHOLD, 16 << 20);   /* Z3's tables (8.5 MB) from the heap */
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	enum { PIECE = 8 << 20 };   /* below the threshold: from the heap, and together again when freed */
+	char *p[64];
+	int n = 0;
+	for (size_t got = 0; got < bytes && n < 64; got += PIECE) {
+		if (!(p[n] = malloc(PIECE)))
+			break;
+		uintptr_t a = ((uintptr_t)p[n] + 4095) & ~(uintptr_t)4095;
+		madvise((void *)a, PIECE - 4096, MADV_POPULATE_WRITE);
+		n++;
+	}
+	while (n > 0)
+		free(p[--n]);
+#else
+	(void)bytes;
+#endif
 }
 
 /* Milliseconds on a monotonic clock, for timings in reports. */

@@ -48,6 +48,7 @@ void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 void arena_free(Arena *a);                      /* frees everything at once */
 double ax_now_ms(void);                         /* a monotonic clock */
+void ax_heap_reserve(size_t bytes);             /* the malloc heap faulted in at once (once a process) */
 
 /* ---- proc.c: child processes ------------------------------------------------ */
 #include <sys/types.h>

@@ -97,6 +97,10 @@ static pthread_mutex_t cores_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int server_start(SmtCore *s);
 
+/* The heap faulted in at once before the first context (ax_heap_reserve): a context fills
+ * 17 MB; the rest for the queries and the stages that follow */
+enum { HEAP_RESERVE = 48 << 20 };
+
 /* The context, its sorts and the reciprocal. */
 static void
 core_context(SmtCore *s)
@@ -130,6 +134,7 @@ core_for(const AxTarget *t)
 		 * copied first, a fault and a TLB flush apiece (a third of GQA's Phase 1).  If the
 		 * fork fails, the first query that needs the prover tries again. */
 		server_start(s);
+		ax_heap_reserve(HEAP_RESERVE);
 		core_context(s);
 		s->next = cores;
 		cores = s;
@@ -431,8 +436,10 @@ server_start(SmtCore *s)
 		close(req[1]);
 		close(ans[0]);
 		signal(SIGPIPE, SIG_DFL);
-		if (!s->z)   /* forked before the owner made its context */
+		if (!s->z) {   /* forked before the owner made its context */
+			ax_heap_reserve(HEAP_RESERVE / 2);
 			core_context(s);
+		}
 		server_loop(s, req[0], ans[1]);
 	}
 	close(req[0]);
