@@ -35,7 +35,7 @@ typedef struct Prop {
 	int regroup;             /* >= 0: a clone whose operand rank changed puts the difference in
 	                            this ellipsis group (reinstantiate); -1: ranks must match */
 	int regrouped;           /* ... some node of the swap was regrouped */
-	AxGraph scratch;         /* the swap being tried (rebuild): copied to the arena when kept */
+	AxGraph trial;           /* the swap being tried (rebuild): copied to the arena when kept */
 	AxNode *snodes;
 	NodeMeta *smeta;
 	int scap;
@@ -386,11 +386,11 @@ sizes_exist(Prop *pr)
  * with reinst, every new node's shape is recomputed and NULL returned when
  * its preconditions or op2's shape do not hold (without, the graph is only
  * the shape of the swap). */
-/* g copied into the scratch graph, with room for the nodes a swap adds: most swaps tried
+/* g copied into the trial graph, with room for the nodes a swap adds: most swaps tried
  * are not kept, and a copy of the graph in the arena apiece made most of the second
  * round's memory (fresh pages, each a fault) */
 static AxGraph *
-scratch_copy(Prop *pr, const AxGraph *g)
+trial_copy(Prop *pr, const AxGraph *g)
 {
 	int need = g->nnodes + AX_MAXOPND + 8;
 	if (pr->scap < need) {
@@ -400,25 +400,25 @@ scratch_copy(Prop *pr, const AxGraph *g)
 		if (!pr->snodes || !pr->smeta)
 			ax_die("out of memory");
 	}
-	pr->scratch = *g;
-	pr->scratch.nodes = pr->snodes;
-	pr->scratch.meta = pr->smeta;
-	pr->scratch.cap = pr->scap;
+	pr->trial = *g;
+	pr->trial.nodes = pr->snodes;
+	pr->trial.meta = pr->smeta;
+	pr->trial.cap = pr->scap;
 	memcpy(pr->snodes, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
 	if (g->meta)
 		memcpy(pr->smeta, g->meta, sizeof *g->meta * (size_t)g->nnodes);
 	else
 		memset(pr->smeta, 0, sizeof *pr->smeta * (size_t)g->nnodes);
-	return &pr->scratch;
+	return &pr->trial;
 }
 
-/* (The graph rebuild returns is the scratch graph: the next rebuild overwrites it.) */
+/* (The graph rebuild returns is the trial graph: the next rebuild overwrites it.) */
 static AxGraph *
 rebuild(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, int reinst, AxNode *clones, AxNode *op1n,
         int *np_)
 {
 	const AxNode *n1 = &g->nodes[p], *n2 = &g->nodes[q];
-	AxGraph *ng = scratch_copy(pr, g);
+	AxGraph *ng = trial_copy(pr, g);
 	*op1n = *n1;
 	for (int o = 0; o < n1->nin; o++) {
 		if (!(S & (1u << o)))
@@ -498,7 +498,7 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	}
 	if (!ng)
 		return NULL;
-	ng = graph_copy(ng);   /* kept: out of the scratch graph */
+	ng = graph_copy(ng);   /* kept: out of the trial graph */
 	*newpos = -1;
 	for (int i = 0; i < ng->nnodes; i++)
 		if (ng->meta[i].origin == g->meta[p].origin)
