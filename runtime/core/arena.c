@@ -95,7 +95,8 @@ static void
 block_free(Block *b)
 {
 	if (ARENA_KEEP && b->cap <= KEEP_MAX_BLOCK) {
-		memset(b->data, 0, b->used);
+		for (size_t i = 0; i < b->used; i++)   /* zeroed again (the compiler's loop) */
+			b->data[i] = 0;
 		b->used = 0;
 		pthread_mutex_lock(&kept_lock);
 		int keep = kept_bytes + b->cap <= KEEP_MAX_BYTES;

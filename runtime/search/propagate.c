@@ -408,7 +408,8 @@ trial_copy(Prop *pr, const AxGraph *g)
 	if (g->meta)
 		memcpy(pr->smeta, g->meta, sizeof *g->meta * (size_t)g->nnodes);
 	else
-		memset(pr->smeta, 0, sizeof *pr->smeta * (size_t)g->nnodes);
+		for (int i = 0; i < g->nnodes; i++)
+			pr->smeta[i] = (NodeMeta){ 0 };
 	return &pr->trial;
 }
 
