@@ -4,15 +4,25 @@
  * Each stage and each query allocates from an arena and frees it whole
  * (QBE alloc/freeall).  Blocks grow geometrically; allocations are zeroed.
  */
+#define _DEFAULT_SOURCE   /* madvise */
+#include <malloc.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "axon.h"
+
+#ifndef MADV_POPULATE_WRITE   /* Linux 5.14; older kernels refuse it, and pages fault as before */
+#define MADV_POPULATE_WRITE 23
+#endif
 
 typedef struct Block {
 	struct Block *next;
 	size_t used, cap;
+	size_t ready;            /* a mapped block: the bytes faulted in so far (arena_alloc) */
 	_Alignas(16) unsigned char data[];
 } Block;
 
@@ -31,6 +41,78 @@ ax_die_(const char *file, int line, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	abort();
+}
+
+/* Blocks of freed arenas, kept for the next arenas (zeroed again as far as they were
+ * used): an arena per query (a graph run by the reference kernels, thousands in a
+ * compile) had its blocks mapped and unmapped by malloc each time, a page fault per page
+ * and a TLB flush per unmap.  Under AddressSanitizer, freed, so that it sees use after
+ * arena_free. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_KEEP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_KEEP 0
+#endif
+#endif
+#ifndef ARENA_KEEP
+#define ARENA_KEEP 1
+#endif
+enum { KEEP_MAX_BLOCK = 1 << 20, KEEP_MAX_BYTES = 32 << 20 };
+static Block *kept;
+static size_t kept_bytes;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static Block *
+block_new(size_t cap)
+{
+	if (ARENA_KEEP && cap <= KEEP_MAX_BLOCK) {
+		pthread_mutex_lock(&kept_lock);
+		Block **p = &kept;
+		while (*p && (*p)->cap != cap)
+			p = &(*p)->next;
+		Block *b = *p;
+		if (b) {
+			*p = b->next;
+			kept_bytes -= cap;
+		}
+		pthread_mutex_unlock(&kept_lock);
+		if (b)
+			return b;
+	}
+	Block *b;
+	if (ARENA_KEEP && cap > KEEP_MAX_BLOCK) {   /* mapped: its pages zero when first touched */
+		void *p = mmap(NULL, sizeof *b + cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		b = p == MAP_FAILED ? NULL : p;
+	} else
+		b = calloc(1, sizeof *b + cap);   /* zeroed: allocations are */
+	if (!b)
+		ax_die("out of memory");
+	return b;
+}
+
+static void
+block_free(Block *b)
+{
+	if (ARENA_KEEP && b->cap <= KEEP_MAX_BLOCK) {
+		for (size_t i = 0; i < b->used; i++)   /* zeroed again (the compiler's loop) */
+			b->data[i] = 0;
+		b->used = 0;
+		pthread_mutex_lock(&kept_lock);
+		int keep = kept_bytes + b->cap <= KEEP_MAX_BYTES;
+		if (keep) {
+			b->next = kept;
+			kept = b;
+			kept_bytes += b->cap;
+		}
+		pthread_mutex_unlock(&kept_lock);
+		if (keep)
+			return;
+	}
+	if (ARENA_KEEP && b->cap > KEEP_MAX_BLOCK)
+		munmap(b, sizeof *b + b->cap);
+	else
+		free(b);
 }
 
 Arena *
@@ -54,13 +136,21 @@ arena_alloc(Arena *a, size_t n)
 			cap *= 2;
 		if (a->next_cap < (size_t)64 << 20)
 			a->next_cap *= 2;
-		b = calloc(1, sizeof *b + cap);   /* zeroed once: the arena never reuses memory */
-		if (!b)
-			ax_die("out of memory");
+		b = block_new(cap);
 		b->next = a->head;
 		b->used = 0;
+		b->ready = 0;
 		b->cap = cap;
 		a->head = b;
+	}
+	if (ARENA_KEEP && b->cap > KEEP_MAX_BLOCK && b->used + n > b->ready) {
+		/* a mapped block faulted in a megabyte at a time, by one call each (block_new) */
+		size_t to = (b->used + n + ((size_t)1 << 20) - 1) & ~(((size_t)1 << 20) - 1);
+		to = to < b->cap ? to : b->cap;
+		uintptr_t lo = (uintptr_t)(b->data + b->ready) & ~(uintptr_t)4095;
+		uintptr_t hi = ((uintptr_t)(b->data + to) + 4095) & ~(uintptr_t)4095;
+		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+		b->ready = to;
 	}
 	void *p = b->data + b->used;
 	b->used += n;
@@ -83,9 +173,42 @@ arena_free(Arena *a)
 		return;
 	for (Block *b = a->head, *n; b; b = n) {
 		n = b->next;
-		free(b);
+		block_free(b);
 	}
 	free(a);
+}
+
+/* bytes of this thread's malloc heap faulted in by one call, and malloc told to keep its
+ * heap (blocks up to 16 MB from it, 128 MB of free heap kept): page by page, each first touch
+ * is a trap, and on a virtual machine the traps cost more than the pages (a Z3 context
+ * alone fills 17 MB: 4200 faults, three quarters of its making).  Called once per process
+ * that will use a solver, after any fork that should not share these pages.  Nothing
+ * under AddressSanitizer (its own allocator), nor where the kernel cannot populate. */
+void
+ax_heap_reserve(size_t bytes)
+{
+#if ARENA_KEEP
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	mallopt(M_MMAP_THRESHOLD, 16 << 20);   /* Z3's tables (8.5 MB) from the heap */
+	mallopt(M_TRIM_THRESHOLD, 128 << 20);
+	enum { PIECE = 8 << 20 };   /* below the threshold: from the heap, and together again when freed */
+	char *p[64];
+	int n = 0;
+	for (size_t got = 0; got < bytes && n < 64; got += PIECE) {
+		if (!(p[n] = malloc(PIECE)))
+			break;
+		uintptr_t a = ((uintptr_t)p[n] + 4095) & ~(uintptr_t)4095;
+		madvise((void *)a, PIECE - 4096, MADV_POPULATE_WRITE);
+		n++;
+	}
+	while (n > 0)
+		free(p[--n]);
+#else
+	(void)bytes;
+#endif
 }
 
 /* Milliseconds on a monotonic clock, for timings in reports. */

@@ -48,6 +48,7 @@ void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 void arena_free(Arena *a);                      /* frees everything at once */
 double ax_now_ms(void);                         /* a monotonic clock */
+void ax_heap_reserve(size_t bytes);             /* the malloc heap faulted in at once (once a process) */
 
 /* ---- proc.c: child processes ------------------------------------------------ */
 #include <sys/types.h>
@@ -165,6 +166,8 @@ char *t_infix(TermCtx *c, const Term *t);                /* K == N, D / 2 >= 1: 
 int t_size(const Term *t);                               /* nodes of the tree */
 Arena *tc_arena(TermCtx *c);
 const AxTarget *tc_target(const TermCtx *c);   /* the target whose fns its calls name */
+int tc_fresh_count(const TermCtx *c);          /* bound variables t_fresh has handed out */
+void tc_fresh_skip(TermCtx *c, int n);         /* as if t_fresh had been called n more times */
 
 typedef struct AxEnv {       /* values of free variables, by name */
 	int n;
@@ -430,6 +433,7 @@ typedef struct NuGraph {
 
 NuGraph *ng_new(const AxGraph *g0);
 AxGraph *graph_copy(const AxGraph *g);
+AxGraph *graph_shell(const AxGraph *g, int cap);   /* g's header, no nodes, room for cap */
 void graph_compact(AxGraph *g);
 char *graph_canon(const AxGraph *g);
 int ng_add(NuGraph *ng, AxGraph *g, int *added);      /* index of g or of its equal */

@@ -39,6 +39,20 @@ graph_copy(const AxGraph *g)
 	return c;
 }
 
+/* A graph with g's sizes, parameters and assumptions and no nodes yet, room for cap. */
+AxGraph *
+graph_shell(const AxGraph *g, int cap)
+{
+	Arena *a = tc_arena(g->tc);
+	AxGraph *c = arena_alloc(a, sizeof *c);
+	*c = *g;
+	c->nnodes = 0;
+	c->cap = cap;
+	c->nodes = arena_alloc(a, sizeof *c->nodes * (size_t)cap);
+	c->meta = arena_alloc(a, sizeof *c->meta * (size_t)cap);
+	return c;
+}
+
 /* Drops dead nodes and renumbers the rest in dependency order.  Inputs stay
  * first, in their order, so a parameter's node id (AxParam.node, shared by
  * all variants) stays right.  Uses of old ids are rewritten. */
@@ -81,24 +95,36 @@ graph_compact(AxGraph *g)
 				}
 		}
 	}
-	AxNode *nodes = arena_alloc(tc_arena(g->tc), sizeof *nodes * (size_t)(no + 8));
-	NodeMeta *meta = arena_alloc(tc_arena(g->tc), sizeof *meta * (size_t)(no + 8));
-	for (int i = 0; i < no; i++)
-		newid[order[i]] = i;
-	for (int i = 0; i < no; i++) {
-		nodes[i] = g->nodes[order[i]];
-		if (g->meta)
+	/* renumbered in place (the graph's arrays hold n >= no nodes): compacting allocates
+	 * nothing in the arena, and an order that changes nothing copies nothing */
+	int same = no == n;
+	for (int i = 0; i < no && same; i++)
+		same = order[i] == i;
+	if (!g->meta)
+		g->meta = arena_alloc(tc_arena(g->tc), sizeof *g->meta * (size_t)(n + 1));
+	if (!same) {
+		AxNode *nodes = malloc(sizeof *nodes * (size_t)(no + 1));
+		NodeMeta *meta = malloc(sizeof *meta * (size_t)(no + 1));
+		if (!nodes || !meta)
+			ax_die("out of memory");
+		for (int i = 0; i < no; i++)
+			newid[order[i]] = i;
+		for (int i = 0; i < no; i++) {
+			nodes[i] = g->nodes[order[i]];
 			meta[i] = g->meta[order[i]];
-		for (int o = 0; o < nodes[i].nin; o++)
-			if (nodes[i].in[o] >= 0)
-				nodes[i].in[o] = newid[nodes[i].in[o]];
+			for (int o = 0; o < nodes[i].nin; o++)
+				if (nodes[i].in[o] >= 0)
+					nodes[i].in[o] = newid[nodes[i].in[o]];
+		}
+		for (int k = 0; k < g->noutputs; k++)
+			g->outputs[k] = newid[g->outputs[k]];
+		memcpy(g->nodes, nodes, sizeof *nodes * (size_t)no);
+		memcpy(g->meta, meta, sizeof *meta * (size_t)no);
+		free(nodes);
+		free(meta);
 	}
-	for (int k = 0; k < g->noutputs; k++)
-		g->outputs[k] = newid[g->outputs[k]];
-	g->nodes = nodes;
-	g->meta = meta;
 	g->nnodes = no;
-	g->cap = no + 8;
+	g->cap = no;   /* the next node appended moves both arrays (meta may have no more room) */
 	free(order);
 	free(newid);
 	free(state);

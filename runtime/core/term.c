@@ -619,6 +619,20 @@ tc_arena(TermCtx *c)
 	return c->arena;
 }
 
+int
+tc_fresh_count(const TermCtx *c)
+{
+	return c->nfresh;
+}
+
+/* A memoised computation that made n fresh variables, skipped: the variables made after it
+ * are numbered as they were when it ran. */
+void
+tc_fresh_skip(TermCtx *c, int n)
+{
+	c->nfresh += n;
+}
+
 const AxTarget *
 tc_target(const TermCtx *c)
 {

@@ -28,6 +28,7 @@
  * longest range for every element, as the reference evaluates it.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <string.h>
 #include "measure.h"
 
@@ -268,6 +269,42 @@ probe(const AxTarget *t, TermCtx *tc, const AxOp *op, int dtype_bytes, double *m
 	}
 }
 
+/* The instructions' peaks of target t at dtype_bytes, probed once: they depend on nothing
+ * else, and select_shrink asks for the roofline at each halving (GQA: a fifth of Phase 1
+ * probing).  The probe's fresh variables are skipped when it is not run again, so the
+ * terms made after it are the same. */
+typedef struct Peak {
+	const AxTarget *t;
+	int dtype_bytes, nfresh;
+	double mac_rate, flop_rate[32];
+} Peak;
+
+static void
+peaks(const AxTarget *t, TermCtx *tc, int dtype_bytes, double *mac_rate, double *flop_rate)
+{
+	static Peak memo[8];
+	static int nmemo;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < nmemo; i++)
+		if (memo[i].t == t && memo[i].dtype_bytes == dtype_bytes) {
+			*mac_rate = memo[i].mac_rate;
+			memcpy(flop_rate, memo[i].flop_rate, sizeof memo[i].flop_rate);
+			tc_fresh_skip(tc, memo[i].nfresh);
+			pthread_mutex_unlock(&lock);
+			return;
+		}
+	int before = tc_fresh_count(tc);
+	for (int i = 0; i < t->ninsts; i++)
+		probe(t, tc, &t->insts[i], dtype_bytes, mac_rate, flop_rate);
+	if (nmemo < 8) {
+		Peak *p = &memo[nmemo++];
+		*p = (Peak){ .t = t, .dtype_bytes = dtype_bytes, .nfresh = tc_fresh_count(tc) - before, .mac_rate = *mac_rate };
+		memcpy(p->flop_rate, flop_rate, sizeof p->flop_rate);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 double
 model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, ModelRoof *r)
 {
@@ -306,8 +343,7 @@ model_roofline(const AxGraph *g0, const AxEnv *sizes, int dtype_bytes, ModelRoof
 	if (z.flops < 0)
 		z.flops = 0;
 	double flop_rate[32] = { 0 };
-	for (int i = 0; i < t->ninsts; i++)
-		probe(t, g0->tc, &t->insts[i], dtype_bytes, &z.macs_rate, flop_rate);
+	peaks(t, g0->tc, dtype_bytes, &z.macs_rate, flop_rate);
 	for (int e = 0; e < t->nengines && e < 32; e++)
 		z.flops_rate += flop_rate[e];
 	double tc = z.macs_rate > 0 ? z.macs / z.macs_rate : 0, te = z.flops_rate > 0 ? z.flops / z.flops_rate : 0;

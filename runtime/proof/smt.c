@@ -1,9 +1,14 @@
 /*
  * smt.c — terms to Z3, and the one place axonc talks to Z3.
  *
- * One Z3 context per Smt (create one per thread and reuse it: a context costs
- * milliseconds, a query on the simple solver tens of microseconds; see
- * shared/reference/z3-notes.md).  Each query gets a fresh simple solver.
+ * One Z3 context per thread and target, shared by every Smt made there (a
+ * context costs milliseconds, a query on the simple solver tens of
+ * microseconds; see shared/reference/z3-notes.md): an Smt is a handle with
+ * its own time limit, smt_new finds the thread's context (made at the first
+ * smt_new, kept for the process's life: a compile made some thirty of them, one
+ * per checker) and smt_free drops the handle only.  The answers remembered,
+ * and the prover process of check_isolated, are the context's: every checker
+ * of the thread shares them.  Each query gets a fresh simple solver.
  * Encoding: sizes and indices are Int constants, float attributes Real
  * constants, input tensors uninterpreted functions Int^n -> Real, scalar fns
  * uninterpreted Real^n -> Real, and real division a / b is a * recip(b) with
@@ -19,6 +24,7 @@
  * unsat) are kept; `unknown` is asked again.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,19 +40,24 @@ typedef struct Memo {
 	char *why;
 } Memo;
 
-struct Smt {
+typedef struct SmtCore {
 	Z3_context z;
 	Memo *memo;         /* open addressing, a power of two of slots, at most half full */
 	size_t nmemo, capmemo;
 	Z3_sort isort, rsort;
 	Z3_func_decl recip;
 	const AxTarget *t;
-	int z3_error;
-	char err[256];
-	int timeout_ms;
+	int timeout_ms;             /* the query's, from its handle */
 	int idiv;                   /* the query being translated has integer // or % */
 	pid_t srv, srv_owner;       /* the prover process (check_isolated) and the process it serves */
 	int srv_in, srv_out;        /* requests to it, answers from it */
+	pthread_t thread;           /* the thread the context serves */
+	struct SmtCore *next;
+} SmtCore;
+
+struct Smt {
+	SmtCore *c;
+	int timeout_ms;
 };
 
 void
@@ -57,7 +68,7 @@ smt_set_timeout(Smt *s, int ms)
 
 /* A fresh simple solver with the time limit. */
 static Z3_solver
-new_solver(Smt *s)
+new_solver(SmtCore *s)
 {
 	Z3_solver sv = Z3_mk_simple_solver(s->z);
 	Z3_solver_inc_ref(s->z, sv);
@@ -79,16 +90,21 @@ on_error(Z3_context z, Z3_error_code e)
 	(void)e;
 }
 
-static void server_stop(Smt *s);
+/* The contexts made so far, one per thread and target; kept for the process's life (a
+ * process forked from the owner uses its copy, with a prover of its own). */
+static SmtCore *cores;
+static pthread_mutex_t cores_lock = PTHREAD_MUTEX_INITIALIZER;
 
-Smt *
-smt_new(const AxTarget *t)
+static int server_start(SmtCore *s);
+
+/* The heap faulted in at once before the first context (ax_heap_reserve): a context fills
+ * 17 MB; the rest for the queries and the stages that follow */
+enum { HEAP_RESERVE = 48 << 20 };
+
+/* The context, its sorts and the reciprocal. */
+static void
+core_context(SmtCore *s)
 {
-	static Smt zero;
-	Smt *s = malloc(sizeof *s);
-	if (!s)
-		ax_die("out of memory");
-	*s = zero;
 	Z3_config cfg = Z3_mk_config();
 	s->z = Z3_mk_context(cfg);
 	Z3_del_config(cfg);
@@ -97,26 +113,55 @@ smt_new(const AxTarget *t)
 	s->rsort = Z3_mk_real_sort(s->z);
 	Z3_sort r1[1] = { s->rsort };
 	s->recip = Z3_mk_func_decl(s->z, Z3_mk_string_symbol(s->z, "recip"), 1, r1, s->rsort);
-	s->t = t;
+}
+
+static SmtCore *
+core_for(const AxTarget *t)
+{
+	pthread_t me = pthread_self();
+	pthread_mutex_lock(&cores_lock);
+	SmtCore *s = cores;
+	while (s && !(s->t == t && pthread_equal(s->thread, me)))
+		s = s->next;
+	if (!s) {
+		s = calloc(1, sizeof *s);
+		if (!s)
+			ax_die("out of memory");
+		s->t = t;
+		s->thread = me;
+		/* the prover process forked first, before this process has a context, and it makes
+		 * its own: forked later, each page this process then writes (Z3's own above all) is
+		 * copied first, a fault and a TLB flush apiece (a third of GQA's Phase 1).  If the
+		 * fork fails, the first query that needs the prover tries again. */
+		server_start(s);
+		ax_heap_reserve(HEAP_RESERVE);
+		core_context(s);
+		s->next = cores;
+		cores = s;
+	}
+	pthread_mutex_unlock(&cores_lock);
+	return s;
+}
+
+Smt *
+smt_new(const AxTarget *t)
+{
+	Smt *s = malloc(sizeof *s);
+	if (!s)
+		ax_die("out of memory");
+	*s = (Smt){ core_for(t), 0 };
 	return s;
 }
 
 void
 smt_free(Smt *s)
 {
-	if (!s)
-		return;
-	server_stop(s);
-	for (size_t i = 0; i < s->capmemo; i++)
-		free(s->memo[i].why);
-	free(s->memo);
-	Z3_del_context(s->z);
 	free(s);
 }
 
 /* The slot of the query (hyp, goal): its answer, or the empty slot it goes in. */
 static Memo *
-memo_slot(Smt *s, Z3_ast hyp, Z3_ast goal)
+memo_slot(SmtCore *s, Z3_ast hyp, Z3_ast goal)
 {
 	if (2 * (s->nmemo + 1) > s->capmemo) {
 		size_t cap = s->capmemo ? 2 * s->capmemo : 1024;
@@ -139,7 +184,7 @@ memo_slot(Smt *s, Z3_ast hyp, Z3_ast goal)
 
 /* Remembers a definite answer in the slot memo_slot gave. */
 static void
-memo_keep(Smt *s, Memo *m, Z3_ast hyp, Z3_ast goal, int answer, const char *why)
+memo_keep(SmtCore *s, Memo *m, Z3_ast hyp, Z3_ast goal, int answer, const char *why)
 {
 	char *w = strdup(why);
 	if (!w)
@@ -148,10 +193,10 @@ memo_keep(Smt *s, Memo *m, Z3_ast hyp, Z3_ast goal, int answer, const char *why)
 	s->nmemo++;
 }
 
-static Z3_ast tr(Smt *s, const Term *t, const char **why);
+static Z3_ast tr(SmtCore *s, const Term *t, const char **why);
 
 static Z3_func_decl
-uf(Smt *s, const char *name, int n, Z3_sort dom, Z3_sort range)
+uf(SmtCore *s, const char *name, int n, Z3_sort dom, Z3_sort range)
 {
 	Z3_sort d[AX_MAXR + 16];
 	for (int i = 0; i < n; i++)
@@ -172,7 +217,7 @@ floor_div(Z3_context z, Z3_ast a, Z3_ast b)
 }
 
 static Z3_ast
-tr(Smt *s, const Term *t, const char **why)
+tr(SmtCore *s, const Term *t, const char **why)
 {
 	Z3_context z = s->z;
 	Z3_ast a[16];
@@ -250,7 +295,7 @@ tr(Smt *s, const Term *t, const char **why)
 /* The solver sv, holding the assertions, checked.  prove: the text for a
  * proof (proved / counterexample / unknown), else for a satisfiability query. */
 static Z3_lbool
-check_solver(Smt *s, Z3_solver sv, int prove, char *why, size_t n)
+check_solver(SmtCore *s, Z3_solver sv, int prove, char *why, size_t n)
 {
 	Z3_lbool r = Z3_solver_check(s->z, sv);
 	if (!prove)
@@ -269,7 +314,7 @@ check_solver(Smt *s, Z3_solver sv, int prove, char *why, size_t n)
 
 /* The solver on the assertions, in this process. */
 static Z3_lbool
-check_here(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
+check_here(SmtCore *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 {
 	Z3_solver sv = new_solver(s);
 	for (int i = 0; i < na; i++)
@@ -325,7 +370,7 @@ get_all(int fd, void *buf, size_t len, int limit)
 }
 
 static void
-server_stop(Smt *s)
+server_stop(SmtCore *s)
 {
 	if (s->srv <= 0 || s->srv_owner != getpid())
 		return;
@@ -336,18 +381,19 @@ server_stop(Smt *s)
 	s->srv = 0;
 }
 
-/* The child: queries (prove flag, length, text) until its parent closes the pipe. */
+/* The child: queries (prove flag, length, time limit, text) until its parent closes the pipe. */
 static void
-server_loop(Smt *s, int in, int out)
+server_loop(SmtCore *s, int in, int out)
 {
 	for (;;) {
-		uint32_t head[2];
+		uint32_t head[3];
 		if (get_all(in, head, sizeof head, -1) != 0)
 			_exit(0);
 		char *text = malloc((size_t)head[1] + 1);
 		if (!text || get_all(in, text, head[1], -1) != 0)
 			_exit(1);
 		text[head[1]] = 0;
+		s->timeout_ms = (int)head[2];
 		char why[1024];
 		Z3_solver sv = new_solver(s);
 		Z3_solver_from_string(s->z, sv, text);
@@ -370,7 +416,7 @@ server_loop(Smt *s, int in, int out)
 }
 
 static int
-server_start(Smt *s)
+server_start(SmtCore *s)
 {
 	int req[2], ans[2];
 	if (pipe(req) != 0)
@@ -390,6 +436,10 @@ server_start(Smt *s)
 		close(req[1]);
 		close(ans[0]);
 		signal(SIGPIPE, SIG_DFL);
+		if (!s->z) {   /* forked before the owner made its context */
+			ax_heap_reserve(HEAP_RESERVE / 2);
+			core_context(s);
+		}
 		server_loop(s, req[0], ans[1]);
 	}
 	close(req[0]);
@@ -403,7 +453,7 @@ server_start(Smt *s)
 
 /* The query in the prover process, killed at the time limit: unknown past it. */
 static Z3_lbool
-check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
+check_isolated(SmtCore *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 {
 	if (s->srv > 0 && s->srv_owner != getpid())
 		s->srv = 0;   /* the owner's prover, inherited by a fork: not ours to use */
@@ -416,7 +466,7 @@ check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 	for (int i = 0; i < na; i++)
 		Z3_solver_assert(s->z, sv, as[i]);
 	const char *text = Z3_solver_to_string(s->z, sv);
-	uint32_t head[2] = { (uint32_t)prove, (uint32_t)strlen(text) };
+	uint32_t head[3] = { (uint32_t)prove, (uint32_t)strlen(text), (uint32_t)(s->timeout_ms > 0 ? s->timeout_ms : 0) };
 	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
 	int ok = put_all(s->srv_in, head, sizeof head) == 0 && put_all(s->srv_in, text, head[1]) == 0;
 	Z3_solver_dec_ref(s->z, sv);
@@ -438,7 +488,7 @@ check_isolated(Smt *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 }
 
 static int
-prove_with(Smt *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
+prove_with(SmtCore *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 {
 	const char *w = NULL;
 	s->idiv = 0;
@@ -466,7 +516,8 @@ prove_with(Smt *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 int
 smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 {
-	return prove_with(s, hyp, goal, why, n, 0);
+	s->c->timeout_ms = s->timeout_ms;
+	return prove_with(s->c, hyp, goal, why, n, 0);
 }
 
 /* smt_prove with the query in a child process killed at the time limit:
@@ -476,13 +527,16 @@ smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 int
 smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 {
-	return prove_with(s, hyp, goal, why, n, 1);
+	s->c->timeout_ms = s->timeout_ms;
+	return prove_with(s->c, hyp, goal, why, n, 1);
 }
 
 /* 1 if the boolean term can be true; 0 if it cannot or the solver cannot say */
 int
-smt_satisfiable(Smt *s, Term *t, char *why, size_t n)
+smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
 {
+	SmtCore *s = h->c;
+	s->timeout_ms = h->timeout_ms;
 	const char *w = NULL;
 	s->idiv = 0;
 	Z3_ast a = tr(s, t, &w);

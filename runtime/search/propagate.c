@@ -35,6 +35,10 @@ typedef struct Prop {
 	int regroup;             /* >= 0: a clone whose operand rank changed puts the difference in
 	                            this ellipsis group (reinstantiate); -1: ranks must match */
 	int regrouped;           /* ... some node of the swap was regrouped */
+	AxGraph trial;           /* the swap being tried (rebuild): copied to the arena when kept */
+	AxNode *snodes;
+	NodeMeta *smeta;
+	int scap;
 } Prop;
 
 static void
@@ -291,7 +295,7 @@ local_equiv(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, cons
 		if (!seen)
 			xs[nx++] = ext[i];
 	}
-	AxGraph *l = graph_copy(g), *r = graph_copy(g);
+	AxGraph *l = graph_shell(g, nx + AX_MAXOPND + 2), *r = graph_shell(g, nx + AX_MAXOPND + 2);
 	AxGraph *gs[2] = { l, r };
 	AxParam *params = arena_alloc(tc_arena(tc), sizeof *params * (size_t)(nx + 1));
 	for (int k = 0; k < nx; k++) {
@@ -382,12 +386,40 @@ sizes_exist(Prop *pr)
  * with reinst, every new node's shape is recomputed and NULL returned when
  * its preconditions or op2's shape do not hold (without, the graph is only
  * the shape of the swap). */
+/* g copied into the trial graph, with room for the nodes a swap adds: most swaps tried
+ * are not kept, and a copy of the graph in the arena apiece made most of the second
+ * round's memory (fresh pages, each a fault) */
+static AxGraph *
+trial_copy(Prop *pr, const AxGraph *g)
+{
+	int need = g->nnodes + AX_MAXOPND + 8;
+	if (pr->scap < need) {
+		pr->scap = 2 * need;
+		pr->snodes = realloc(pr->snodes, sizeof *pr->snodes * (size_t)pr->scap);
+		pr->smeta = realloc(pr->smeta, sizeof *pr->smeta * (size_t)pr->scap);
+		if (!pr->snodes || !pr->smeta)
+			ax_die("out of memory");
+	}
+	pr->trial = *g;
+	pr->trial.nodes = pr->snodes;
+	pr->trial.meta = pr->smeta;
+	pr->trial.cap = pr->scap;
+	memcpy(pr->snodes, g->nodes, sizeof *g->nodes * (size_t)g->nnodes);
+	if (g->meta)
+		memcpy(pr->smeta, g->meta, sizeof *g->meta * (size_t)g->nnodes);
+	else
+		for (int i = 0; i < g->nnodes; i++)
+			pr->smeta[i] = (NodeMeta){ 0 };
+	return &pr->trial;
+}
+
+/* (The graph rebuild returns is the trial graph: the next rebuild overwrites it.) */
 static AxGraph *
 rebuild(Prop *pr, const AxGraph *g, int p, int q, int slot, unsigned S, int reinst, AxNode *clones, AxNode *op1n,
         int *np_)
 {
 	const AxNode *n1 = &g->nodes[p], *n2 = &g->nodes[q];
-	AxGraph *ng = graph_copy(g);
+	AxGraph *ng = trial_copy(pr, g);
 	*op1n = *n1;
 	for (int o = 0; o < n1->nin; o++) {
 		if (!(S & (1u << o)))
@@ -467,6 +499,7 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	}
 	if (!ng)
 		return NULL;
+	ng = graph_copy(ng);   /* kept: out of the trial graph */
 	*newpos = -1;
 	for (int i = 0; i < ng->nnodes; i++)
 		if (ng->meta[i].origin == g->meta[p].origin)
@@ -603,6 +636,8 @@ propagate_ex(const AxGraph *g0, const PropOpts *o, PropHooks *hk)
 	}
 	free(w);
 	free(pr.conj);
+	free(pr.snodes);
+	free(pr.smeta);
 	if (pr.eq) {
 		int checks, hits;
 		equiv_stats(pr.eq, &checks, &hits);
