@@ -226,7 +226,7 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 {
 	const AxGraph *g = e->g;
 	const TileOp *to = &e->T->op[id];
-	int sid = g->nodes[id].in[o];
+	int sid = em_src(e, id, o);   /* a concatenation split here: the part's operand */
 	const AxNode *src = &g->nodes[sid];
 	AxShape keep = r->shape;
 	*r = (NsRef){ 0 };
@@ -236,9 +236,10 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 	r->ellipsis = src->rank == 0;
 	for (int j = 0; j < src->rank; j++) {
 		const TileAxisRead *rd = &to->read[o][j];
-		if (rd->kind == 1)
+		if (rd->kind == 1) {
 			r->idx[j] = axidx[rd->axis];
-		else
+			em_concat_local(e, id, o, j, &r->idx[j]);
+		} else
 			em_dim(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
 	}
 	if (to->replicated & (1u << o)) {   /* the slice as it is: one row, replicated once loaded */

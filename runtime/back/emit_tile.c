@@ -23,7 +23,7 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 	if (!e->pdepth++)
 		e->gen++;   /* a new iteration of the loop nest: shared tiles made anew */
 	for (int o = 0; o < cn->nin && !e->bad; o++) {
-		int p = cn->in[o];
+		int p = em_src(e, c, o);   /* a concatenation split here: the part's operand */
 		if (!em_fused_into(e, p, c))
 			continue;
 		const TileOp *tp = &e->T->op[p];
@@ -32,9 +32,10 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 			const TileAxis *ax = &tp->ax[k];
 			int j = ax->out;
 			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
-			if (em_iterated(e, tp, k) && r && r->kind == 1)
+			if (em_iterated(e, tp, k) && r && r->kind == 1) {
 				pax[k] = caxidx[r->axis];
-			else if (!ax->tiled)
+				em_concat_local(e, c, o, j, &pax[k]);
+			} else if (!ax->tiled)
 				em_dim(&pax[k], 0, "0");
 			else
 				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
@@ -177,9 +178,9 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 		want[p] = v->shape;
 		if (replicated_input(e, id, ch, p))
 			repl |= 1u << p;
-		if (em_fused_into(e, nd->in[o], node)) {
+		if (em_fused_into(e, em_src(e, node, o), node)) {
 			AxShape keep = v->shape;
-			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
+			*v = e->onchip[em_src(e, node, o)];   /* computed in this loop nest: on chip */
 			if (repl & (1u << p))
 				replicate(e, v, &keep);
 			else
@@ -283,7 +284,7 @@ offchip_operand(Em *e, int id, int p, int *node)
 	int o;
 	*node = lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o);
 	const AxNode *nd = &e->g->nodes[*node];
-	if (o == nd->nin || e->L[*node].constant[o] || em_fused_into(e, nd->in[o], *node))
+	if (o == nd->nin || e->L[*node].constant[o] || em_fused_into(e, em_src(e, *node, o), *node))
 		return -1;
 	return o;
 }
