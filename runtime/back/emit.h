@@ -2,7 +2,8 @@
  * emit.h — the walk that writes a candidate's loop nests as statements
  * (nest.h), shared by its files: emit_inst.c (instructions, slices, loops,
  * loads made once), emit_tile.c (a tile's body, loop fusion of producers,
- * blocks), emit_kernel.c (loop nests, candidates, tile sizes).
+ * blocks), emit_kernel.c (loop nests, candidates, tile sizes), emit_concat.c
+ * (concatenations split at their boundaries in their reader's loop nest).
  */
 #ifndef AXON_EMIT_H
 #define AXON_EMIT_H

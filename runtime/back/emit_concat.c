@@ -31,16 +31,16 @@ joined_dim(Em *e, int id)
 	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank != 2 || nd->nin < 1)
 		return -1;
 	int dim = -1;
-	int64_t sum = 0;
+	int64_t total = 0;
 	for (int d = 0; d < 2 && dim < 0; d++) {
-		sum = 0;
+		total = 0;
 		int ok = 1;
 		for (int o = 0; o < nd->nin && ok; o++) {
 			ok = nd->in[o] >= 0 && graph_shape(g, nd->in[o], &e->env, &in) == 0 && in.rank == 2 &&
 			     in.d[1 - d] == out.d[1 - d];
-			sum += ok ? in.d[d] : 0;
+			total += ok ? in.d[d] : 0;
 		}
-		if (ok && sum == out.d[d])
+		if (ok && total == out.d[d])
 			dim = d;
 	}
 	return dim;
