@@ -957,11 +957,15 @@ compile_runs tests/compile/concat.py M=130,N=300,K=77 three_pieces
 COMPILE_OPTS="--max-tile 32"
 compile_runs tests/compile/concat.py M=130,N=206 rope
 COMPILE_OPTS=
-expect_grep 'src=t[0-9]*\[.*, i1 \* 30:i1 \* 30 + 30\]' "$tmp/c_rope.py" "a part of the split read at the tile's start within the part"
+expect_grep 'src=X\[.*, 103 + i1 \* 30:103 + i1 \* 30 + 30\]' "$tmp/c_rope.py" "the part of X[:, N // 2:] at the tile's start within the part"
 expect_grep 'dst=t[0-9]*\[.*, 193:206\], src=' "$tmp/c_rope.py" "the second part's tail tile stored at its place in the result"
 # RoPE (examples/rope.py): the rotation's concatenation stays on chip at a benchmark size
 expect_rc 0 "$AXONC" compile examples/rope.py --dims M=2048,N=1024 -o "$tmp/rope.py"
 if grep -q 'buffer=nl.hbm)' "$tmp/rope.py"; then bad "rope.py at 2048 x 1024: its concatenation goes through HBM"; else ok; fi
+# ... and X is loaded once: the halves' views read as slices of X, the second part's loads of the
+# same tiles taken from the first's buffers (prefetch.c)
+if [ "$(grep -c 'src=X\[' "$tmp/rope.py")" -eq "$(grep -c 'src=cos\[' "$tmp/rope.py")" ]; then ok; else
+	bad "rope.py at 2048 x 1024: X is loaded more often than cos"; fi
 if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rope.py" examples/rope.py --dims M=2048,N=1024 >"$tmp/out" 2>&1; then ok; else
 	bad "the RoPE kernel at 2048 x 1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # a reduction whose axis must be split (--max-tile, or no sequence takes it whole) and whose
