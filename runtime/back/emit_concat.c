@@ -245,60 +245,80 @@ set_axis(Em *e, int id, int k, int64_t v, Tail *tl)
 	}
 }
 
+/* One tile (or a loop's body, tiles of T from `first` on in loop var `var`,
+ * NULL: the one tile at first, of len) of part s of the split axis k,
+ * starting at `at` along it: the part's operand made at the nest's tiles,
+ * the axes after k written by inner. */
+static void
+part_tile(Em *e, Group *gr, int k, int s, int64_t at, const char *var, int64_t first, int64_t len, int c,
+          void (*inner)(Em *, Group *, int))
+{
+	const AxNode *gn = &e->g->nodes[e->cat];
+	NsDim *idx = gr->idx;
+	int64_t T = gr->tsz[k];
+	int depth = e->depth;
+	Tail pt = { 0 }, tl;
+	e->cseg = s;
+	int p = gn->in[s], kp = p >= 0 && em_fused_into(e, p, c) ? part_axis(e, p, e->cdim) : -1;
+	if (kp >= 0)   /* the operand computed here: at the nest's tiles */
+		set_axis(e, p, kp, T, &pt);
+	em_tail_set(e, gr, k, len, &tl);   /* a tail's size, and no blocks along k */
+	if (var) {
+		if (at)
+			em_dim(&idx[k], T, "%lld + %s * %lld", (long long)at, var, (long long)T);
+		else
+			em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+		snprintf(e->cloc, sizeof e->cloc, "%s * %lld", var, (long long)T);
+	} else {
+		em_dim(&idx[k], len, "%lld", (long long)(at + first));
+		snprintf(e->cloc, sizeof e->cloc, "%lld", (long long)first);
+	}
+	snprintf(e->cabs, sizeof e->cabs, "%s", idx[k].start);
+	if (k == gr->pre)
+		em_producers(e, gr->ids[0], idx);
+	inner(e, gr, k + 1);
+	em_close_to(e, depth);
+	em_tail_undo(e, gr, k, &tl);
+	for (int i = pt.n - 1; i >= 0; i--)
+		e->tv[pt.at[i]] = pt.old[i];
+	e->cseg = -1;
+}
+
 /* Axis k of group gr, split at the concatenation's boundaries: per part
  * its full tiles in a loop, then its tail, each calling inner for the axes
- * after k. */
+ * after k.  Parts of one length share the loop over their tiles (tile i of
+ * every part in iteration i: the loads of one part's tile serve the others',
+ * X[:, N/2 + i * T] read by both halves of RoPE), then the tails. */
 void
 em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int))
 {
 	const AxGraph *g = e->g;
 	const AxNode *gn = &g->nodes[e->cat];
-	NsDim *idx = gr->idx;
-	int64_t T = gr->tsz[k], at = 0;
-	int save = e->depth, c = -1, o = -1, dim, root;
+	int64_t T = gr->tsz[k], len[AX_MAXOPND], at[AX_MAXOPND + 1];
+	int save = e->depth, c = -1, o = -1, dim, root, same = 1;
 	chain(e, e->cat, &c, &o, &dim, &root);
-	for (int s = 0; s < gn->nin && !e->bad; s++) {
+	at[0] = 0;
+	for (int s = 0; s < gn->nin; s++) {
 		AxShape in;
 		if (graph_shape(g, gn->in[s], &e->env, &in) != 0) {
 			em_fail(e, "%s: an operand's shape cannot be evaluated", node_op(g, gn)->name);
 			return;
 		}
-		int64_t len = in.d[e->cdim], nfull = len / T, rem = len % T;
-		Tail pt = { 0 };
-		e->cseg = s;
-		int p = gn->in[s], kp = p >= 0 && em_fused_into(e, p, c) ? part_axis(e, p, e->cdim) : -1;
-		if (kp >= 0)   /* the operand computed here: at the nest's tiles */
-			set_axis(e, p, kp, T, &pt);
-		for (int part = 0; part < 2 && !e->bad; part++) {
-			int64_t n = part ? (rem ? 1 : 0) : nfull, len1 = part ? rem : T;
-			if (!n)
-				continue;
-			Tail tl;
-			em_tail_set(e, gr, k, len1, &tl);
-			char var[16];
-			snprintf(var, sizeof var, "i%d", k);
-			if (n > 1) {
-				em_loop(e, 0, var, n);
-				if (at)
-					em_dim(&idx[k], T, "%lld + %s * %lld", (long long)at, var, (long long)T);
-				else
-					em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
-				snprintf(e->cloc, sizeof e->cloc, "%s * %lld", var, (long long)T);
-			} else {
-				int64_t first = part ? nfull * T : 0;
-				em_dim(&idx[k], len1, "%lld", (long long)(at + first));
-				snprintf(e->cloc, sizeof e->cloc, "%lld", (long long)first);
-			}
-			snprintf(e->cabs, sizeof e->cabs, "%s", idx[k].start);
-			if (k == gr->pre)
-				em_producers(e, gr->ids[0], idx);
-			inner(e, gr, k + 1);
-			em_close_to(e, save);
-			em_tail_undo(e, gr, k, &tl);
-		}
-		for (int i = pt.n - 1; i >= 0; i--)
-			e->tv[pt.at[i]] = pt.old[i];
-		at += len;
+		len[s] = in.d[e->cdim];
+		at[s + 1] = at[s] + len[s];
+		same &= len[s] == len[0];
 	}
-	e->cseg = -1;
+	char var[16];
+	snprintf(var, sizeof var, "i%d", k);
+	for (int s0 = 0; s0 < gn->nin && !e->bad; s0 += same ? gn->nin : 1) {
+		int s1 = same ? gn->nin : s0 + 1;   /* the parts written together */
+		int64_t nfull = len[s0] / T, rem = len[s0] % T;
+		if (nfull > 1)
+			em_loop(e, 0, var, nfull);
+		for (int s = s0; s < s1 && nfull && !e->bad; s++)
+			part_tile(e, gr, k, s, at[s], nfull > 1 ? var : NULL, 0, T, c, inner);
+		em_close_to(e, save);
+		for (int s = s0; s < s1 && rem && !e->bad; s++)
+			part_tile(e, gr, k, s, at[s], NULL, nfull * T, rem, c, inner);
+	}
 }
