@@ -944,6 +944,32 @@ expect_grep 'dma_copy(dst=t[0-9]*\[[0-9]*:[0-9]*, 0:6\], src=D\[128:200, 0:6\])'
 expect_rc 1 "$AXONC" compile tests/programs/pass/concatenate.py --fn middle_axis --dims M=20,N=6,K=10 -o "$tmp/k.py"
 expect_grep 'concatenate.py:15:[0-9]*: error: concatenate: joins several tensors, which a kernel copies into place for rank 2 only yet' "$tmp/err" "a rank-3 concatenation is refused at the op, with its reason"
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "a rank-3 concatenation is refused only after Phase 2"; else ok; fi
+# a concatenation read by elementwise code is split at its boundaries in its reader's loop nest
+# (emit_concat.c): each part reads its own operand, a producer only the concatenation reads is
+# computed there, and no tensor goes off chip between them (parts of 515 columns of N=1030; with
+# --max-tile 32 full tiles and a tail in each part of 103; rows; three pieces, one inside another)
+compile_runs tests/compile/concat.py M=200,N=1030 rope
+compile_runs tests/compile/concat.py M=302,N=96 rows
+for fn in rope rows; do
+	if grep -q 'buffer=nl.hbm)' "$tmp/c_$fn.py"; then bad "concat.py:$fn: a tensor off chip between the concatenation and its reader"; else ok; fi
+done
+compile_runs tests/compile/concat.py M=130,N=300,K=77 three_pieces
+COMPILE_OPTS="--max-tile 32"
+compile_runs tests/compile/concat.py M=130,N=206 rope
+COMPILE_OPTS=
+expect_grep 'src=X\[.*, 103 + i1 \* [0-9]*:103 + i1 \* [0-9]* + [0-9]*\]' "$tmp/c_rope.py" "X[:, N // 2:] read at the tile's start within the part"
+expect_grep 'dst=t[0-9]*\[.*, 1[0-9][0-9]:206\], src=' "$tmp/c_rope.py" "the second part's tail tile stored at its place in the result"
+if [ "$(grep -c 'src=X\[' "$tmp/c_rope.py")" -eq "$(grep -c 'src=cos\[' "$tmp/c_rope.py")" ]; then ok; else
+	bad "concat.py:rope with tiles of at most 32: X is loaded more often than cos (the parts share a loop)"; fi
+# RoPE (examples/rope.py): the rotation's concatenation stays on chip at a benchmark size
+expect_rc 0 "$AXONC" compile examples/rope.py --dims M=2048,N=1024 -o "$tmp/rope.py"
+if grep -q 'buffer=nl.hbm)' "$tmp/rope.py"; then bad "rope.py at 2048 x 1024: its concatenation goes through HBM"; else ok; fi
+# ... and X is loaded once: the halves' views read as slices of X, the second part's loads of the
+# same tiles taken from the first's buffers (prefetch.c)
+if [ "$(grep -c 'src=X\[' "$tmp/rope.py")" -eq "$(grep -c 'src=cos\[' "$tmp/rope.py")" ]; then ok; else
+	bad "rope.py at 2048 x 1024: X is loaded more often than cos"; fi
+if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rope.py" examples/rope.py --dims M=2048,N=1024 >"$tmp/out" 2>&1; then ok; else
+	bad "the RoPE kernel at 2048 x 1024 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # a reduction whose axis must be split (--max-tile, or no sequence takes it whole) and whose
 # partial tiles no sequence combines: refused at the op before Phase 2 (fuzz-compile found both)
 expect_rc 1 "$AXONC" compile tests/fuzz_compile/regress/no_candidate_c32a641a.py --dims N=9 --max-tile 8 -o "$tmp/k.py"

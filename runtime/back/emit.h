@@ -2,7 +2,8 @@
  * emit.h — the walk that writes a candidate's loop nests as statements
  * (nest.h), shared by its files: emit_inst.c (instructions, slices, loops,
  * loads made once), emit_tile.c (a tile's body, loop fusion of producers,
- * blocks), emit_kernel.c (loop nests, candidates, tile sizes).
+ * blocks), emit_kernel.c (loop nests, candidates, tile sizes), emit_concat.c
+ * (concatenations split at their boundaries in their reader's loop nest).
  */
 #ifndef AXON_EMIT_H
 #define AXON_EMIT_H
@@ -63,6 +64,11 @@ typedef struct Em {
 	OpSt *cur;               /* the operation being written */
 	int hoist;               /* the blocked operation whose loads are made per block (-1: none) */
 	int late;                /* fused producers are made per tile (they need a blocked axis) */
+	/* concatenations split at their boundaries (emit_concat.c): per node, the axis of the loop
+	 * nest that writes its reader which a concatenation is split along (-1: none, made off chip) */
+	int *catax;
+	int cat, cseg, cdim;     /* the one being written (-1: none), its operand whose part is written, its joined dim */
+	char cabs[40], cloc[40]; /* ... the current tile's start along the split axis, and within that part */
 	Cse *cse;                /* loads from off chip, made once per loop that can see them */
 	int ncse, capcse;
 	char *why;
@@ -92,6 +98,8 @@ int em_seq_axis(const TileOp *to);
 /* emit_fuse.c: is axis k of to cut into more than one tile (or a loop of more than one index)? */
 int em_iterated(Em *e, const TileOp *to, int k);
 int em_can_fuse(Em *e, int p, int c, int o, int *kmax);
+/* ... p's result dim skip (-1: none) left out of the comparison: c reads it through a concatenation */
+int em_can_fuse_at(Em *e, int p, int c, int o, int skip, int *kmax);
 int em_fused_into(const Em *e, int p, int c);
 void em_producers(Em *e, int c, const NsDim *caxidx);
 void em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res);
@@ -111,6 +119,7 @@ typedef struct Group {
 	OpSt *st;
 	int64_t *ext, *tsz;
 	int seqax, pre;
+	int catk;                /* the axis a concatenation is split along (-1: none) */
 	NsDim idx[AX_MAXR + 4];
 } Group;
 
@@ -133,6 +142,16 @@ int em_fold_axis(Em *e, Group *gr, int k);
 /* ... are the folded slices of ns all what a fold needs (each a transfer's partition dim,
  * of a tensor that reshapes)?  1 yes; 0: the candidate is written again without folds */
 int nest_folds_ok(const Nest *ns, const AxTiling *T);
+/* ... the folded axis the block's copies of off-chip slice sl read (sl made the block's rows,
+ * one transfer), or -1 */
+int em_fold_load(Em *e, uint32_t axes, NsRef *sl);
+/* emit_concat.c: a concatenation split at its boundaries in its reader's loop nest */
+void em_concat_plan(Em *e, int *prefix, int *nfused);
+int em_srcs(const Em *e, int node, int o, int *src);   /* the nodes node's operand o reads now */
+int em_src(const Em *e, int node, int o);
+void em_concat_local(Em *e, int node, int o, int dim, NsDim *d);
+int em_concat_group(Em *e, Group *gr);   /* the group's split axis (-1: none) */
+void em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int));
 
 /* emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);

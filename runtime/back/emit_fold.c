@@ -96,3 +96,32 @@ nest_folds_ok(const Nest *ns, const AxTiling *T)
 	return 1;
 }
 
+/* The folded axis (emit_fold.c) that the block's copies of an off-chip
+ * slice sl read as their partition dim, the only blocked axis they read:
+ * then sl becomes the whole block's rows, one transfer into one tile
+ * (T, b, the tile's other dims), and the axis is returned; else -1. */
+int
+em_fold_load(Em *e, uint32_t axes, NsRef *sl)
+{
+	int a = -1;
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (axes == 1u << k)
+			a = k;
+	if (a < 0 || !e->fold[a] || sl->var >= 0 || sl->shape.rank < 1 || sl->shape.rank + 1 > AX_MAXR)
+		return -1;
+	int d = 0;
+	while (d < sl->nidx && !sl->idx[d].len)
+		d++;
+	if (d == sl->nidx || sl->idx[d].fold != e->cur->blk[a] || sl->idx[d].flen || sl->idx[d].len != sl->shape.d[0])
+		return -1;
+	for (int j = d + 1; j < sl->nidx; j++)
+		if (sl->idx[j].fold)
+			return -1;
+	snprintf(sl->idx[d].fin, sizeof sl->idx[d].fin, "0");
+	sl->idx[d].flen = sl->idx[d].fold;
+	for (int j = sl->shape.rank; j > 1; j--)
+		sl->shape.d[j] = sl->shape.d[j - 1];
+	sl->shape.d[1] = sl->idx[d].fold;
+	sl->shape.rank++;
+	return a;
+}

@@ -47,6 +47,12 @@ em_seq_axis(const TileOp *to)
 int
 em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 {
+	return em_can_fuse_at(e, p, c, o, -1, kmax);
+}
+
+int
+em_can_fuse_at(Em *e, int p, int c, int o, int skip, int *kmax)
+{
 	const AxGraph *g = e->g;
 	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
 	int pseq = em_seq_axis(tp);
@@ -59,6 +65,14 @@ em_can_fuse(Em *e, int p, int c, int o, int *kmax)
 	for (int k = 0; k < tp->naxes; k++) {
 		int j = tp->ax[k].out, it = em_iterated(e, tp, k);
 		const TileAxisRead *r = j >= 0 ? &tq->read[o][j] : NULL;
+		if (j >= 0 && j == skip) {   /* cut per part of the concatenation: made per tile of c along it */
+			if (!r || r->kind != 1 || r->axis == seqax)
+				return 0;
+			used |= 1u << r->axis;
+			if (r->axis > *kmax)
+				*kmax = r->axis;
+			continue;
+		}
 		if (!r || r->kind != 1) {
 			if (it)
 				return 0;   /* a loop of p that c does not follow */

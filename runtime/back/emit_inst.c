@@ -139,6 +139,60 @@ em_cse_add(Em *e, const char *key, const NsRef *val, uint32_t axes)
 	c->axes = axes;
 }
 
+/* d moved by off: a literal start summed, a leading literal term folded in. */
+static int
+shift_dim(NsDim *d, int64_t off)
+{
+	char buf[448], *end;
+	long long a = strtoll(d->start, &end, 10);
+	if (!off)
+		return 1;
+	if (end != d->start && !*end)
+		snprintf(buf, sizeof buf, "%lld", a + off);
+	else if (end != d->start && strncmp(end, " + ", 3) == 0)
+		snprintf(buf, sizeof buf, "%lld + %.*s", a + off, (int)sizeof d->start, end + 3);
+	else
+		snprintf(buf, sizeof buf, "%lld + %.*s", (long long)off, (int)sizeof d->start, d->start);
+	if (strlen(buf) >= sizeof d->start)
+		return 0;
+	memcpy(d->start, buf, strlen(buf) + 1);
+	return 1;
+}
+
+/* A slice of a view that only moves the indices of its one tensor (X[:, a:b])
+ * read as the slice of that tensor: a load through the view and the same
+ * load straight from the tensor are one load, made once (em_inst, once the
+ * slice is final: a block load's start is set after em_operand). */
+static void
+through_views(Em *e, NsRef *r)
+{
+	const AxGraph *g = e->g;
+	for (int hop = 0; hop < 8 && r->var < 0 && r->var != NS_NONE; hop++) {
+		int v = -1 - r->var;
+		const TileOp *tv = &e->T->op[v];
+		const AxNode *nd = &g->nodes[v];
+		if (tv->kind != TO_VIEW || tv->gather || nd->nin < 1 || nd->in[0] < 0 || nd->rank < 1 ||
+		    nd->rank != r->nidx || g->nodes[nd->in[0]].rank != nd->rank)
+			return;
+		for (int o = 1; o < nd->nin; o++)
+			if (nd->in[o] >= 0)
+				return;
+		NsDim idx[AX_MAXR];
+		for (int j = 0; j < nd->rank; j++) {
+			const TileAxisRead *rd = &tv->read[0][j];
+			double off = 0;
+			idx[j] = r->idx[j];
+			if (rd->axis != j || (rd->kind != 1 && rd->kind != 4) ||
+			    (rd->kind == 4 && (!rd->off || t_eval(rd->off, &e->env, &off) != 0 || !shift_dim(&idx[j], (int64_t)off))))
+				return;
+		}
+		memcpy(r->idx, idx, sizeof *idx * (size_t)nd->rank);
+		r->var = -1 - nd->in[0];
+	}
+}
+
+/* The sl of node src's off-chip tensor that operand o of node id reads at
+ * the current tile. */
 /* Instruction inst over operand refs (NULL: left out) into a new variable
  * in memory mem (-1: its first on-chip one), or written into the off-chip
  * sl dst; its value in *out. */
@@ -153,6 +207,7 @@ em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const 
 	for (int o = 0; o < op->nopnd; o++) {
 		if (opnd[o]) {
 			s.opnd[o] = *opnd[o];
+			through_views(e, &s.opnd[o]);
 			c.rank[o] = opnd[o]->shape.rank;
 			memcpy(c.dim[o], opnd[o]->shape.d, sizeof c.dim[o]);
 		} else {
@@ -230,14 +285,12 @@ em_seq(Em *e, const SynthSeq *q, const NsRef *in, NsRef *out)
 
 /* ---- one operation ------------------------------------------------------------------ */
 
-/* The sl of node src's off-chip tensor that operand o of node id reads at
- * the current tile. */
 void
 em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 {
 	const AxGraph *g = e->g;
 	const TileOp *to = &e->T->op[id];
-	int sid = g->nodes[id].in[o];
+	int sid = em_src(e, id, o);   /* a concatenation split here: the part's operand */
 	const AxNode *src = &g->nodes[sid];
 	AxShape keep = r->shape;
 	*r = (NsRef){ 0 };
@@ -247,9 +300,10 @@ em_operand(Em *e, int id, int o, const NsDim *axidx, NsRef *r)
 	r->ellipsis = src->rank == 0;
 	for (int j = 0; j < src->rank; j++) {
 		const TileAxisRead *rd = &to->read[o][j];
-		if (rd->kind == 1)
+		if (rd->kind == 1) {
 			r->idx[j] = axidx[rd->axis];
-		else
+			em_concat_local(e, id, o, j, &r->idx[j]);
+		} else
 			em_dim(&r->idx[j], src->dim[j]->kind == TK_NUM && j >= src->rank - 2, "0");
 	}
 	if (to->replicated & (1u << o)) {   /* the slice as it is: one row, replicated once loaded */

@@ -27,14 +27,17 @@ tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 			}
 	const AxNode *nd = &g->nodes[id];
 	for (int o = 0; e->into && o < nd->nin; o++) {
-		int p = nd->in[o];
-		if (!em_fused_into(e, p, id))
-			continue;
-		const TileOp *tp = &e->T->op[p];
-		for (int kp = 0; kp < tp->naxes; kp++) {
-			int j = tp->ax[kp].out;
-			if (j >= 0 && j < AX_MAXR && to->read[o][j].kind == 1 && to->read[o][j].axis == k)
-				tail_axis(e, p, kp, T, rem, tl);
+		int src[AX_MAXOPND], ns = em_srcs(e, id, o, src);   /* through a split concatenation: its parts */
+		for (int s = 0; s < ns; s++) {
+			int p = src[s];
+			if (!em_fused_into(e, p, id))
+				continue;
+			const TileOp *tp = &e->T->op[p];
+			for (int kp = 0; kp < tp->naxes; kp++) {
+				int j = tp->ax[kp].out;
+				if (j >= 0 && j < AX_MAXR && to->read[o][j].kind == 1 && to->read[o][j].axis == k)
+					tail_axis(e, p, kp, T, rem, tl);
+			}
 		}
 	}
 }

@@ -278,6 +278,10 @@ group_axes(Em *e, Group *gr, int k)
 			group_body(e, gr);
 		return;
 	}
+	if (k == gr->catk) {   /* a concatenation split at its boundaries along it (emit_concat.c) */
+		em_concat_axis(e, gr, k, group_axes);
+		return;
+	}
 	const TileAxis *ax = &to->ax[k];
 	NsDim *idx = gr->idx;
 	int64_t ext = gr->ext[k], T = gr->tsz[k];
@@ -369,6 +373,13 @@ emit_group(Em *e, const int *ids, int n)
 		gr.seqax = op_axes(e, ids[m], &st[m], ext, tsz);
 		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
 	}
+	gr.catk = em_concat_group(e, &gr);
+	for (int m = 0; m < n && gr.catk >= 0; m++) {   /* no blocks along a split axis */
+		st[m].blk[gr.catk] = 1;
+		st[m].blocked = 0;
+		for (int k = 0; k < AX_MAXR + 4; k++)
+			st[m].blocked |= st[m].blk[k] > 1;
+	}
 	if (gr.seqax >= 0 && st[0].kax >= 0 && (n > 1 || has_producers(e, id, 1)))
 		for (int m = 0; m < n; m++) {   /* K blocks for one operation with no producers in its loop nest
 		                                   but those its instructions compute (their loads are block loads) */
@@ -395,6 +406,7 @@ emit_group(Em *e, const int *ids, int n)
 			em_producers(e, ids[m], gr.idx);   /* made once, before the loops */
 	group_axes(e, &gr, 0);
 	em_close_to(e, save);
+	e->cat = -1;
 }
 
 /* ---- the candidate ------------------------------------------------------------------ */
@@ -505,11 +517,14 @@ has_producers(Em *e, int id, int written)
 	const AxNode *nd = &e->g->nodes[id];
 	const LowerChoice *ch = e->L[id].nchoices ? &e->L[id].choice[e->choice[id]] : NULL;
 	for (int o = 0; e->into && o < nd->nin; o++) {
-		int p = nd->in[o];
-		if (!em_fused_into(e, p, id))
-			continue;
-		if (!written || !ch || !ch->tile || ch->absorb != p || has_producers(e, p, 0))
-			return 1;
+		int src[AX_MAXOPND], ns = em_srcs(e, id, o, src);   /* a split concatenation: its parts */
+		for (int s = 0; s < ns; s++) {
+			int p = src[s];
+			if (!em_fused_into(e, p, id))
+				continue;
+			if (!written || !ch || !ch->tile || ch->absorb != p || has_producers(e, p, 0))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -562,22 +577,34 @@ share_producers(Em *e, int *prefix, int *nfused)
 }
 
 static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-                   const AxEnv *env, int fuse, int share, int nofold, int *folded, int *nfused, int *clash, char *why,
+                   const AxEnv *env, int fuse, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
+                   int *split, char *why,
                    size_t nwhy);
 
 /* With fusion, producers shared by several readers are tried first; a
  * candidate whose readers of a shared producer want different tiles of it
- * is written again without sharing.  With fold, blocks along a partition
- * axis fold their rows (emit_fold.c): no candidate if none does or a folded
- * slice does not fit (the unfolded form is a candidate of its own). */
+ * is written again without sharing; one that cannot be written with its
+ * concatenations split (emit_concat.c), again with them made off chip.
+ * With fold, blocks along a partition axis fold their rows (emit_fold.c):
+ * no candidate if none does or a folded slice does not fit (the unfolded
+ * form is a candidate of its own). */
 Nest *
 nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks, int fold,
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
-	int clash = 0, folded = 0;
-	Nest *ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, !fold, &folded, nfused, &clash, why, nwhy);
-	if (!ns && clash)
-		ns = build(T, L, choice, engsel, blocks, env, fuse, 0, !fold, &folded, nfused, &clash, why, nwhy);
+	Nest *ns = NULL;
+	int folded = 0;
+	for (int cat = fuse; cat >= 0 && !ns; cat--) {
+		int clash = 0, split = 0;
+		folded = 0;
+		ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, cat, !fold, &folded, nfused, &clash, &split, why,
+		           nwhy);
+		if (!ns && clash)
+			ns = build(T, L, choice, engsel, blocks, env, fuse, 0, cat, !fold, &folded, nfused, &clash, &split, why,
+			           nwhy);
+		if (!split)
+			break;
+	}
 	if (ns && fold && (!folded || !nest_folds_ok(ns, T))) {
 		snprintf(why, nwhy, "%s", folded ? "a folded block is not moved by transfers along its partition dim of a tensor"
 		                                 : "no block folds");
@@ -589,7 +616,8 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 
 static Nest *
 build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-      const AxEnv *env, int fuse, int share, int nofold, int *folded, int *nfused, int *clash, char *why, size_t nwhy)
+      const AxEnv *env, int fuse, int share, int cat, int nofold, int *folded, int *nfused, int *clash, int *split,
+      char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -600,7 +628,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	for (int i = 0; i < g->t->ntemplates; i++)
 		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
-	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1, .nofold = nofold };
+	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1, .cat = -1, .cseg = -1, .nofold = nofold };
 	double *tv = malloc(sizeof *tv * (size_t)(env->n + 1));
 	if (!tv)
 		ax_die("out of memory");
@@ -649,6 +677,14 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		}
 		if (share)
 			share_producers(&e, prefix, nfused);
+		if (cat) {
+			e.catax = calloc((size_t)nn, sizeof *e.catax);
+			if (!e.catax)
+				ax_die("out of memory");
+			em_concat_plan(&e, prefix, nfused);
+			for (int id = 0; id < g->nnodes; id++)
+				*split |= e.catax[id] >= 0;
+		}
 	}
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];
@@ -658,6 +694,8 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		if (!writable(&e, id))
 			break;
 		if (to->kind == TO_VIEW) {
+			if (to->gather && e.catax && e.catax[id] >= 0)
+				continue;   /* split in its reader's loop nest */
 			if (to->gather)
 				emit_gather(&e, id);
 			else {
@@ -706,6 +744,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	free(e.shared);
 	free(e.made);
 	free(e.spax);
+	free(e.catax);
 	*clash = e.clash;
 	*folded = e.folded;
 	if (e.bad) {

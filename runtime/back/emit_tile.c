@@ -23,7 +23,7 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 	if (!e->pdepth++)
 		e->gen++;   /* a new iteration of the loop nest: shared tiles made anew */
 	for (int o = 0; o < cn->nin && !e->bad; o++) {
-		int p = cn->in[o];
+		int p = em_src(e, c, o);   /* a concatenation split here: the part's operand */
 		if (!em_fused_into(e, p, c))
 			continue;
 		const TileOp *tp = &e->T->op[p];
@@ -32,9 +32,10 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 			const TileAxis *ax = &tp->ax[k];
 			int j = ax->out;
 			const TileAxisRead *r = j >= 0 ? &e->T->op[c].read[o][j] : NULL;
-			if (em_iterated(e, tp, k) && r && r->kind == 1)
+			if (em_iterated(e, tp, k) && r && r->kind == 1) {
 				pax[k] = caxidx[r->axis];
-			else if (!ax->tiled)
+				em_concat_local(e, c, o, j, &pax[k]);
+			} else if (!ax->tiled)
 				em_dim(&pax[k], 0, "0");
 			else
 				em_dim(&pax[k], ax->unit ? 1 : em_int(e, ax->extent), "0");
@@ -178,9 +179,9 @@ em_tile_body(Em *e, int id, const NsDim *axidx, NsRef *res)
 		want[p] = v->shape;
 		if (replicated_input(e, id, ch, p))
 			repl |= 1u << p;
-		if (em_fused_into(e, nd->in[o], node)) {
+		if (em_fused_into(e, em_src(e, node, o), node)) {
 			AxShape keep = v->shape;
-			*v = e->onchip[nd->in[o]];   /* computed in this loop nest: on chip */
+			*v = e->onchip[em_src(e, node, o)];   /* computed in this loop nest: on chip */
 			if (repl & (1u << p))
 				replicate(e, v, &keep);
 			else
@@ -284,7 +285,7 @@ offchip_operand(Em *e, int id, int p, int *node)
 	int o;
 	*node = lower_input(e->g, &e->L[id].choice[e->choice[id]], id, p, &o);
 	const AxNode *nd = &e->g->nodes[*node];
-	if (o == nd->nin || e->L[*node].constant[o] || em_fused_into(e, nd->in[o], *node))
+	if (o == nd->nin || e->L[*node].constant[o] || em_fused_into(e, em_src(e, *node, o), *node))
 		return -1;
 	return o;
 }
@@ -311,7 +312,6 @@ moved(const LowerChoice *ch, int j, int o)
 }
 
 static int merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl);
-static int fold_axis(Em *e, uint32_t axes, NsRef *sl);
 
 /* Opens the loops over the tiles of a block along the blocked axes `axes` (j<a>). */
 static void
@@ -607,7 +607,7 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		/* else a copy whose slice folds the rows of the one blocked axis it reads (emit_fold.c):
 		 * one transfer of the block's rows into one tile (T, b, ...), its tiles the rows j */
 		NsRef tile_sl = sl[0];
-		int fold = merge < 0 && k < LOWER_MAXSTEPS && nin == 1 ? fold_axis(e, axes, &sl[0]) : -1;
+		int fold = merge < 0 && k < LOWER_MAXSTEPS && nin == 1 ? em_fold_load(e, axes, &sl[0]) : -1;
 		uint32_t loops = merge >= 0 ? axes & ~(1u << merge) : fold >= 0 ? axes & ~(1u << fold) : axes;
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
 		char key[480];
@@ -769,36 +769,6 @@ merge_axis(Em *e, int id, int p, uint32_t axes, const NsRef *sl)
 			return -1;
 	if (sl->idx[last].len <= 0 || sl->shape.d[sl->shape.rank - 1] != sl->idx[last].len)
 		return -1;
-	return a;
-}
-
-/* The folded axis (emit_fold.c) that the block's copies of an off-chip
- * slice sl read as their partition dim, the only blocked axis they read:
- * then sl becomes the whole block's rows, one transfer into one tile
- * (T, b, the tile's other dims), and the axis is returned; else -1. */
-static int
-fold_axis(Em *e, uint32_t axes, NsRef *sl)
-{
-	int a = -1;
-	for (int k = 0; k < AX_MAXR + 4; k++)
-		if (axes == 1u << k)
-			a = k;
-	if (a < 0 || !e->fold[a] || sl->var >= 0 || sl->shape.rank < 1 || sl->shape.rank + 1 > AX_MAXR)
-		return -1;
-	int d = 0;
-	while (d < sl->nidx && !sl->idx[d].len)
-		d++;
-	if (d == sl->nidx || sl->idx[d].fold != e->cur->blk[a] || sl->idx[d].flen || sl->idx[d].len != sl->shape.d[0])
-		return -1;
-	for (int j = d + 1; j < sl->nidx; j++)
-		if (sl->idx[j].fold)
-			return -1;
-	snprintf(sl->idx[d].fin, sizeof sl->idx[d].fin, "0");
-	sl->idx[d].flen = sl->idx[d].fold;
-	for (int j = sl->shape.rank; j > 1; j--)
-		sl->shape.d[j] = sl->shape.d[j - 1];
-	sl->shape.d[1] = sl->idx[d].fold;
-	sl->shape.rank++;
 	return a;
 }
 

@@ -13,16 +13,66 @@
  * loop of the chain, and every later use of its value in the chain reads
  * the buffer's tile at the loop's index.  So the transfers of a block go
  * out ahead of its compute (the DMA queues run in program order), as the
- * operation's own block loads do.  A load of folded rows (emit_fold.c)
- * whose row is the loop's variable is one transfer of the loop's tiles into
- * one tile (partition, tiles, ...), with no loop.
+ * operation's own block loads do.  A load an earlier chain of the same
+ * loops (same variables and trip counts) already moved into a buffer that
+ * is still in scope, of a tensor nothing wrote since, is not made again:
+ * the chain reads that buffer (the parts of a split concatenation, each
+ * its own chain, reading the same tile of X).  A load of folded rows
+ * (emit_fold.c) whose row is the loop's variable is one transfer of the
+ * loop's tiles into one tile (partition, tiles, ...), with no loop.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nest.h"
 
-enum { MAXCHAIN = 4, MAXLOADS = 16 };
+enum { MAXCHAIN = 4, MAXLOADS = 16, MAXMADE = 64 };
+
+typedef struct Made {        /* a load an earlier chain moved into a buffer */
+	NsStmt ld;
+	int buf, depth, at;      /* its buffer, the depth it is declared at, where in out[] */
+	int nc;
+	char loop[MAXCHAIN][24];
+	int64_t hi[MAXCHAIN];
+} Made;
+
+typedef struct Fetch {
+	Made made[MAXMADE];
+	int n;
+} Fetch;
+
+static int
+same_ref(const NsRef *a, const NsRef *b)
+{
+	if (a->var != b->var || a->nidx != b->nidx || a->ellipsis != b->ellipsis || a->shape.rank != b->shape.rank)
+		return 0;
+	for (int d = 0; d < a->shape.rank; d++)
+		if (a->shape.d[d] != b->shape.d[d])
+			return 0;
+	for (int d = 0; d < a->nidx; d++)
+		if (a->idx[d].len != b->idx[d].len || strcmp(a->idx[d].start, b->idx[d].start) != 0)
+			return 0;
+	return 1;
+}
+
+/* Two loads of the same data into the same kind of tile. */
+static int
+same_load(const Nest *ns, const NsStmt *a, const NsStmt *b)
+{
+	const AxOp *op = &ns->g->t->insts[a->inst];
+	if (a->inst != b->inst || a->engine != b->engine || a->mem != b->mem || a->shape.rank != b->shape.rank)
+		return 0;
+	for (int d = 0; d < a->shape.rank; d++)
+		if (a->shape.d[d] != b->shape.d[d])
+			return 0;
+	for (int k = 0; k < op->nattr && k < AX_MAXATTR; k++)
+		if (a->attr[k] != b->attr[k] || a->aval[k] != b->aval[k] || a->aterm[k] != b->aterm[k])
+			return 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
+		if (!same_ref(&a->opnd[o], &b->opnd[o]))
+			return 0;
+	return 1;
+}
 
 /* Is statement s a load: an instruction of on-chip result from off-chip operands only? */
 static int
@@ -42,12 +92,12 @@ is_load(const Nest *ns, const NsStmt *s)
 	return any;
 }
 
-/* Does a statement in [lo, hi) write off-chip tensor node `node`? */
+/* Does a statement of s[lo, hi) write off-chip tensor node `node`? */
 static int
-writes_tensor(const Nest *ns, int lo, int hi, int node)
+writes_tensor(const NsStmt *st, int lo, int hi, int node)
 {
 	for (int i = lo; i < hi; i++) {
-		const NsStmt *s = &ns->s[i];
+		const NsStmt *s = &st[i];
 		if ((s->kind == NS_INST || s->kind == NS_STORE) && s->out.var < 0 && s->out.var != NS_NONE &&
 		    -1 - s->out.var == node)
 			return 1;
@@ -143,7 +193,7 @@ fold_load(const Nest *ns, const NsStmt *ld, const NsStmt *const *chain, int nc)
 
 /* One chain: its loads moved before it; the statements rebuilt in out. */
 static int
-fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
+fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 {
 	int body, end, nc = chain_at(ns, at, &body, &end);
 	const NsStmt *chain[MAXCHAIN];
@@ -158,7 +208,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 		int ok = s->shape.rank >= 1 && s->shape.rank + nc <= AX_MAXR;
 		for (int o = 0; o < op->nopnd && o < AX_MAXOPND && ok; o++)
 			if (s->opnd[o].var != NS_NONE)
-				ok = !writes_tensor(ns, at, end, -1 - s->opnd[o].var);
+				ok = !writes_tensor(ns->s, at, end, -1 - s->opnd[o].var);
 		for (int j = i + 1; j < end && ok; j++)   /* a value only read after it, never written into */
 			ok = ns->s[j].out.var != s->var;
 		if (ok)
@@ -166,9 +216,27 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 	}
 	if (!nl)
 		return 0;
-	int base = *nout, bufs[MAXLOADS], folded[MAXLOADS], nloop = 0;
+	int base = *nout, bufs[MAXLOADS], nnew = 0, fresh[MAXLOADS], folded[MAXLOADS];
+	AxShape bshape[MAXLOADS];
 	for (int k = 0; k < nl; k++) {   /* the buffers, then the loops making the loads into them */
 		const NsStmt *ld = &ns->s[loads[k]];
+		fresh[k] = 1;
+		folded[k] = -1;
+		for (int m = f->n - 1; m >= 0 && fresh[k]; m--) {   /* made by an earlier chain of the same loops */
+			const Made *md = &f->made[m];
+			int same = md->depth == ns->s[at].depth && md->nc == nc && same_load(ns, &md->ld, ld);
+			for (int c = 0; c < nc && same; c++)
+				same = md->hi[c] == chain[c]->hi && strcmp(md->loop[c], chain[c]->name) == 0;
+			for (int o = 0; o < AX_MAXOPND && same; o++)
+				same = ld->opnd[o].var == NS_NONE || ld->opnd[o].var >= 0 ||
+				       !writes_tensor(out, md->at, *nout, -1 - ld->opnd[o].var);
+			if (same) {
+				fresh[k] = 0;
+				bufs[k] = md->buf;
+			}
+		}
+		if (!fresh[k])
+			continue;
 		NsStmt *b = &out[(*nout)++];
 		*b = (NsStmt){ .kind = NS_BUF, .depth = ns->s[at].depth, .var = ns->nvars++, .mem = ld->mem,
 		               .node = ld->node };
@@ -179,12 +247,25 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 		for (int d = 1; d < ld->shape.rank; d++)
 			b->shape.d[b->shape.rank++] = ld->shape.d[d];
 		bufs[k] = b->var;
+		bshape[k] = b->shape;
 		folded[k] = fold_load(ns, ld, chain, nc);
 		b->onetile = folded[k] >= 0;
-		nloop += folded[k] < 0;
+		nnew += folded[k] < 0;
+		if (f->n < MAXMADE) {
+			Made *md = &f->made[f->n++];
+			md->ld = *ld;
+			md->buf = b->var;
+			md->depth = ns->s[at].depth;
+			md->at = *nout;
+			md->nc = nc;
+			for (int c = 0; c < nc; c++) {
+				snprintf(md->loop[c], sizeof md->loop[c], "%s", chain[c]->name);
+				md->hi[c] = chain[c]->hi;
+			}
+		}
 	}
 	for (int k = 0; k < nl; k++)   /* a load of folded rows: the chain's tiles in one transfer */
-		if (folded[k] >= 0) {
+		if (fresh[k] && folded[k] >= 0) {
 			NsStmt *s = &out[(*nout)++];
 			*s = ns->s[loads[k]];
 			s->depth = ns->s[at].depth;
@@ -192,7 +273,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 			NsRef *r = &s->opnd[o];
 			snprintf(r->idx[d].fin, sizeof r->idx[d].fin, "0");
 			r->idx[d].flen = r->idx[d].fold;
-			s->shape = out[base + k].shape;
+			s->shape = bshape[k];
 			r->shape = s->shape;
 			s->out = (NsRef){ .var = bufs[k], .nidx = s->shape.rank, .shape = s->shape };
 			for (int q = 0; q < s->shape.rank; q++) {
@@ -201,10 +282,10 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 			}
 			s->mem = -1;
 		}
-	for (int c = 0; c < nc && nloop; c++)
+	for (int c = 0; c < nc && nnew; c++)
 		out[(*nout)++] = *chain[c];
 	for (int k = 0; k < nl; k++) {
-		if (folded[k] >= 0)
+		if (!fresh[k] || folded[k] >= 0)
 			continue;
 		NsStmt *s = &out[(*nout)++];
 		*s = ns->s[loads[k]];
@@ -213,7 +294,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout)
 		s->out = buffer_ref(&whole, bufs[k], chain, nc, &s->shape);
 		s->mem = -1;
 	}
-	for (int c = nc - 1; c >= 0 && nloop; c--)
+	for (int c = nc - 1; c >= 0 && nnew; c--)
 		out[(*nout)++] = (NsStmt){ .kind = NS_END, .depth = ns->s[at].depth + c, .var = NS_NONE,
 		                           .out.var = NS_NONE, .src.var = NS_NONE };
 	(void)base;
@@ -253,16 +334,23 @@ nest_prefetch(Nest *ns)
 	if (!out)
 		ax_die("out of memory");
 	int n = 0;
+	Fetch *f = calloc(1, sizeof *f);
+	if (!f)
+		ax_die("out of memory");
 	for (int i = 0; i < ns->n;) {
 		if (ns->s[i].kind == NS_LOOP && ns->s[i].fetch) {
-			int used = fetch_chain(ns, i, out, &n);
+			int used = fetch_chain(ns, i, out, &n, f);
 			if (used) {
 				i += used;
 				continue;
 			}
 		}
+		if (ns->s[i].kind == NS_END)   /* a loop closed: the buffers declared in it are out of scope */
+			while (f->n && f->made[f->n - 1].depth > ns->s[i].depth)
+				f->n--;
 		out[n++] = ns->s[i++];
 	}
+	free(f);
 	free(ns->s);
 	ns->s = out;
 	ns->n = ns->cap = n;

@@ -66,6 +66,7 @@ typedef struct TileAxisRead {   /* how an operation reads one dim of an operand 
 	int kind;                /* 1 an axis of the operation, 2 a constant index (broadcast),
 	                            3 index arithmetic, 4 an axis plus an offset (views) */
 	int axis;
+	Term *off;               /* kind 4: the offset added to the axis (NULL: not a plain sum) */
 } TileAxisRead;
 typedef struct TileOp {
 	int kind;                /* TO_* */

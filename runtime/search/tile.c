@@ -73,24 +73,26 @@ scan_term(Scan *s, Term *t)
 			/* a broadcast guard: dim == 1 ? 0 : i */
 			if (ix->kind == TK_ITE && ix->a[1]->kind == TK_NUM && ix->a[1]->num == 0)
 				ix = ix->a[2];
-			TileAxisRead r = { 3, -1 };
+			TileAxisRead r = { 3, -1, NULL };
 			if (ix->kind == TK_NUM)
 				r.kind = 2;
 			for (int k = 0; k < s->nout; k++)
 				if (ix == s->out[k])
-					r = (TileAxisRead){ 1, k };
+					r = (TileAxisRead){ 1, k, NULL };
 			for (int b = 0; b < s->nb; b++)
 				if (ix == s->bv[b])
-					r = (TileAxisRead){ 1, s->bscan[b] >= 0 ? s->bscan[b] : s->nout + b };
+					r = (TileAxisRead){ 1, s->bscan[b] >= 0 ? s->bscan[b] : s->nout + b, NULL };
 			if (r.kind == 3 && (ix->kind == TK_ADD || ix->kind == TK_SUB))
 				for (int k = 0; k < s->nout; k++)   /* i + start: an offset view */
 					if (ix->a[0] == s->out[k] && !t_mentions(ix->a[1], s->out[k]))
-						r = (TileAxisRead){ 4, k };
+						r = (TileAxisRead){ 4, k, ix->kind == TK_ADD ? ix->a[1] : NULL };
 			TileAxisRead *old = &s->rd[t->id][j];
 			if (old->kind == 0)
 				*old = r;
 			else if (old->kind != r.kind || old->axis != r.axis)
-				old->kind = 3;
+				old->kind = 3, old->off = NULL;
+			else if (old->off != r.off)
+				old->off = NULL;   /* two offsets: no one view of it */
 		}
 		return;
 	}
