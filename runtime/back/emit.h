@@ -145,11 +145,12 @@ int nest_folds_ok(const Nest *ns, const AxTiling *T);
 /* ... the folded axis the block's copies of off-chip slice sl read (sl made the block's rows,
  * one transfer), or -1 */
 int em_fold_load(Em *e, uint32_t axes, NsRef *sl);
-/* emit_concat.c: a concatenation split at its boundaries in its reader's loop nest */
-void em_concat_plan(Em *e, int *prefix, int *nfused);
+/* emit_inst.c: reading through a split concatenation (the state emit_concat.c sets) */
 int em_srcs(const Em *e, int node, int o, int *src);   /* the nodes node's operand o reads now */
 int em_src(const Em *e, int node, int o);
 void em_concat_local(Em *e, int node, int o, int dim, NsDim *d);
+/* emit_concat.c: a concatenation split at its boundaries in its reader's loop nest */
+void em_concat_plan(Em *e, int *prefix, int *nfused);
 int em_concat_group(Em *e, Group *gr);   /* the group's split axis (-1: none) */
 void em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int));
 

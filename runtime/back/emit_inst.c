@@ -354,3 +354,54 @@ em_result(Em *e, int id, const NsDim *idx, NsRef *r)
 	}
 }
 
+/* ---- reading through a split concatenation (emit_concat.c sets e->cat, e->cseg) -------- */
+
+/* The nodes operand o of node reads at the current part: the concatenation's
+ * operand whose part is being written; all of them outside the split. */
+int
+em_srcs(const Em *e, int node, int o, int *src)
+{
+	int in = e->g->nodes[node].in[o];
+	if (in < 0 || !e->catax || e->catax[in] < 0) {
+		src[0] = in;
+		return 1;
+	}
+	const AxNode *gn = &e->g->nodes[in];
+	if (e->cat == in && e->cseg >= 0) {
+		src[0] = gn->in[e->cseg];
+		return 1;
+	}
+	memcpy(src, gn->in, sizeof *src * (size_t)gn->nin);
+	return gn->nin;
+}
+
+/* ... the one it reads now: the part's operand, or the concatenation itself */
+int
+em_src(const Em *e, int node, int o)
+{
+	int in = e->g->nodes[node].in[o];
+	if (in >= 0 && e->catax && e->catax[in] >= 0 && e->cat == in && e->cseg >= 0)
+		return e->g->nodes[in].in[e->cseg];
+	return in;
+}
+
+/* Dim `dim` of operand o of node, read at *d: within the part when the
+ * operand is the split concatenation (the tile's start less the part's). */
+void
+em_concat_local(Em *e, int node, int o, int dim, NsDim *d)
+{
+	int in = e->g->nodes[node].in[o];
+	if (in < 0 || !e->catax || e->catax[in] < 0)
+		return;
+	if (e->cat != in || e->cseg < 0) {
+		em_fail(e, "%s: read outside the loops that split it", node_op(e->g, &e->g->nodes[in])->name);
+		return;
+	}
+	if (dim != e->cdim)
+		return;
+	if (strcmp(d->start, e->cabs) != 0) {
+		em_fail(e, "%s: read at another tile than the one its split is at", node_op(e->g, &e->g->nodes[in])->name);
+		return;
+	}
+	snprintf(d->start, sizeof d->start, "%s", e->cloc);
+}
