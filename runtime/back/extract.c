@@ -556,7 +556,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	int sized = decode(x, combo) && start_combo(x, &count), written = 0;
 	/* half the tries from the smallest tiles and most blocks down, half from the largest
 	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
-	int64_t lo = 0, hi = count - 1;
+	int64_t lo = 0, hi = (sized ? count / x->nfold : count) - 1;   /* unfolded: the winner is validated as it is */
 	for (int k = 0; sized && lo <= hi && written < x->maxtry; k++) {
 		int from_top = written < x->maxtry / 2;
 		int64_t i = from_top ? hi-- : lo++;
