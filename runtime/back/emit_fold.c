@@ -23,9 +23,18 @@
  * blocks (no tail).  After the candidate is written, nest_folds_ok checks
  * every folded slice: each must be the partition dim of a transfer, of a
  * tensor (not a view of one) whose dim the fold divides; otherwise the
- * candidate is written again without folds (emit_kernel.c).
+ * folded form is no candidate (nest_build; the unfolded form is its own).
  */
 #include "emit.h"
+
+int
+fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k)
+{
+	int rank = g->nodes[id].rank;
+	if (to->deep || k < 0 || k >= to->naxes)
+		return 0;
+	return to->ax[k].tiled && !to->ax[k].red && rank >= 2 && to->ax[k].out == rank - 2;
+}
 
 int
 em_fold_axis(Em *e, Group *gr, int k)
@@ -38,10 +47,7 @@ em_fold_axis(Em *e, Group *gr, int k)
 		return 0;
 	const AxGraph *g = e->g;
 	for (int m = 0; m < gr->n; m++) {
-		const TileOp *to = &e->T->op[gr->ids[m]];
-		int rank = g->nodes[gr->ids[m]].rank;
-		if (gr->st[m].blk[k] != blk || gr->st[m].kax == k || to->deep || k >= to->naxes || !to->ax[k].tiled ||
-		    to->ax[k].red || rank < 2 || to->ax[k].out != rank - 2)
+		if (gr->st[m].blk[k] != blk || gr->st[m].kax == k || !fold_axis_ok(g, &e->T->op[gr->ids[m]], gr->ids[m], k))
 			return 0;
 	}
 	return 1;

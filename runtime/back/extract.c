@@ -293,10 +293,9 @@ foldable(const Extract *x)
 	const AxGraph *g = x->T->g;
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &x->T->op[id];
-		for (int k = 0; to->kind == TO_COMPUTE && !to->deep && k < to->naxes; k++) {
+		for (int k = 0; to->kind == TO_COMPUTE && k < to->naxes; k++) {
 			const TileAxis *ax = &to->ax[k];
-			if (ax->t && ax->tiled && !ax->red && ax->bcls >= 0 && ax->bcls < 64 && x->blocks[ax->bcls] > 1 &&
-			    g->nodes[id].rank >= 2 && ax->out == g->nodes[id].rank - 2)
+			if (ax->t && ax->bcls >= 0 && ax->bcls < 64 && x->blocks[ax->bcls] > 1 && fold_axis_ok(g, to, id, k))
 				return 1;
 		}
 	}

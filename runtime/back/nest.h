@@ -91,6 +91,10 @@ const char *nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
 
+/* emit_fold.c: may axis k of node id (its tiling to) fold its blocks' rows: a tile axis, not
+ * reduced, the partition axis of the result, not a deep tile's? (the emitter and extraction ask) */
+int fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k);
+
 /* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
  * NULL: 1; fold: blocks along partition axes folded, emit_fold.c, and NULL if none can be);
  * NULL and why if it cannot be written */
