@@ -11,6 +11,9 @@ OUT/results.json, OUT/RESULTS.md and OUT/speedup.svg:
     and the roofline bound, speedup vs naive, fraction of roofline, the bottleneck engine where
     the kernel is worse than 1.3x the roofline; geomean per benchmark;
   * the ablation of the paper's Table 4 (--no-algebraic, --no-fusion) beside the paper's figures;
+  * odd sizes: each benchmark's first size with one size symbol + 1, and with every one + 1, beside
+    it (fraction of roofline, and its ratio to the even size's);
+  * the scoreboard of issue 19: points within 1.25x of the roofline, benchmarks at >= 60%;
   * a plot of speedup vs size per benchmark (SVG, written by bench/plot.py).
 
 Every latency is modelled (one NeuronCore-v2, fp32), never measured on Trainium.
@@ -19,7 +22,7 @@ Each run is `axonc compile`: Phase 1, then every candidate visited modelled and 
 structure validated numerically (libtcc), the winner validated again; its --report is the record.
 
   sweep.py [--axonc build/bench/axonc] [--jobs 2] [--budget N] [--out bench] [--quick]
-           [--examples a,b,...] [--pick-sizes N] [--ablation a,b,...|none]
+           [--examples a,b,...] [--pick-sizes N] [--ablation a,b,...|none] [--odd|--no-odd]
   sweep.py --render OUT/results.json [--out DIR]      the tables and the plot again, no runs
 
 Only the standard library.
@@ -58,6 +61,13 @@ ABLATION_PAPER_NAMES = {"rmsnorm_matmul": "RMSNorm+MatMul", "qkv_projection": "Q
                         "gqa": "Group Query Attention", "silu_mlp": "SiLU MLP"}
 ABLATION_DEFAULT = ["rmsnorm_matmul", "qkv_projection", "gqa", "silu_mlp"]
 ABLATIONS = {"no-algebraic": "--no-algebraic", "no-fusion": "--no-fusion"}
+# odd sizes: the first size of a sweep with its first size symbol + 1 ("odd-one"), with every
+# size symbol + 1 ("odd-all"); a size symbol is one whose value is at least a tile (128): counts
+# such as heads stay as they are
+ODD = ("odd-one", "odd-all")
+ODD_MIN = 128
+WITHIN = 1.25     # issue 19: a point counts if its kernel is within this x the roofline
+GOAL_FRACTION = 0.60
 # the paper's table order: single operators, multi-operator kernels, LLM layers
 ORDER = list(PAPER_NAMES)
 QUICK = {"examples": ["multiply", "softmax", "rmsnorm_matmul", "qkv_projection"], "pick_sizes": 2,
@@ -87,6 +97,15 @@ def parse_sizes(path):
                     raise SystemExit(f"{path}: cannot read '# sizes: {spec}'")
                 out.append({k: int(v) for k, v in pairs})
     return out
+
+
+def odd_size(size, which):
+    """size with its first size symbol (which='odd-one') or every one ('odd-all') + 1; None if none."""
+    keys = [k for k, v in size.items() if v >= ODD_MIN]
+    if not keys:
+        return None
+    bump = keys[:1] if which == "odd-one" else keys
+    return {k: v + 1 if k in bump else v for k, v in size.items()}
 
 
 def dims_arg(size):
@@ -169,7 +188,7 @@ def run_one(axonc, path, size, ablation, budget, timeout, measure=None, cjobs=1)
     """One compile: the record of results.json."""
     name = os.path.basename(path)[:-3]
     rec = {"bench": name, "size": size, "dims": dims_arg(size), "config": ablation or "full"}
-    flags = [ABLATIONS[ablation]] if ablation else []
+    flags = [ABLATIONS[ablation]] if ablation in ABLATIONS else []
     if budget:
         flags += ["--budget", str(budget)]
     if measure:
@@ -259,8 +278,40 @@ def summarize(data):
                 abl[a] = {"n": len(ratios), "min": min(ratios), "max": max(ratios), "geomean": geomean(ratios)}
         if abl:
             s["ablation"] = abl
+        odd = {}
+        for k in ODD:
+            r = next((x for x in recs if x["bench"] == b and x["config"] == k), None)
+            if r is None:
+                continue
+            even = next((x for x in recs if x["bench"] == b and x["config"] == "full" and
+                         all(x["size"].get(s_) in (v, v - 1) for s_, v in r["size"].items())), None)
+            fe, fo = fraction(even), fraction(r)
+            odd[k] = {"dims": r["dims"], "even_dims": even and even["dims"], "fraction": fo, "even_fraction": fe,
+                      "ratio": fe / fo if fe and fo else None, "error": r.get("error")}
+        if odd:
+            s["odd"] = odd
         summ[b] = s
     return summ
+
+
+def fraction(r):
+    """the roofline's share of the selected kernel's latency (None if either is missing)"""
+    if not r or r.get("error") or not r.get("roofline_us") or not r.get("latency_us"):
+        return None
+    return r["roofline_us"] / r["latency_us"]
+
+
+def scoreboard(data):
+    """issue 19's figures: points within WITHIN x the roofline, benchmarks whose geomean fraction
+    is at least GOAL_FRACTION, odd sizes within 1.2x of their even neighbour's fraction"""
+    full = [r for r in data["records"] if r["config"] == "full"]
+    within = sum(1 for r in full if fraction(r) and fraction(r) >= 1 / WITHIN)
+    summ = data["summary"]
+    goal = [b for b, s in summ.items() if (s.get("geomean_fraction_of_roofline") or 0) >= GOAL_FRACTION]
+    odd = [o for s in summ.values() for o in s.get("odd", {}).values()]
+    odd_ok = sum(1 for o in odd if o["ratio"] is not None and o["ratio"] <= 1.2)
+    return {"points": len(full), "within": within, "benchmarks": len(summ), "at_goal": len(goal),
+            "below_goal": [b for b in summ if b not in goal], "odd": len(odd), "odd_within": odd_ok}
 
 
 # ---- RESULTS.md --------------------------------------------------------------------------------
@@ -337,6 +388,14 @@ def render_md(data, paper):
     w(f"| **all** | {sum(s['ok'] for s in summ.values())} | {f_(allsp, '{:.2f}x')} | "
       f"{f_(geomean([s['geomean_fraction_of_roofline'] for s in summ.values()]), '{:.1%}')} | |")
     w("")
+    sb = scoreboard(data)
+    w(f"**Scoreboard** (issue 19's aims): {sb['within']} of {sb['points']} (benchmark, size) points within "
+      f"{WITHIN}x of the roofline ({sb['within'] / max(1, sb['points']):.1%}; aim: 80%); {sb['at_goal']} of "
+      f"{sb['benchmarks']} benchmarks at a geomean fraction of roofline of at least {GOAL_FRACTION:.0%}"
+      + (f" (below: {', '.join(PAPER_NAMES.get(b, b) for b in sb['below_goal'])})" if sb["below_goal"] else "")
+      + (f"; {sb['odd_within']} of {sb['odd']} odd sizes within 1.2x of their even neighbour's fraction"
+         if sb["odd"] else "") + ".")
+    w("")
     w(f"Plot: [`{meta.get('svg', 'speedup.svg')}`]({meta.get('svg', 'speedup.svg')}) (modelled speedup over the "
       "naive lowering per size, with the roofline's bound on it).")
     w("")
@@ -383,6 +442,31 @@ def render_md(data, paper):
                 cells += [f_(q.get(m), "{:.2f}x") for m in ("min", "max", "geomean")]
             n = max(v["n"] for v in a.values())
             w(f"| {PAPER_NAMES.get(b, b)} | {n} | " + " | ".join(cells) + " |")
+        w("")
+    # ---- odd sizes ----
+    odd = {b: s["odd"] for b, s in summ.items() if s.get("odd")}
+    if odd:
+        w("## Odd sizes")
+        w("")
+        w("Each benchmark's first size with its first size symbol + 1 (`one`), and with every size symbol + 1 "
+          "(`all`; symbols below 128, such as head counts, stay). `ratio` is the even size's fraction of the "
+          "roofline over the odd one's (aim: at most 1.2x).")
+        w("")
+        w("| benchmark | even | fraction | one + 1 | fraction | ratio | all + 1 | fraction | ratio |")
+        w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for b, o in odd.items():
+            cells = []
+            for k in ODD:
+                x = o.get(k)
+                if not x:
+                    cells += ["", "", ""]
+                elif x.get("error"):
+                    cells += [x["dims"], "failed: " + x["error"][:80], ""]
+                else:
+                    cells += [x["dims"], f_(x["fraction"], "{:.1%}"), f_(x["ratio"], "{:.2f}x")]
+            x0 = next(iter(o.values()))
+            w(f"| {PAPER_NAMES.get(b, b)} | {x0['even_dims'] or '—'} | {f_(x0['even_fraction'], '{:.1%}')} | "
+              + " | ".join(cells) + " |")
         w("")
     # ---- per size ----
     w("## Per benchmark and size (modelled, ms)")
@@ -443,6 +527,9 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="the development subset: " + json.dumps(QUICK))
     ap.add_argument("--examples", help="comma-separated example names (default: every examples/*.py)")
     ap.add_argument("--pick-sizes", type=int, default=0, help="N sizes per example, evenly spread (default: all)")
+    ap.add_argument("--odd", action=argparse.BooleanOptionalAction, default=None,
+                    help="the odd sizes beside each benchmark's first size (default: on for the whole sweep, "
+                         "off for a subset)")
     ap.add_argument("--ablation", help="benchmarks of the ablation, or 'none' (default: the paper's four)")
     ap.add_argument("--measure", metavar="CMD", help="compile --measure CMD: the selected kernels timed by CMD "
                     "(e.g. on a Trainium host) instead of the model")
@@ -489,6 +576,11 @@ def main(argv):
             if b in abl:
                 for k in ABLATIONS:
                     jobs.append((path, s, k))
+        if (a.odd if a.odd is not None else subset is None) and sizes:
+            for k in ODD:
+                o = odd_size(sizes[0], k)
+                if o and (k == "odd-one" or o != odd_size(sizes[0], "odd-one")):
+                    jobs.append((path, o, k))
     # the biggest first, so that two workers finish together
     def cost(j):
         n = 1

@@ -456,7 +456,7 @@ expect_rc 0 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/rms_folded.py" exampl
 # their reshapes NKI's own (no NumPy call inside a kernel), block buffers (2, nl.par_dim(P), F),
 # no literal bias=0/scale=1 (tests/nki/kernel_form.py; it fails on the kernels emitted before)
 for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:--param=scale=0.7 maxpool:M=8,N=12: \
-          matmul:M=512,K=256,N=1024: matmul:M=256,K=2048,N=1024: transpose_matmul:M=512,K=2048,N=1024:; do
+          matmul:M=512,K=256,N=1024: matmul:M=256,K=4096,N=1024: transpose_matmul:M=512,K=2048,N=1024:; do
 	p=${pd%%:*}; d=${pd#*:}; a=${d#*:}; d=${d%%:*}
 	mt="--max-tile 4 --budget 400"; [ $p = matmul ] || [ $p = transpose_matmul ] && mt=""
 	expect_rc 0 "$AXONC" compile examples/$p.py --dims $d $mt -o "$tmp/form_$p.py"
@@ -466,10 +466,10 @@ for pd in swiglu_mlp:M=8,N=12,K=16:--param=beta=0.5 gqa:B=1,Hq=4,Hkv=2,S=8,D=4:-
 		bad "the $p kernel differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
 	[ $p = matmul ] && cp "$tmp/form_$p.py" "$tmp/form_${p}_$(echo $d | tr -dc 0-9)"
 done
-# K blocks (emit_kernel.c): at K=2048 the selected matmul sums blocks of K tiles in PSUM, adds each
+# K blocks (emit_kernel.c): at K=4096 the selected matmul sums blocks of K tiles in PSUM, adds each
 # block's sum into its tile of an SBUF block (block dims first), and transposes each X tile
 # once per block (hoisted out of the N tiles' loop), its X loads one transfer per row tile
-kb="$tmp/form_matmul_25620481024"
+kb="$tmp/form_matmul_25640961024"
 expect_grep 'nisa.tensor_tensor(v[0-9]*\[j0, j1, 0:128, 0:[0-9]*\], v[0-9]*, op=nl.add' "$kb" "matmul: each K block's sum added to its tile of the SBUF block"
 expect_grep '^ *v[0-9]* += v[0-9]*' "$kb" "matmul: a K block accumulated in place in PSUM"
 if /usr/bin/python3 - "$kb" <<'PY'; then ok; else bad "matmul: an X tile transposed inside the loop over N tiles (not hoisted)"; fi
@@ -678,7 +678,7 @@ if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 0 ] && [ "$(grep -c 'a
 rm -rf "$tmp/ea" "$tmp/eb"
 expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=512,K=512,N=1024 --budget 300 -o "$tmp/k.py" --emit-all "$tmp/ea" --report "$tmp/r.json"
 n=$(sed 's/.*"candidates": \([0-9]*\).*/\1/' "$tmp/r.json")
-if [ "$n" -gt 0 ] && [ "$n" -le 600 ]; then ok; else bad "--budget 300 visited $n candidates (fused and unfused forms: at most 600)"; fi
+if [ "$n" -gt 0 ] && [ "$n" -le 900 ]; then ok; else bad "--budget 300 visited $n candidates (fused, unfused and folded forms: at most 900)"; fi
 expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=512,K=512,N=1024 --budget 300 -o "$tmp/k.py" --emit-all "$tmp/eb"
 if diff -r "$tmp/ea" "$tmp/eb" >/dev/null; then ok; else bad "two runs of compile --emit-all differ"; fi
 expect_rc 2 "$AXONC" compile examples/matmul.py --dims M=8,K=8,N=8 --budget 0
@@ -689,6 +689,19 @@ expect_grep 'size N is not given' "$tmp/err" "compile with a missing size"
 
 # ---- compile behaves like a tool: workers die with it, limits and options checked before any work ----
 section "compile behaves like a tool"
+# left_running PID...: how many of PIDs still run (not a zombie) after up to 10 s for them to
+# end (a loaded machine takes a while to deliver the signals); kills those left
+left_running() {
+	n=0
+	while [ $n -lt 100 ]; do
+		alive=0
+		for k in "$@"; do grep -q '^State:[[:space:]]*[^Z[:space:]]' /proc/$k/status 2>/dev/null && alive=$((alive + 1)); done
+		[ $alive -eq 0 ] && break
+		sleep 0.1; n=$((n + 1))
+	done
+	for k in "$@"; do grep -q '^State:[[:space:]]*[^Z[:space:]]' /proc/$k/status 2>/dev/null && kill -9 $k 2>/dev/null; done
+	echo $alive
+}
 # a compile killed (SIGKILL: no handler runs) leaves none of its worker processes behind
 "$AXONC" compile examples/gqa.py --dims B=1,Hq=32,Hkv=8,S=2048,D=128 --jobs 2 -o "$tmp/orph.py" >/dev/null 2>&1 &
 p=$!
@@ -699,11 +712,7 @@ while [ $i -lt 600 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 kill -9 $p; wait $p 2>/dev/null
-sleep 1
-left=0
-for k in $kids; do
-	if [ -r /proc/$k/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$k/status; then left=$((left + 1)); kill -9 $k 2>/dev/null; fi
-done
+left=$(left_running $kids)
 if [ -n "$kids" ] && [ $left -eq 0 ]; then ok; else bad "compile killed with SIGKILL: workers '$kids' seen, $left left running"; fi
 # ... nor the commands its workers run for --measure, nor what those started
 printf '#!/bin/sh\nsleep 300 &\necho $! >> "%s/cmdpids"\nwait\necho 5\n' "$tmp" > "$tmp/slow.sh"; chmod +x "$tmp/slow.sh"
@@ -712,11 +721,7 @@ printf '#!/bin/sh\nsleep 300 &\necho $! >> "%s/cmdpids"\nwait\necho 5\n' "$tmp" 
 p=$!; i=0
 while [ $i -lt 600 ] && [ "$(wc -l < "$tmp/cmdpids")" -lt 2 ]; do sleep 0.1; i=$((i + 1)); done
 kill -9 $p; wait $p 2>/dev/null
-sleep 1
-left=0
-for k in $(cat "$tmp/cmdpids"); do
-	if [ -r /proc/$k/status ] && ! grep -q '^State:[[:space:]]*Z' /proc/$k/status; then left=$((left + 1)); kill -9 $k 2>/dev/null; fi
-done
+left=$(left_running $(cat "$tmp/cmdpids"))
 if [ "$(wc -l < "$tmp/cmdpids")" -ge 2 ] && [ $left -eq 0 ]; then ok; else bad "compile killed with SIGKILL: $left of the --measure commands' children left running"; fi
 # outputs that cannot be written, sizes too large to validate, sizes past 64 bits, an unknown
 # element size: each refused at once with its reason
@@ -837,7 +842,7 @@ if read n w first <"$tmp/ab" && [ "$n" -ge 100 ] && [ "$w" -eq "$n" ] && [ "$fir
 # (c) the reordered softmax+matmul (divide after the matmul, on the [M, N] result) beats the program as written
 # when both are loop nests of their own ops (--no-fusion); with fusion the original's divide runs in the
 # matmul's loop nest, loaded with its blocks, and the two come within 1% (docs/performance-model.md)
-expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512 --no-fusion
+expect_rc 0 "$AXONC" model examples/softmax_matmul.py --dims M=2048,K=8192,N=512 --no-fusion --budget 2000
 if awk '/^variant 0 /{a = $3} /^variant 1 /{b = $3} END{exit !(a > 0 && b > 0 && b < 0.9 * a)}' "$tmp/out"; then ok; else
 	bad "model: the reordered softmax_matmul does not beat the original"; grep '^variant' "$tmp/out" | sed 's/^/    /'; fi
 # (d) MaxPool's reductions along its 2-wide window axes tile many windows per partition (the tile takes
