@@ -241,8 +241,8 @@ absorbing(const Extract *x)
 
 /* Tile sizes of the current combination at the current scales (each axis
  * class's tiles at most its largest >> scale), and the block options they
- * leave: per axis class, powers of two up to the most tiles an operation
- * has along it (at most MAXBLOCK).  0 = ok. */
+ * leave: per axis class, powers of two up to the first at or above the most
+ * tiles an operation has along it (at most MAXBLOCK).  0 = ok. */
 static int
 set_tiles(Extract *x)
 {
@@ -276,9 +276,11 @@ set_tiles(Extract *x)
 				most[ax->bcls] = (int64_t)(ext / t);
 		}
 	}
-	for (int c = 0; c < 64; c++) {
+	for (int c = 0; c < 64; c++) {   /* up to the first power of two at or above the most tiles: the
+		                                  * emitter takes the largest divisor of the tile count not above
+		                                  * it, so 3 tiles can be one block of 3 (op_axes) */
 		x->nblk[c] = 1;
-		while (x->nblk[c] < 6 && (1 << x->nblk[c]) <= most[c] && (1 << x->nblk[c]) <= MAXBLOCK)
+		while (x->nblk[c] < 6 && (1 << (x->nblk[c] - 1)) < most[c] && (1 << x->nblk[c]) <= MAXBLOCK)
 			x->nblk[c]++;
 		x->blocks[c] = 1;
 	}
