@@ -10,11 +10,14 @@
 NsStmt *
 nest_push(Nest *ns, int kind, int depth)
 {
-	if (ns->n == ns->cap) {
-		ns->cap = ns->cap ? 2 * ns->cap : 64;
-		ns->s = realloc(ns->s, sizeof *ns->s * (size_t)ns->cap);
-		if (!ns->s)
-			ax_die("out of memory");
+	if (ns->n == ns->cap) {   /* the arrays are large: kept for the next candidate (ax_spare_give) */
+		size_t got;
+		NsStmt *s = ax_spare_take(sizeof *s * (size_t)(ns->cap ? 2 * ns->cap : 64), &got);
+		if (ns->n)
+			memcpy(s, ns->s, sizeof *s * (size_t)ns->n);
+		ax_spare_give(ns->s, sizeof *s * (size_t)ns->cap);
+		ns->s = s;
+		ns->cap = (int)(got / sizeof *s);
 	}
 	NsStmt *s = &ns->s[ns->n++];
 	*s = (NsStmt){ 0 };
@@ -29,7 +32,7 @@ void
 nest_free(Nest *ns)
 {
 	if (ns) {
-		free(ns->s);
+		ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
 		free(ns);
 	}
 }

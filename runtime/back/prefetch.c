@@ -330,13 +330,11 @@ nest_prefetch(Nest *ns)
 	if (!nfetch)
 		return;
 	size_t cap = (size_t)ns->n + nfetch * (MAXLOADS + 2 * MAXCHAIN) + 1;
-	NsStmt *out = malloc(sizeof *out * cap);
-	if (!out)
-		ax_die("out of memory");
+	size_t outcap, fcap;
+	NsStmt *out = ax_spare_take(sizeof *out * cap, &outcap);
 	int n = 0;
-	Fetch *f = calloc(1, sizeof *f);
-	if (!f)
-		ax_die("out of memory");
+	Fetch *f = ax_spare_take(sizeof *f, &fcap);
+	memset(f, 0, sizeof *f);
 	for (int i = 0; i < ns->n;) {
 		if (ns->s[i].kind == NS_LOOP && ns->s[i].fetch) {
 			int used = fetch_chain(ns, i, out, &n, f);
@@ -350,8 +348,9 @@ nest_prefetch(Nest *ns)
 				f->n--;
 		out[n++] = ns->s[i++];
 	}
-	free(f);
-	free(ns->s);
+	ax_spare_give(f, fcap);
+	ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
 	ns->s = out;
-	ns->n = ns->cap = n;
+	ns->n = n;
+	ns->cap = (int)(outcap / sizeof *out);
 }

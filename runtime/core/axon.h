@@ -47,6 +47,10 @@ Arena *arena_new(void);
 void *arena_alloc(Arena *a, size_t n);          /* zeroed, 16-byte aligned */
 char *arena_strdup(Arena *a, const char *s);
 void arena_free(Arena *a);                      /* frees everything at once */
+/* a scratch buffer of at least want bytes (*cap: its size; not zeroed), kept by ax_spare_give for
+ * the next taker instead of freed (large arrays built and dropped per candidate) */
+void *ax_spare_take(size_t want, size_t *cap);
+void ax_spare_give(void *p, size_t cap);
 double ax_now_ms(void);                         /* a monotonic clock */
 void ax_heap_reserve(size_t bytes);             /* the malloc heap faulted in at once (once a process) */
 
