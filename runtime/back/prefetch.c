@@ -333,8 +333,7 @@ nest_prefetch(Nest *ns)
 	size_t outcap, fcap;
 	NsStmt *out = ax_spare_take(sizeof *out * cap, &outcap);
 	int n = 0;
-	Fetch *f = ax_spare_take(sizeof *f, &fcap);
-	memset(f, 0, sizeof *f);
+	Fetch *f = ax_spare_zeroed(sizeof *f, &fcap);
 	for (int i = 0; i < ns->n;) {
 		if (ns->s[i].kind == NS_LOOP && ns->s[i].fetch) {
 			int used = fetch_chain(ns, i, out, &n, f);

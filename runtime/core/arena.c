@@ -253,6 +253,15 @@ ax_spare_take(size_t want, size_t *cap)
 	return p;
 }
 
+void *
+ax_spare_zeroed(size_t want, size_t *cap)
+{
+	unsigned char *p = ax_spare_take(want, cap);
+	for (size_t i = 0; i < want; i++)   /* the compiler's loop */
+		p[i] = 0;
+	return p;
+}
+
 void
 ax_spare_give(void *p, size_t cap)
 {

@@ -50,6 +50,7 @@ void arena_free(Arena *a);                      /* frees everything at once */
 /* a scratch buffer of at least want bytes (*cap: its size; not zeroed), kept by ax_spare_give for
  * the next taker instead of freed (large arrays built and dropped per candidate) */
 void *ax_spare_take(size_t want, size_t *cap);
+void *ax_spare_zeroed(size_t want, size_t *cap);   /* its first want bytes zeroed */
 void ax_spare_give(void *p, size_t cap);
 double ax_now_ms(void);                         /* a monotonic clock */
 void ax_heap_reserve(size_t bytes);             /* the malloc heap faulted in at once (once a process) */

@@ -1,0 +1,117 @@
+#!/bin/sh
+# asan.sh — `make asan`: axgen and axonc built with AddressSanitizer and UBSan (build/asan), run
+# through every stage on inputs that reach every engine in minutes (CI runs it beside `make
+# check`, which runs the whole suite, tests/run.sh, on the plain build: under the sanitizers the
+# whole suite took over 90 minutes on 2 cores).  A sanitizer report fails the command that printed
+# it (-fno-sanitize-recover; ASan aborts), so each check here is "exits as it should".
+#   unit         every tests/unit/*.c program
+#   specs        the spec snapshots; 300 mutated spec files through axgen (fixed seed)
+#   programs     every example through graph and run; 60 mutated programs through axonc's commands
+#   equiv        every pair of tests/equiv/ with its expected verdict
+#   compile      every example at small sizes and tiles of at most 4: --emit-all --validate (each
+#                candidate's C rendering run through libtcc against the program), the selected
+#                kernel run against NumPy in the NKI stand-in; RMSNorm+MatMul at a real size
+#   model        the model on a blocked matmul and a fused softmax
+#   sizes        compile --sizes and --config (tests/sizes/check.sh)
+# Prints one line per failure and ends with "N passed, M failed".
+set -u
+BUILD=${BUILD:-build/asan}
+AXGEN=$BUILD/axgen
+AXONC=$BUILD/axonc
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect_rc WANT CMD...: as tests/run.sh's (stopped after 600 s)
+expect_rc() {
+	want=$1
+	shift
+	timeout 600 "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -20; fi
+}
+t0=$(date +%s)
+say() { echo "asan: $1 ($(($(date +%s) - t0)) s)"; }
+
+# ---- unit ----
+for u in "$BUILD"/test/*; do
+	[ -x "$u" ] || continue
+	if "$u" >"$tmp/out" 2>&1; then ok; else bad "$u"; tail -20 "$tmp/out" | sed 's/^/    /'; fi
+done
+say "unit programs"
+
+# ---- specs ----
+for f in tests/specs/fail/*.ax; do
+	"$AXGEN" --check "$f" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && cmp -s "$tmp/err" "${f%.ax}.err"; then ok; else bad "axgen --check $f: exit $rc or another message"; fi
+done
+for f in tests/specs/pass/*.ax; do expect_rc 0 "$AXGEN" --check "$f"; done
+for t in targets/*/ tests/targets/*/; do expect_rc 0 "$AXGEN" --check specs "$t"; done
+if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/fuzz_specs.py" "$OLDPWD/$AXGEN" 300 1 >"$tmp/fuzz" 2>&1); then ok; else
+	bad "fuzzing axgen"; tail -20 "$tmp/fuzz" | sed 's/^/    /'
+fi
+say "specs"
+
+# ---- programs ----
+for f in examples/*.py; do
+	expect_rc 0 "$AXONC" graph "$f"
+done
+expect_rc 0 "$AXONC" run examples/softmax_matmul.py --dims M=5,K=7,N=3 -o "$tmp/o.npy"
+if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/fuzz_programs.py" "$OLDPWD/$AXONC" 60 1 >"$tmp/fuzzp" 2>&1); then ok; else
+	bad "fuzzing axonc"; tail -20 "$tmp/fuzzp" | sed 's/^/    /'
+fi
+say "programs"
+
+# ---- equiv ----
+for f in tests/equiv/*.py; do
+	want=$(sed -n 's/^# expect: //p' "$f")
+	"$AXONC" equiv "$f" lhs rhs >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case "$want" in   # as tests/run.sh
+	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc)" ;;
+	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc)" ;;
+	error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc)" ;;
+	*) bad "$f: no '# expect:' line" ;;
+	esac
+done
+expect_rc 0 "$AXONC" variants examples/rmsnorm_matmul.py
+say "equiv"
+
+# ---- compile ----
+for f in examples/*.py; do
+	case $(basename "$f" .py) in
+	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
+	*) want="M=8 N=12 K=16" ;;
+	esac
+	"$AXONC" graph "$f" >"$tmp/g" 2>&1
+	dims=""
+	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	rm -rf "$tmp/c"
+	expect_rc 0 "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --budget 300 --emit-all "$tmp/c" --validate \
+		-o "$tmp/k.py" --report "$tmp/r.json"
+	grep -q '"emit_all_rejected": 0' "$tmp/r.json" 2>/dev/null && ok || bad "compile $f --dims $dims: a candidate rejected"
+	if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" "$f" --dims "$dims" >"$tmp/out" 2>&1; then ok; else
+		bad "the kernel of $f at $dims differs from NumPy or breaks NKI's rules"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
+expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 300 -o "$tmp/k.py"
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=384,K=512,N=1000 --budget 300 -o "$tmp/k.py"
+say "compile"
+
+# ---- model ----
+expect_rc 0 "$AXONC" model examples/matmul.py --dims M=512,K=2048,N=1024 --budget 300
+expect_rc 0 "$AXONC" model examples/softmax.py --dims M=1024,N=2048 --budget 300 --list
+say "model"
+
+# ---- sizes ----
+sh tests/sizes/check.sh "$AXONC" >"$tmp/sizes" 2>&1
+grep -v '^[0-9]* passed, [0-9]* failed$' "$tmp/sizes"
+sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sizes")
+sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sizes")
+if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "tests/sizes/check.sh did not finish"; fi
+say "sizes"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
