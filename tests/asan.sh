@@ -18,20 +18,8 @@ set -u
 BUILD=${BUILD:-build/asan}
 AXGEN=$BUILD/axgen
 AXONC=$BUILD/axonc
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect_rc WANT CMD...: as tests/run.sh's (stopped after 600 s)
-expect_rc() {
-	want=$1
-	shift
-	timeout 600 "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -20; fi
-}
+TEST_TIMEOUT=600
+. tests/lib.sh   # pass, fail, $tmp, ok, bad, expect_rc, expect_grep, summary
 t0=$(date +%s)
 say() { echo "asan: $1 ($(($(date +%s) - t0)) s)"; }
 
@@ -113,5 +101,4 @@ sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sizes")
 if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "tests/sizes/check.sh did not finish"; fi
 say "sizes"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -19,24 +19,7 @@ set -u
 BUILD=${BUILD:-build}
 AXGEN=$BUILD/axgen
 AXONC=$BUILD/axonc
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# expect_rc WANT CMD...: runs CMD, output in $tmp/out and $tmp/err; a command still running after
-# 300 s is stopped and fails (a hang fails the test, not the CI run's clock)
-expect_rc() {
-	want=$1
-	shift
-	timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ "$rc" -eq 124 ] && echo "    (stopped after 300 s)" >>"$tmp/err"
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -20; fi
-}
-# expect_grep PATTERN FILE WHAT
+. tests/lib.sh   # pass, fail, $tmp, ok, bad, expect_rc, expect_grep, summary
 # section NAME: the time each part of the run took, printed at the end (slowest first)
 sec_name=
 sec_t=$(date +%s)
@@ -45,9 +28,6 @@ section() {
 	[ -n "$sec_name" ] && echo "$((now - sec_t)) s  $sec_name" >>"$tmp/times"
 	sec_name=$1
 	sec_t=$now
-}
-expect_grep() {
-	if grep -q -- "$1" "$2"; then ok; else bad "$3: no '$1' in $2"; fi
 }
 
 # ---- spec snapshots ----
@@ -1113,5 +1093,4 @@ fi
 section ""
 echo "time of each part (s):"
 sort -rn "$tmp/times" | sed 's/^/    /'
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

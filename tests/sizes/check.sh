@@ -17,22 +17,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 AXONC=$(cd "$(dirname "${1:?usage: check.sh AXONC}")" && pwd)/$(basename "$1")
-PASS=0; FAILN=0
-ok() { PASS=$((PASS + 1)); }
-bad() { FAILN=$((FAILN + 1)); echo "FAIL: $*"; }
-tmp=$(mktemp -d /tmp/axon-sizes.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-# expect_rc WANT CMD...: output in $tmp/out and $tmp/err
-expect_rc() {
-	want=$1
-	shift
-	timeout 300 "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | tail -8; fi
-}
-expect_grep() {
-	if grep -q -- "$1" "$2"; then ok; else bad "$3: no '$1' in $2"; sed 's/^/    /' "$2" | tail -5; fi
-}
+. tests/lib.sh   # pass, fail, $tmp, ok, bad, expect_rc, expect_grep, summary
 # run_module MODULE PROGRAM DIMS WHAT: the module's kernel against NumPy on the stand-in
 run_module() {
 	if NKI_SIM_ALL_RULES=1 timeout 300 /usr/bin/python3 tests/nki/run_kernel.py "$1" "$2" --dims "$3" >"$tmp/run" 2>&1; then ok; else
@@ -146,5 +131,4 @@ if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/cm.py" "$t
 	expect_grep "RuntimeError: axon: the configuration of bucket 2 (M in \[128, 256\], N=256) cannot run at M=200,N=256: .*mean" "$tmp/run" "a configuration that cannot be written there"; fi
 if ls "$C/kernels" | grep -q '\.tmp\|\.program\.py\|\.config\.json'; then bad "a failed replay left files in the cache"; else ok; fi
 
-echo "$PASS passed, $FAILN failed"
-[ "$FAILN" -eq 0 ]
+summary

@@ -1,0 +1,29 @@
+# lib.sh — what the test scripts share (tests/run.sh, tests/asan.sh, tests/sizes/check.sh source
+# it from the repository's root): the counters, a scratch directory and the checks.
+#   ok, bad MSG               a pass; a failure, printed as "FAIL: MSG"
+#   expect_rc WANT CMD...     CMD exits WANT; its output in $tmp/out and $tmp/err; a command still
+#                             running after $TEST_TIMEOUT s (300) is stopped and fails (a hang fails
+#                             the test, not the CI run's clock)
+#   expect_grep PAT FILE WHAT FILE has a line matching PAT
+#   summary                   "N passed, M failed"; its status is 0 when none failed
+pass=0
+fail=0
+tmp=$(mktemp -d /tmp/axon-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_rc() {
+	want=$1
+	shift
+	timeout "${TEST_TIMEOUT:-300}" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 124 ] && echo "    (stopped after ${TEST_TIMEOUT:-300} s)" >>"$tmp/err"
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, want $want"; sed 's/^/    /' "$tmp/err" | head -20; fi
+}
+expect_grep() {
+	if grep -q -- "$1" "$2"; then ok; else bad "$3: no '$1' in $2"; sed 's/^/    /' "$2" | tail -5; fi
+}
+summary() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
