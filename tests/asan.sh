@@ -70,13 +70,7 @@ say "equiv"
 
 # ---- compile ----
 for f in examples/*.py; do
-	case $(basename "$f" .py) in
-	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
-	*) want="M=8 N=12 K=16" ;;
-	esac
-	"$AXONC" graph "$f" >"$tmp/g" 2>&1
-	dims=""
-	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	dims=$(small_dims "$f")
 	rm -rf "$tmp/c"
 	expect_rc 0 "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --budget 300 --emit-all "$tmp/c" --validate \
 		-o "$tmp/k.py" --report "$tmp/r.json"

@@ -5,6 +5,9 @@
 #                             running after $TEST_TIMEOUT s (300) is stopped and fails (a hang fails
 #                             the test, not the CI run's clock)
 #   expect_grep PAT FILE WHAT FILE has a line matching PAT
+#   small_dims PROGRAM        sizes for a compile with tiles of at most 4, as
+#                             tests/nki/check_examples.py picks them: those of M=8, N=12, K=16
+#                             (GQA: its own) that the program has ($AXONC graph)
 #   summary                   "N passed, M failed"; its status is 0 when none failed
 pass=0
 fail=0
@@ -22,6 +25,16 @@ expect_rc() {
 }
 expect_grep() {
 	if grep -q -- "$1" "$2"; then ok; else bad "$3: no '$1' in $2"; sed 's/^/    /' "$2" | tail -5; fi
+}
+small_dims() {
+	case $(basename "$1" .py) in
+	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
+	*) want="M=8 N=12 K=16" ;;
+	esac
+	"$AXONC" graph "$1" >"$tmp/g" 2>&1
+	dims=""
+	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	echo "$dims"
 }
 summary() {
 	echo "$pass passed, $fail failed"

@@ -756,13 +756,7 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/silu.py" examples/silu_mlp.py 
 section "C rendering of every candidate"
 # sizes as tests/nki/check_examples.py picks them (the sizes each program has, tiles of at most 4)
 for f in examples/*.py; do
-	case $(basename "$f" .py) in
-	gqa) want="B=1 Hq=4 Hkv=2 S=8 D=4" ;;
-	*) want="M=8 N=12 K=16" ;;
-	esac
-	"$AXONC" graph "$f" >"$tmp/g" 2>&1
-	dims=""
-	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
+	dims=$(small_dims "$f")
 	rm -rf "$tmp/c"
 	if ! "$AXONC" compile "$f" --dims "$dims" --max-tile 4 --budget 2000 --emit-all "$tmp/c" --validate -o "$tmp/k.py" \
 		--report "$tmp/r.json" 2>"$tmp/err"; then
