@@ -88,11 +88,7 @@ expect_rc 0 "$AXONC" model examples/softmax.py --dims M=1024,N=2048 --budget 300
 say "model"
 
 # ---- sizes ----
-sh tests/sizes/check.sh "$AXONC" >"$tmp/sizes" 2>&1
-grep -v '^[0-9]* passed, [0-9]* failed$' "$tmp/sizes"
-sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sizes")
-sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sizes")
-if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "tests/sizes/check.sh did not finish"; fi
+counted sh tests/sizes/check.sh "$AXONC"
 say "sizes"
 
 summary

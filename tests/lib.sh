@@ -8,6 +8,8 @@
 #   small_dims PROGRAM        sizes for a compile with tiles of at most 4, as
 #                             tests/nki/check_examples.py picks them: those of M=8, N=12, K=16
 #                             (GQA: its own) that the program has ($AXONC graph)
+#   counted CMD...            a test script that ends in "N passed, M failed": its lines printed,
+#                             its counts added to these
 #   summary                   "N passed, M failed"; its status is 0 when none failed
 pass=0
 fail=0
@@ -35,6 +37,13 @@ small_dims() {
 	dims=""
 	for kv in $want; do grep -qw -- "${kv%%=*}" "$tmp/g" && dims="$dims${dims:+,}$kv"; done
 	echo "$dims"
+}
+counted() {
+	"$@" >"$tmp/counted" 2>&1
+	grep -v '^[0-9]* passed, [0-9]* failed$' "$tmp/counted"
+	sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/counted")
+	sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/counted")
+	if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "$* did not finish"; fi
 }
 summary() {
 	echo "$pass passed, $fail failed"

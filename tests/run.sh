@@ -1060,11 +1060,7 @@ compile_runs examples/cumsum.py M=131,N=1030 kernel
 
 # ---- compile --sizes and --config: buckets, the module, replays, the caches (tests/sizes/check.sh) ----
 section "compile --sizes and --config"
-sh tests/sizes/check.sh "$AXONC" >"$tmp/sizes" 2>&1
-grep -v '^[0-9]* passed, [0-9]* failed$' "$tmp/sizes"
-sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/sizes")
-sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/sizes")
-if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "tests/sizes/check.sh did not finish"; fi
+counted sh tests/sizes/check.sh "$AXONC"
 
 # ---- unit programs ----
 section "unit programs"
