@@ -226,6 +226,7 @@ ax_heap_reserve(size_t bytes)
  * unmapped again (malloc maps every allocation this large; the sanitizer's allocator does
  * too).  Not zeroed; poisoned under AddressSanitizer while kept. */
 enum { SPARES = 8 };
+#define SPARE_MAX ((size_t)64 << 20)   /* larger ones are freed: at most 8 x 64 MB kept */
 static struct { void *p; size_t cap; } spare[SPARES];
 
 void *
@@ -268,13 +269,15 @@ ax_spare_give(void *p, size_t cap)
 	if (!p)
 		return;
 	pthread_mutex_lock(&kept_lock);
-	int slot = -1;   /* an empty slot, else the smallest kept if p is larger */
-	for (int i = 0; i < SPARES && slot < 0; i++)
-		if (!spare[i].p)
+	int slot = -1, small = -1;   /* an empty slot, else the smallest kept if p is larger */
+	for (int i = 0; i < SPARES && cap <= SPARE_MAX; i++) {
+		if (!spare[i].p && slot < 0)
 			slot = i;
-	for (int i = 0; i < SPARES && slot < 0; i++)
-		if (spare[i].cap < cap && (slot < 0 || spare[i].cap < spare[slot].cap))
-			slot = i;
+		if (spare[i].p && spare[i].cap < cap && (small < 0 || spare[i].cap < spare[small].cap))
+			small = i;
+	}
+	if (slot < 0)
+		slot = small;
 	void *drop = p;
 	size_t dropcap = cap;
 	if (slot >= 0) {
