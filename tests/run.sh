@@ -474,6 +474,12 @@ tm="$tmp/form_transpose_matmul.py"
 if ! grep -q 'transpose' "$tm" && grep -q '^ *v[0-9]* += v[0-9]*' "$tm" &&
 	grep -Eq 'nisa.dma_copy\(dst=v[0-9]+\[j2, 0:128, 0:512\], src=A\[' "$tm"; then ok; else
 	bad "A.T @ B: a transpose made, no K blocks, or A not loaded in row blocks"; grep -E 'transpose|src=A' "$tm" | head -3 | sed 's/^/    /'; fi
+# a tile count that is no power of two is one block: at M=384 the three row tiles share one load of
+# W (block options up to the first power of two at or above the count, extract.c), where blocks of
+# 1 or 2 tiles loaded W once per row tile
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=384,K=2048,N=1024 -o "$tmp/m384.py"
+if grep -q '(3, nl.par_dim(128)' "$tmp/m384.py" && ! grep -q 'for i0 in nl.affine_range(3)' "$tmp/m384.py"; then ok; else
+	bad "matmul M=384: its three row tiles are not one block"; grep -E 'range|par_dim' "$tmp/m384.py" | head -5 | sed 's/^/    /'; fi
 expect_grep 'value=(-beta)' "$tmp/form_swiglu_mlp.py" "swiglu_mlp kernel: beta used"
 expect_grep 'value=scale,' "$tmp/form_gqa.py" "gqa kernel: scale used"
 printf 'def kernel():
