@@ -189,15 +189,13 @@ def run_one(axonc, path, size, ablation, budget, timeout, measure=None, cjobs=1)
     odd one is it + 1, + 2 where the program refuses + 1 (GLU halves N, MaxPool pairs rows), + 3."""
     if ablation in ODD:
         for by in (1, 2, 3):
-            rec = run_one(axonc, path, odd_size(size, ablation, by), "odd:" + ablation, budget, timeout,
-                          measure, cjobs)
+            rec = run_one(axonc, path, odd_size(size, ablation, by), None, budget, timeout, measure, cjobs)
             if "these sizes break" not in rec.get("error", ""):
                 break
         rec["config"] = ablation
         return rec
     name = os.path.basename(path)[:-3]
     rec = {"bench": name, "size": size, "dims": dims_arg(size), "config": ablation or "full"}
-    ablation = None if ablation and ablation.startswith("odd:") else ablation
     flags = [ABLATIONS[ablation]] if ablation in ABLATIONS else []
     if budget:
         flags += ["--budget", str(budget)]

@@ -31,12 +31,7 @@ done
 say "unit programs"
 
 # ---- specs ----
-for f in tests/specs/fail/*.ax; do
-	"$AXGEN" --check "$f" >/dev/null 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq 1 ] && cmp -s "$tmp/err" "${f%.ax}.err"; then ok; else bad "axgen --check $f: exit $rc or another message"; fi
-done
-for f in tests/specs/pass/*.ax; do expect_rc 0 "$AXGEN" --check "$f"; done
+spec_snapshots
 for t in targets/*/ tests/targets/*/; do expect_rc 0 "$AXGEN" --check specs "$t"; done
 if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/fuzz_specs.py" "$OLDPWD/$AXGEN" 300 1 >"$tmp/fuzz" 2>&1); then ok; else
 	bad "fuzzing axgen"; tail -20 "$tmp/fuzz" | sed 's/^/    /'
@@ -54,17 +49,7 @@ fi
 say "programs"
 
 # ---- equiv ----
-for f in tests/equiv/*.py; do
-	want=$(sed -n 's/^# expect: //p' "$f")
-	"$AXONC" equiv "$f" lhs rhs >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	case "$want" in   # as tests/run.sh
-	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc)" ;;
-	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc)" ;;
-	error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc)" ;;
-	*) bad "$f: no '# expect:' line" ;;
-	esac
-done
+equiv_pairs
 expect_rc 0 "$AXONC" variants examples/rmsnorm_matmul.py
 say "equiv"
 

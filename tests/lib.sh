@@ -10,6 +10,9 @@
 #                             (GQA: its own) that the program has ($AXONC graph)
 #   counted CMD...            a test script that ends in "N passed, M failed": its lines printed,
 #                             its counts added to these
+#   spec_snapshots            $AXGEN --check: tests/specs/fail/*.ax fail with exactly their .err,
+#                             tests/specs/pass/*.ax check silently
+#   equiv_pairs               $AXONC equiv on every tests/equiv/*.py: its '# expect:' verdict
 #   summary                   "N passed, M failed"; its status is 0 when none failed
 pass=0
 fail=0
@@ -44,6 +47,44 @@ counted() {
 	sp=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/counted")
 	sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/counted")
 	if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "$* did not finish"; fi
+}
+spec_snapshots() {
+	for f in tests/specs/fail/*.ax; do
+		[ -f "$f" ] || continue
+		want=${f%.ax}.err
+		"$AXGEN" --check "$f" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -ne 1 ]; then
+			bad "$f: axgen --check exited $rc, want 1"
+		elif [ ! -f "$want" ]; then
+			bad "$f: no snapshot $want"
+		elif ! cmp -s "$tmp/err" "$want"; then
+			bad "$f: messages differ from $want"
+			diff "$want" "$tmp/err" | head -20 | sed 's/^/    /'
+		else
+			ok
+		fi
+	done
+	for f in tests/specs/pass/*.ax; do
+		[ -f "$f" ] || continue
+		if "$AXGEN" --check "$f" >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ]; then ok; else
+			bad "$f: does not check silently"
+			head -10 "$tmp/out" | sed 's/^/    /'
+		fi
+	done
+}
+equiv_pairs() {
+	for f in tests/equiv/*.py; do
+		want=$(sed -n 's/^# expect: //p' "$f")
+		"$AXONC" equiv "$f" lhs rhs >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case "$want" in
+		equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+		not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+		error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
+		*) bad "$f: no '# expect:' line" ;;
+		esac
+	done
 }
 summary() {
 	echo "$pass passed, $fail failed"

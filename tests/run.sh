@@ -32,29 +32,7 @@ section() {
 
 # ---- spec snapshots ----
 section "spec snapshots"
-for f in tests/specs/fail/*.ax; do
-	[ -f "$f" ] || continue
-	want=${f%.ax}.err
-	"$AXGEN" --check "$f" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne 1 ]; then
-		bad "$f: axgen --check exited $rc, want 1"
-	elif [ ! -f "$want" ]; then
-		bad "$f: no snapshot $want"
-	elif ! cmp -s "$tmp/err" "$want"; then
-		bad "$f: messages differ from $want"
-		diff "$want" "$tmp/err" | head -20 | sed 's/^/    /'
-	else
-		ok
-	fi
-done
-for f in tests/specs/pass/*.ax; do
-	[ -f "$f" ] || continue
-	if "$AXGEN" --check "$f" >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ]; then ok; else
-		bad "$f: does not check silently"
-		head -10 "$tmp/out" | sed 's/^/    /'
-	fi
-done
+spec_snapshots
 # the shipped specs and every target check cleanly
 for t in targets/*/ tests/targets/*/; do
 	expect_rc 0 "$AXGEN" --check specs "$t"
@@ -201,17 +179,7 @@ expect_rc 1 "$AXONC" run examples/matmul.py --dims M=3,K=5,N=2,Q=1 -o "$tmp/mm.n
 
 # ---- the equivalence checker: pairs that must be proved, pairs that must not ----
 section "the equivalence checker"
-for f in tests/equiv/*.py; do
-	want=$(sed -n 's/^# expect: //p' "$f")
-	"$AXONC" equiv "$f" lhs rhs >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	case "$want" in
-	equivalent) [ "$rc" -eq 0 ] && grep -qx equivalent "$tmp/out" && ok || bad "$f: want equivalent, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
-	not) [ "$rc" -eq 1 ] && grep -q '^not ' "$tmp/out" && ok || bad "$f: must not be proved, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
-	error) [ "$rc" -eq 2 ] && grep -q ': error: ' "$tmp/err" && ok || bad "$f: must be an error, got ($rc) $(cat "$tmp/out" "$tmp/err")" ;;
-	*) bad "$f: no '# expect:' line" ;;
-	esac
-done
+equiv_pairs
 expect_rc 0 "$AXONC" equiv tests/equiv/pos_matmul_assoc.py lhs rhs --json
 expect_grep '^{"verdict": "equivalent", "reason": "equivalent", "assumptions": \["M >= 1", "K >= 1", "N >= 1", "P >= 1"\], "spot_check_runs": 2, "ms": [0-9.]*}$' "$tmp/out" "equiv --json"
 expect_rc 1 "$AXONC" equiv tests/equiv/neg_sqrt_of_square.py lhs rhs
