@@ -47,6 +47,8 @@ typedef struct Em {
 	int depth;               /* loops open */
 	int node;                /* the operation being written */
 	int *into;               /* loop fusion: per node, the consumer whose loop nest computes it, or -1 */
+	int *epi;                /* ... per reduction across tiles: the reader computed on each finished tile
+	                            in its loop nest (an epilogue; into[] is that reader too), or -1 */
 	NsRef *onchip;           /* ... and its tile there, at the current iteration */
 	char *shared;            /* per node: fused with several readers, into[] its loop nest's operation */
 	int *made;               /* ... the iteration (gen) it was last made in, */
@@ -135,6 +137,19 @@ typedef struct Tail {
 	int blk[8], blocked[8];
 } Tail;
 void em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl);
+/* ... the tile parameter of axis k of id (and of the producers fused into it, along the axes
+ * they read as k) set from T to rem */
+void em_tile_set(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl);
+
+/* emit_epi.c: epilogues, planned after the other fusions; the reductions whose epilogue c is
+ * (their count); a finished tile stored, or handed on chip to its epilogue; the epilogue's
+ * tile computed from the finished tiles of its reductions and stored */
+void em_plan_epilogues(Em *e, int *nfused);
+int em_epilogue_of(const Em *e, int c, int *ids);
+void em_finish(Em *e, int id, const NsDim *idx, NsRef *w, int from);
+void em_epilogue(Em *e, int id, const NsDim *idx, int loops_at);
+/* emit_kernel.c: do a and b iterate the same way (one loop nest can run both)? */
+int em_same_loops(Em *e, int a, int b);
 void em_tail_undo(Em *e, Group *gr, int k, const Tail *tl);
 
 /* emit_fold.c: may the blocks along axis k of gr fold their rows (nest.h, NsDim)? */

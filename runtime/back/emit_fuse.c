@@ -5,7 +5,7 @@
  * producer; a producer read by several operations of one nest is shared,
  * made once per iteration, emit_kernel.c decides) and whether one is
  * computed in a reader's nest (em_fused_into); emit_tile.c makes their
- * tiles there (em_producers).
+ * tiles there (em_producers).  Epilogues: emit_epi.c.
  */
 #include <string.h>
 #include "emit.h"
@@ -122,3 +122,4 @@ em_fused_into(const Em *e, int p, int c)
 		r = e->into[r];
 	return r == e->into[p];
 }
+

@@ -13,8 +13,8 @@
 #include <string.h>
 #include "emit.h"
 
-static void
-tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
+void
+em_tile_set(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 {
 	const AxGraph *g = e->g;
 	const TileOp *to = &e->T->op[id];
@@ -30,13 +30,13 @@ tail_axis(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
 		int src[AX_MAXOPND], ns = em_srcs(e, id, o, src);   /* through a split concatenation: its parts */
 		for (int s = 0; s < ns; s++) {
 			int p = src[s];
-			if (!em_fused_into(e, p, id))
-				continue;
+			if (!em_fused_into(e, p, id) || (e->epi && e->epi[p] >= 0))
+				continue;   /* (an epilogue's reduction: its tile is made before it, at its own size) */
 			const TileOp *tp = &e->T->op[p];
 			for (int kp = 0; kp < tp->naxes; kp++) {
 				int j = tp->ax[kp].out;
 				if (j >= 0 && j < AX_MAXR && to->read[o][j].kind == 1 && to->read[o][j].axis == k)
-					tail_axis(e, p, kp, T, rem, tl);
+					em_tile_set(e, p, kp, T, rem, tl);
 			}
 		}
 	}
@@ -47,7 +47,7 @@ em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
 {
 	tl->n = 0;
 	for (int m = 0; m < gr->n; m++)
-		tail_axis(e, gr->ids[m], k, gr->tsz[k], rem, tl);
+		em_tile_set(e, gr->ids[m], k, gr->tsz[k], rem, tl);
 	for (int m = 0; m < gr->n; m++) {
 		OpSt *st = &gr->st[m];
 		tl->blk[m] = st->blk[k];
@@ -281,9 +281,10 @@ em_group_kblocks(Em *e, Group *gr)
 		return;
 	e->cur = st;
 	e->node = id;
+	int loops_at = e->ns->n;
 	em_inner_loops(e, to);
-	NsRef dst, acc = em_block_tile(e, accbuf, par, -1, &tshape);
-	em_result(e, id, idx, &dst);
-	em_store_from(e, id, &acc, &dst, accmem);
+	NsRef acc = em_block_tile(e, accbuf, par, -1, &tshape);
+	em_finish(e, id, idx, &acc, accmem);
+	em_epilogue(e, id, idx, loops_at);
 	em_close_to(e, save);
 }

@@ -64,8 +64,8 @@ op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 
 /* Operations a and b iterate the same way: the same loops, tiles, blocks and
  * sequential axis, so one loop nest can run both. */
-static int
-same_loops(Em *e, int a, int b)
+int
+em_same_loops(Em *e, int a, int b)
 {
 	const TileOp *ta = &e->T->op[a], *tb = &e->T->op[b];
 	if (ta->naxes != tb->naxes || em_seq_axis(ta) != em_seq_axis(tb))
@@ -252,16 +252,22 @@ group_body(Em *e, Group *gr)
 			op_tile(e, &st[m], idx, seqax, 2);
 		em_tail_undo(e, gr, seqax, &tl);
 	}
+	int epi = e->epi && e->epi[ids[0]] >= 0;   /* one loop over the block's tiles for all, then the epilogue */
+	int d0 = e->depth, loops_at = e->ns->n;
 	if (e->T->op[ids[0]].ax[seqax].red != TR_SCAN)
 		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
-			NsRef dst, w = st[m].acc;
-			int d0 = e->depth;
+			NsRef w = st[m].acc;
+			if (!epi || !m)
+				d0 = e->depth, loops_at = e->ns->n;
 			e->cur = &st[m];
 			e->node = ids[m];
-			em_inner_loops(e, &e->T->op[ids[m]]);
-			em_result(e, ids[m], idx, &dst);
-			em_store(e, ids[m], &w, &dst);
-			em_close_to(e, d0);
+			if (!epi || !m)
+				em_inner_loops(e, &e->T->op[ids[m]]);
+			em_finish(e, ids[m], idx, &w, -1);
+			if (epi && m == n - 1)
+				em_epilogue(e, ids[0], idx, loops_at);
+			if (!epi || m == n - 1)
+				em_close_to(e, d0);
 		}
 	em_close_to(e, save);
 }
@@ -577,7 +583,7 @@ share_producers(Em *e, int *prefix, int *nfused)
 }
 
 static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-                   const AxEnv *env, int fuse, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
+                   const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
                    int *split, char *why,
                    size_t nwhy);
 
@@ -593,15 +599,16 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
 	Nest *ns = NULL;
-	int folded = 0;
+	int folded = 0, epi = fuse == NEST_FUSE;
+	fuse = fuse != 0;
 	for (int cat = fuse; cat >= 0 && !ns; cat--) {
 		int clash = 0, split = 0;
 		folded = 0;
-		ns = build(T, L, choice, engsel, blocks, env, fuse, fuse, cat, !fold, &folded, nfused, &clash, &split, why,
-		           nwhy);
+		ns = build(T, L, choice, engsel, blocks, env, fuse, epi, fuse, cat, !fold, &folded, nfused, &clash, &split,
+		           why, nwhy);
 		if (!ns && clash)
-			ns = build(T, L, choice, engsel, blocks, env, fuse, 0, cat, !fold, &folded, nfused, &clash, &split, why,
-			           nwhy);
+			ns = build(T, L, choice, engsel, blocks, env, fuse, epi, 0, cat, !fold, &folded, nfused, &clash, &split,
+			           why, nwhy);
 		if (!split)
 			break;
 	}
@@ -616,8 +623,8 @@ nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *
 
 static Nest *
 build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-      const AxEnv *env, int fuse, int share, int cat, int nofold, int *folded, int *nfused, int *clash, int *split,
-      char *why, size_t nwhy)
+      const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
+      int *split, char *why, size_t nwhy)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -685,6 +692,12 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			for (int id = 0; id < g->nnodes; id++)
 				*split |= e.catax[id] >= 0;
 		}
+		if (epi) {
+			e.epi = calloc((size_t)nn, sizeof *e.epi);
+			if (!e.epi)
+				ax_die("out of memory");
+			em_plan_epilogues(&e, nfused);
+		}
 	}
 	for (int id = 0; id < g->nnodes && !e.bad; id++) {
 		const AxNode *nd = &g->nodes[id];
@@ -704,6 +717,21 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			}
 			continue;
 		}
+		int ep[8], nep = em_epilogue_of(&e, id, ep), okw = 1;
+		if (nep) {   /* computed on each finished tile of the reductions ep, in their loop nest, written here */
+			for (int k = 0; k < nep; k++)
+				okw &= writable(&e, ep[k]);
+			if (!okw)
+				break;
+			NsStmt *s = em_push(&e, NS_TENSOR);
+			s->node = id;
+			if (graph_shape(g, id, &e.env, &s->shape) != 0)
+				em_fail(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
+			for (int k = 0; k < g->noutputs; k++)
+				s->output |= g->outputs[k] == id;
+			emit_group(&e, ep, nep);
+			continue;
+		}
 		/* the operations after it that can share its loop nest */
 		int ids[8], n = 0, next = id + 1;
 		ids[n++] = id;
@@ -712,7 +740,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			if (tk->kind == TO_INPUT || tk->kind == TO_CONST)
 				continue;
 			if (tk->kind != TO_COMPUTE || (e.into && e.into[k] >= 0) || !writable(&e, k) || has_producers(&e, k, 0) ||
-			    has_producers(&e, id, 0) || !same_loops(&e, id, k))
+			    has_producers(&e, id, 0) || !em_same_loops(&e, id, k))
 				break;
 			int dep = 0;
 			for (int o = 0; o < g->nodes[k].nin; o++)
@@ -745,6 +773,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	free(e.made);
 	free(e.spax);
 	free(e.catax);
+	free(e.epi);
 	*clash = e.clash;
 	*folded = e.folded;
 	if (e.bad) {

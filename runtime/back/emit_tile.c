@@ -24,8 +24,8 @@ em_producers(Em *e, int c, const NsDim *caxidx)
 		e->gen++;   /* a new iteration of the loop nest: shared tiles made anew */
 	for (int o = 0; o < cn->nin && !e->bad; o++) {
 		int p = em_src(e, c, o);   /* a concatenation split here: the part's operand */
-		if (!em_fused_into(e, p, c))
-			continue;
+		if (!em_fused_into(e, p, c) || (e->epi && e->epi[p] >= 0))
+			continue;   /* (an epilogue's reduction: its finished tile is on chip) */
 		const TileOp *tp = &e->T->op[p];
 		NsDim pax[AX_MAXR + 4] = { 0 };
 		for (int k = 0; k < tp->naxes; k++) {

@@ -61,6 +61,7 @@ struct Extract {
 	int unfit;               /* a folded form of the current combination could not be written: no more */
 	int pending_fold;        /* the current choice's folded form is next (after its unfused form) */
 	int pending_unfused;     /* the current candidate's unfused form is next */
+	int pending_plain;       /* ... its fused form without epilogues is next (before the unfused one) */
 	int started;
 	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
 	int64_t share_k, share_n;   /* only visits with ordinal % share_n == share_k are written (n 0: all) */
@@ -474,7 +475,7 @@ extract_focus(Extract *x, const int64_t *combos, int n, int64_t per)
 	x->per = per;
 	x->combo = n ? combos[0] : x->ncombo;
 	x->started = 0;
-	x->pending_unfused = x->pending_fold = 0;
+	x->pending_unfused = x->pending_fold = x->pending_plain = 0;
 	x->visit = EXTRACT_FOCUS_BASE - 1;
 }
 
@@ -482,7 +483,7 @@ Nest *
 extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 {
 	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = -1, .failed = 1 };
-	fuse = fuse && !x->no_fusion;
+	fuse = x->no_fusion ? 0 : fuse;   /* a fused form: NEST_FUSE or NEST_FUSE_PLAIN */
 	int64_t count = 0;
 	if (combo < 0 || combo >= x->ncombo || !decode(x, combo) || !start_combo(x, &count) || sub < 0 || sub >= count ||
 	    !set_sub(x, sub) || !usable(x) || (!fuse && absorbing(x))) {
@@ -552,7 +553,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
 		return NULL;
 	}
-	fuse = fuse && !x->no_fusion;
+	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
 	int64_t count = 0;
 	int sized = decode(x, combo) && start_combo(x, &count), written = 0;
 	/* half the tries from the smallest tiles and most blocks down, half from the largest
@@ -600,7 +601,7 @@ extract_next(Extract *x, ExtractCand *c)
 		if (ns || c->end || !x->fold)
 			return ns;
 		x->unfit = 1;
-		x->pending_unfused = x->pending_fold = 0;
+		x->pending_unfused = x->pending_fold = x->pending_plain = 0;
 	}
 }
 
@@ -609,7 +610,10 @@ next_one(Extract *x, ExtractCand *c)
 {
 	*c = (ExtractCand){ 0 };
 	int fuse;
-	if (x->pending_unfused) {
+	if (x->pending_plain) {
+		x->pending_plain = 0;
+		fuse = NEST_FUSE_PLAIN;
+	} else if (x->pending_unfused) {
 		x->pending_unfused = 0;
 		fuse = 0;
 	} else if (x->pending_fold) {   /* the same tiles and blocks folded: the choice's twin in the upper half */
@@ -633,7 +637,8 @@ next_one(Extract *x, ExtractCand *c)
 	int nfused = 0;
 	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nfused, c->why,
 	                      sizeof c->why);
-	/* the unfused form next, unless it is the same candidate */
+	/* the form without epilogues next, if it differs; the unfused form, unless it is the same candidate */
+	x->pending_plain = fuse == NEST_FUSE && ns && nfused >= NEST_EPILOGUE;
 	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x) && !x->fold;   /* folded: the fused form only */
 	c->combo = x->combo;
 	c->sub = x->sub;

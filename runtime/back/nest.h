@@ -98,6 +98,14 @@ int fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k);
 /* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
  * NULL: 1; fold: blocks along partition axes folded, emit_fold.c, and NULL if none can be);
  * NULL and why if it cannot be written */
+/* What an epilogue (emit_fuse.c) adds to nest_build's count of fusions, so that a form with
+ * epilogues is a structure of its own wherever forms are told apart by that count. */
+enum { NEST_EPILOGUE = 100 };
+/* nest_build's fuse: 0 no loop fusion, NEST_FUSE loop fusion with epilogues, NEST_FUSE_PLAIN
+ * without them (the form with epilogues has a twin without, a candidate of its own); the level
+ * that rebuilds a fused form of `fused` fusions */
+enum { NEST_FUSE = 1, NEST_FUSE_PLAIN = 2 };
+#define NEST_FUSE_OF(fused) ((fused) < 0 ? 0 : (fused) >= NEST_EPILOGUE ? NEST_FUSE : NEST_FUSE_PLAIN)
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                  int fold, const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
 /* emit_kernel.c: 1 if every choice that includes its producer's computation (instruction fusion

@@ -420,7 +420,7 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 	if (tile_env(cf, T, L, &m, why, nwhy) != 0)
 		return NULL;
 	AxEnv env = { m, cf->names, cf->vals };
-	int fuse = !cf->unfused && !no_fusion, nf = 0;
+	int fuse = !cf->unfused && !no_fusion ? NEST_FUSE_OF(cf->fused < 0 ? NEST_EPILOGUE : cf->fused) : 0, nf = 0;
 	if (absorbing && (!fuse || !nest_can_absorb(T, L, cf->choice, &env))) {
 		snprintf(why, nwhy, "a fused sequence needs its producer loop-fused, which these tiles do not allow");
 		return NULL;

@@ -99,6 +99,7 @@ typedef struct SelPick {     /* a candidate, by its place in the stream */
 	int64_t visit;           /* its (combination, tiles, blocks) among the variant's visits */
 	int64_t combo, sub;      /* ... its combination and tile/block choice */
 	int unfused;             /* the unfused form of that visit */
+	int fused;               /* ... else its count of fusions (nest_build's; NEST_EPILOGUE per epilogue) */
 	int fold;                /* ... its folded form (its sub says so too) */
 	double latency;          /* seconds */
 	ModelStats st;           /* the model's view of it (also with a command) */

@@ -50,7 +50,8 @@ typedef struct Sel {
 	const SelIn *in;
 	Shared *sh;
 	unsigned char **verdict;     /* per variant: per visited combination, W cells (shared memory):
-	                                [0] the unfused form, [1 + k] the fused form with k producers fused */
+	                                [0] the unfused form, [1 + k] the fused form with k producers fused,
+	                                then the same with one epilogue, and with more (nest.h) */
 	int64_t *ncv;                /* per variant: combinations visited */
 	int64_t *stride;
 	int W;
@@ -85,7 +86,9 @@ better(const SelPick *a, const SelPick *b)   /* a before b */
 		return a->visit < b->visit;
 	if (a->fold != b->fold)
 		return a->fold < b->fold;
-	return a->unfused < b->unfused;
+	if (a->unfused != b->unfused)
+		return a->unfused < b->unfused;
+	return a->fused > b->fused;   /* the form with epilogues first */
 }
 
 static void
@@ -235,7 +238,8 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 {
 	const SelIn *in = S->in;
 	int64_t ci = c->combo / S->stride[v];
-	int slot = c->fused < 0 ? 0 : 1 + c->fused;
+	int ne = c->fused / NEST_EPILOGUE, nn = S->W / 3 - 2;
+	int slot = c->fused < 0 ? 0 : 1 + c->fused % NEST_EPILOGUE + (ne < 2 ? ne : 2) * (nn + 2);
 	if (ci >= S->ncv[v] || slot >= S->W)
 		return V_UNBUILT;
 	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
@@ -440,7 +444,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				}
 			}
 			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
-			              .fold = c.fold };
+			              .fused = c.fused, .fold = c.fold };
 			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
@@ -689,10 +693,11 @@ select_run(const SelIn *in, SelOut *out)
 	S.stride = calloc((size_t)in->nv + 1, sizeof *S.stride);
 	if (!S.verdict || !S.ncv || !S.stride)
 		ax_die("out of memory");
-	S.W = 2 + in->g0->nnodes;
+	int nn = in->g0->nnodes;
 	for (int v = 0; v < in->nv; v++)
-		if (S.W < 2 + in->T[v]->g->nnodes)
-			S.W = 2 + in->T[v]->g->nnodes;
+		if (nn < in->T[v]->g->nnodes)
+			nn = in->T[v]->g->nnodes;
+	S.W = 3 * (2 + nn);   /* the forms with no, one, and more epilogues */
 	int64_t total = 0;
 	for (int v = 0; v < in->nv; v++) {
 		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
@@ -764,13 +769,13 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 	                         in->budget);
 	*xo = x;
 	if (p->visit >= EXTRACT_FOCUS_BASE)   /* of the second round: by its choices */
-		return extract_at(x, p->combo, p->sub, !p->unfused, c);
+		return extract_at(x, p->combo, p->sub, NEST_FUSE_OF(p->unfused ? -1 : p->fused), c);
 	extract_share(x, p->visit, INT64_MAX);
 	for (;;) {
 		Nest *ns = extract_next(x, c);
 		if (c->end)
 			return NULL;
-		if ((c->fused < 0) == p->unfused && c->fold == p->fold)
+		if ((c->fused < 0) == p->unfused && c->fold == p->fold && (p->unfused || c->fused == p->fused))
 			return ns;
 		nest_free(ns);
 	}
