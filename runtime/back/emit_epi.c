@@ -158,9 +158,9 @@ plan_one(Em *e, int c, int *red, int *unfuse, int *nun)
 		for (int o = 0; o < g->nodes[q].nin; o++)
 			if (g->nodes[q].in[o] >= 0 && rd[g->nodes[q].in[o]])
 				rd[q] = 2;
-		if (rd[q])
-			continue;
-		if (e->into[q] != c || (e->shared && e->shared[q]) || numel(e, q) < 0 || numel(e, q) >= np)
+		if (rd[q] || e->into[q] != c)
+			continue;   /* (one deeper in c's loop nest: below, with the producer it feeds) */
+		if ((e->shared && e->shared[q]) || numel(e, q) < 0 || numel(e, q) >= np || *nun == 64)
 			return 0;
 		unfuse[(*nun)++] = q;
 	}

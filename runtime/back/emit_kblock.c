@@ -154,33 +154,36 @@ combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct,
 	last->mem = -1;
 }
 
-/* A sum across tiles in K blocks (kblock_move): per block of K tiles, its
- * loads (and the steps hoisted with them), then per tile of the blocks
- * along the other axes the block's first K tile, the others accumulated
- * in place, and the block's sum moved into (the first block) or combined
- * with (the others) the running value of that tile, in a buffer of the
- * tiles of those blocks; then the results. */
+/* A sum across tiles in K blocks (kblock_move), for each operation of the
+ * loop nest (one, or independent ones with the same loops: QKV's products,
+ * the two products of a gated MLP): per block of K tiles, their loads (and
+ * the steps hoisted with them), then per tile of the blocks along the other
+ * axes the block's first K tile, the others accumulated in place, and the
+ * block's sum moved into (the first block) or combined with (the others)
+ * the running value of that tile, in a buffer of the tiles of those blocks;
+ * then the results (and their epilogue). */
 void
 em_group_kblocks(Em *e, Group *gr)
 {
-	int seqax = gr->seqax, id = gr->ids[0], save = e->depth, eng;
-	OpSt *st = &gr->st[0];
-	const TileOp *to = &e->T->op[id];
-	const LowerNode *ln = &e->L[id];
-	const LowerChoice *ch = &ln->choice[e->choice[id]];
+	int seqax = gr->seqax, n = gr->n, save = e->depth;
+	const TileOp *to = &e->T->op[gr->ids[0]];
 	NsDim *idx = gr->idx;
-	int64_t T = gr->tsz[seqax], kb = st->blk[seqax], nkb = gr->ext[seqax] / T / kb, rem = gr->ext[seqax] % T;
-	int mv = em_kblock_move(e, id, &eng), accmem = ch->move[mv].to;
+	int64_t T = gr->tsz[seqax], kb = gr->st[0].blk[seqax], nkb = gr->ext[seqax] / T / kb, rem = gr->ext[seqax] % T;
+	int eng[8], accmem[8], mv[8], accat[8], accbuf[8];
+	AxShape tshape[8] = { 0 };
 	uint32_t par = 0;
 	for (int k = 0; k < to->naxes; k++)
-		if (st->blk[k] > 1 && k != seqax)
+		if (gr->st[0].blk[k] > 1 && k != seqax)
 			par |= 1u << k;
-	int accat = e->ns->n;
-	em_push(e, NS_BUF);
-	int accbuf = e->ns->nvars++;
+	for (int m = 0; m < n; m++) {
+		mv[m] = em_kblock_move(e, gr->ids[m], &eng[m]);
+		accmem[m] = e->L[gr->ids[m]].choice[e->choice[gr->ids[m]]].move[mv[m]].to;
+		accat[m] = e->ns->n;
+		em_push(e, NS_BUF);
+		accbuf[m] = e->ns->nvars++;
+	}
 	char rv[16], rb[32];
 	em_seq_var(e->g, rv, sizeof rv);
-	AxShape tshape = { 0 };
 	for (int part = 0; part < 2 && !e->bad; part++) {
 		if (part && nkb < 2)
 			break;
@@ -190,101 +193,129 @@ em_group_kblocks(Em *e, Group *gr)
 		} else
 			snprintf(rb, sizeof rb, "0");
 		int d0 = e->depth;
-		e->cur = st;
-		e->node = id;
 		/* the block's loads: its K tiles in the loops over j<K> */
 		snprintf(e->bstart[seqax], sizeof e->bstart[seqax], "%s", rb);
-		if (part)
-			em_dim(&idx[seqax], T, "%s + j%d * %lld", rb, seqax, (long long)T);
-		else
-			em_dim(&idx[seqax], T, "j%d * %lld", seqax, (long long)T);
-		em_block_loads(e, id, idx);
-		e->hoist = id;
-		em_inner_loops(e, to);
-		int d1 = e->depth;
-		snprintf(st->kj, sizeof st->kj, "0");
-		em_dim(&idx[seqax], T, "%s", rb);
-		NsRef v, w, r;
-		em_producers(e, id, idx);   /* what its instructions compute: their indices */
-		em_tile_body(e, id, idx, &v);
-		if (e->bad)
-			break;
-		if (kb > 1) {
-			char jv[16];
-			snprintf(jv, sizeof jv, "j%d", seqax);
-			if (kb > 2) {
-				em_loop(e, 1, jv, kb - 1);
-				snprintf(st->kj, sizeof st->kj, "%s + 1", jv);
-				if (part)
-					em_dim(&idx[seqax], T, "%s + (%s + 1) * %lld", rb, jv, (long long)T);
-				else
-					em_dim(&idx[seqax], T, "(%s + 1) * %lld", jv, (long long)T);
-			} else {   /* one tile after the first: no loop */
-				snprintf(st->kj, sizeof st->kj, "1");
-				if (part)
-					em_dim(&idx[seqax], T, "%s + %lld", rb, (long long)T);
-				else
-					em_dim(&idx[seqax], T, "%lld", (long long)T);
-			}
-			em_producers(e, id, idx);
-			em_tile_body(e, id, idx, &w);
-			NsStmt *a = em_push(e, NS_ACC);
-			a->node = id;
-			a->out = v;
-			a->src = w;
-			em_close_to(e, d1);
+		for (int m = 0; m < n && !e->bad; m++) {
+			e->cur = &gr->st[m];
+			e->node = gr->ids[m];
+			if (part)
+				em_dim(&idx[seqax], T, "%s + j%d * %lld", rb, seqax, (long long)T);
+			else
+				em_dim(&idx[seqax], T, "j%d * %lld", seqax, (long long)T);
+			em_block_loads(e, gr->ids[m], idx);
 		}
-		st->kj[0] = 0;
-		/* the block's sum into the running value of this tile */
-		tshape = v.shape;
-		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
-		int zattr[AX_MAXATTR] = { 0 };
-		Term *zsattr[AX_MAXATTR] = { 0 };
-		if (!part) {
-			const LowerMove *m = &ch->move[mv];
-			const NsRef *mo[AX_MAXOPND] = { &v };
-			em_inst(e, m->inst, ax_nth_bit(m->engines, 0), zattr, zsattr, mo, NULL, accmem, &r);
-			NsStmt *last = &e->ns->s[e->ns->n - 1];
-			last->out = acct;
-			last->mem = -1;
-		} else
-			combine_into(e, ln, eng, accmem, &acct, &v);
-		e->hoist = -1;
-		em_close_to(e, d0);
+		for (int m = 0; m < n && !e->bad; m++) {
+			int id = gr->ids[m];
+			OpSt *st = &gr->st[m];
+			const LowerNode *ln = &e->L[id];
+			const LowerChoice *ch = &ln->choice[e->choice[id]];
+			e->cur = st;
+			e->node = id;
+			e->hoist = id;
+			em_inner_loops(e, to);
+			int d1 = e->depth;
+			snprintf(st->kj, sizeof st->kj, "0");
+			em_dim(&idx[seqax], T, "%s", rb);
+			NsRef v, w, r;
+			em_producers(e, id, idx);   /* what its instructions compute: their indices */
+			em_tile_body(e, id, idx, &v);
+			if (e->bad)
+				break;
+			if (kb > 1) {
+				char jv[16];
+				snprintf(jv, sizeof jv, "j%d", seqax);
+				if (kb > 2) {
+					em_loop(e, 1, jv, kb - 1);
+					snprintf(st->kj, sizeof st->kj, "%s + 1", jv);
+					if (part)
+						em_dim(&idx[seqax], T, "%s + (%s + 1) * %lld", rb, jv, (long long)T);
+					else
+						em_dim(&idx[seqax], T, "(%s + 1) * %lld", jv, (long long)T);
+				} else {   /* one tile after the first: no loop */
+					snprintf(st->kj, sizeof st->kj, "1");
+					if (part)
+						em_dim(&idx[seqax], T, "%s + %lld", rb, (long long)T);
+					else
+						em_dim(&idx[seqax], T, "%lld", (long long)T);
+				}
+				em_producers(e, id, idx);
+				em_tile_body(e, id, idx, &w);
+				NsStmt *a = em_push(e, NS_ACC);
+				a->node = id;
+				a->out = v;
+				a->src = w;
+				em_close_to(e, d1);
+			}
+			st->kj[0] = 0;
+			/* the block's sum into the running value of this tile */
+			tshape[m] = v.shape;
+			NsRef acct = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
+			int zattr[AX_MAXATTR] = { 0 };
+			Term *zsattr[AX_MAXATTR] = { 0 };
+			if (!part) {
+				const LowerMove *mvp = &ch->move[mv[m]];
+				const NsRef *mo[AX_MAXOPND] = { &v };
+				em_inst(e, mvp->inst, ax_nth_bit(mvp->engines, 0), zattr, zsattr, mo, NULL, accmem[m], &r);
+				NsStmt *last = &e->ns->s[e->ns->n - 1];
+				last->out = acct;
+				last->mem = -1;
+			} else
+				combine_into(e, ln, eng[m], accmem[m], &acct, &v);
+			e->hoist = -1;
+			em_close_to(e, d0);
+		}
 		em_close_to(e, save);
 	}
 	if (rem && !e->bad) {   /* the tail tile along K, after the blocks: added to the running values */
 		Tail tl;
 		em_tail_set(e, gr, seqax, rem, &tl);
-		e->cur = st;
-		e->node = id;
 		em_dim(&idx[seqax], rem, "%lld", (long long)(gr->ext[seqax] - rem));
-		em_block_loads(e, id, idx);
-		e->hoist = id;
-		em_inner_loops(e, to);
-		NsRef v;
-		em_producers(e, id, idx);   /* what its instructions compute: their indices */
-		em_tile_body(e, id, idx, &v);
-		NsRef acct = em_block_tile(e, accbuf, par, -1, &tshape);
-		if (!e->bad)
-			combine_into(e, ln, eng, accmem, &acct, &v);
-		e->hoist = -1;
-		em_close_to(e, save);
+		for (int m = 0; m < n && !e->bad; m++) {
+			e->cur = &gr->st[m];
+			e->node = gr->ids[m];
+			em_block_loads(e, gr->ids[m], idx);
+		}
+		for (int m = 0; m < n && !e->bad; m++) {
+			int id = gr->ids[m];
+			e->cur = &gr->st[m];
+			e->node = id;
+			e->hoist = id;
+			em_inner_loops(e, to);
+			NsRef v;
+			em_producers(e, id, idx);   /* what its instructions compute: their indices */
+			em_tile_body(e, id, idx, &v);
+			NsRef acct = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
+			if (!e->bad)
+				combine_into(e, &e->L[id], eng[m], accmem[m], &acct, &v);
+			e->hoist = -1;
+			em_close_to(e, save);
+		}
 		em_tail_undo(e, gr, seqax, &tl);
 	}
-	NsStmt *bf = &e->ns->s[accat];
-	bf->var = accbuf;
-	bf->node = id;
-	bf->mem = accmem;
-	bf->shape = em_block_shape(e, par, &tshape);
+	for (int m = 0; m < n; m++) {
+		NsStmt *bf = &e->ns->s[accat[m]];
+		bf->var = accbuf[m];
+		bf->node = gr->ids[m];
+		bf->mem = accmem[m];
+		bf->shape = em_block_shape(e, par, &tshape[m]);
+	}
 	if (e->bad)
 		return;
-	e->cur = st;
-	e->node = id;
-	int loops_at = e->ns->n;
-	em_inner_loops(e, to);
-	NsRef acc = em_block_tile(e, accbuf, par, -1, &tshape);
-	em_finish(e, id, idx, &acc, accmem);
-	em_epilogue(e, id, idx, loops_at);
+	/* the results: one loop over the block's tiles when an epilogue takes them all */
+	int epi = e->epi && e->epi[gr->ids[0]] >= 0, loops_at = e->ns->n;
+	for (int m = 0; m < n && !e->bad; m++) {
+		e->cur = &gr->st[m];
+		e->node = gr->ids[m];
+		if (!epi || !m) {
+			loops_at = e->ns->n;
+			em_inner_loops(e, to);
+		}
+		NsRef acc = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
+		em_finish(e, gr->ids[m], idx, &acc, accmem[m]);
+		if (!epi)
+			em_close_to(e, save);
+	}
+	if (epi)
+		em_epilogue(e, gr->ids[0], idx, loops_at);
 	em_close_to(e, save);
 }

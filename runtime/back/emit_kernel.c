@@ -386,9 +386,12 @@ emit_group(Em *e, const int *ids, int n)
 		for (int k = 0; k < AX_MAXR + 4; k++)
 			st[m].blocked |= st[m].blk[k] > 1;
 	}
-	if (gr.seqax >= 0 && st[0].kax >= 0 && (n > 1 || has_producers(e, id, 1)))
-		for (int m = 0; m < n; m++) {   /* K blocks for one operation with no producers in its loop nest
-		                                   but those its instructions compute (their loads are block loads) */
+	int prods = 0;
+	for (int m = 0; m < n; m++)
+		prods |= has_producers(e, ids[m], 1);
+	if (gr.seqax >= 0 && st[0].kax >= 0 && prods)
+		for (int m = 0; m < n; m++) {   /* K blocks for operations with no producers in their loop nest
+		                                   but those their instructions compute (their loads are block loads) */
 			st[m].blk[gr.seqax] = 1;
 			st[m].kax = -1;
 			st[m].blocked = 0;
