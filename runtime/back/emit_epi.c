@@ -164,6 +164,17 @@ plan_one(Em *e, int c, int *red, int *unfuse, int *nun)
 			return 0;
 		unfuse[(*nun)++] = q;
 	}
+	/* c's tiles set to p0's shrink its producers' too: none of them may reduce along an axis */
+	int reduces = 0, o0 = operand_of(e, p0, c);
+	for (int q = 0; q < c; q++)
+		for (int k = 0; rd[q] == 2 && k < e->T->op[q].naxes; k++)
+			reduces |= e->T->op[q].ax[k].red != 0;
+	for (int kc = 0; reduces && kc < tq->naxes; kc++) {
+		int kp = epi_axis(e, p0, c, o0, kc);
+		const TileAxis *a = kp >= 0 ? &e->T->op[p0].ax[kp] : NULL, *b = &tq->ax[kc];
+		if (a && a->t && b->t && em_int(e, t_var(g->tc, a->t, TS_INT)) != em_int(e, t_var(g->tc, b->t, TS_INT)))
+			return 0;
+	}
 	/* an unfused producer's own fused producers stay with it; no other node of c's nest may need it */
 	for (int q = 0; q < c; q++)
 		if (!rd[q] && e->into[q] >= 0 && root_of(e, q) == c) {

@@ -123,7 +123,7 @@ emit_all(const SelIn *in, const char *dir, CkCheck *ck, int64_t *written)
 			if (ns && footprint_fits(in->g0->t, &c.fp, in->dtype) && c.visit % stride == 0) {
 				char label[96], path[1200], why[512];
 				snprintf(label, sizeof label, "v%d_c%lld_s%lld%s", v, (long long)c.combo, (long long)c.sub,
-				         c.fused < 0 ? "_unfused" : "");
+				         c.fused < 0 ? "_unfused" : c.fused >= NEST_EPILOGUE ? "_epilogue" : "");
 				char *src = nest_kernel_as(ns, in->fn, in->dtype, why, sizeof why);
 				snprintf(path, sizeof path, "%s/%s.py", dir, label);
 				if (src && write_file(path, src) != 0)
