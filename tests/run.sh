@@ -448,6 +448,25 @@ if ! grep -q 'transpose' "$tm" && grep -q '^ *v[0-9]* += v[0-9]*' "$tm" &&
 expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=384,K=2048,N=1024 -o "$tmp/m384.py"
 if grep -q '(3, nl.par_dim(128)' "$tmp/m384.py" && ! grep -q 'for i0 in nl.affine_range(3)' "$tmp/m384.py"; then ok; else
 	bad "matmul M=384: its three row tiles are not one block"; grep -E 'range|par_dim' "$tmp/m384.py" | head -5 | sed 's/^/    /'; fi
+# epilogues (emit_epi.c): the divide after Softmax+MatMul's product is computed on each tile the
+# product's K loop finishes, the product never stored; the kernel matches NumPy in the stand-in
+expect_rc 0 "$AXONC" compile examples/softmax_matmul.py --dims M=256,K=1024,N=512 --budget 2000 -o "$tmp/epi.py"
+if grep -q 'divide, on each finished tile' "$tmp/epi.py" && [ "$(grep -c 'buffer=nl.hbm)' "$tmp/epi.py")" -le 2 ]; then ok; else
+	bad "softmax_matmul: no epilogue, or the product through HBM"; grep -E '^    # |hbm' "$tmp/epi.py" | head -8 | sed 's/^/    /'; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/epi.py" examples/softmax_matmul.py --dims M=256,K=1024,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the softmax_matmul kernel with an epilogue differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
+# ... a gated MLP's two products in one loop nest in K blocks, silu(g) * u on their finished tiles;
+# the same configuration written at small sizes matches NumPy
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=2048,N=2048,K=2048 --budget 5000 -o "$tmp/epi.py" --report "$tmp/r.json"
+if grep -q 'multiply, on each finished tile' "$tmp/epi.py" &&
+	[ "$(awk '/sequential_range/ {s = 1} s && /^ *v[0-9]+ \+= v[0-9]+$/ {n++} END {print n}' "$tmp/epi.py")" -ge 2 ]; then ok; else
+	bad "silu_mlp 2048^3: no epilogue over both products in K blocks"; grep -E '^ *# |sequential' "$tmp/epi.py" | head -8 | sed 's/^/    /'; fi
+/usr/bin/python3 -c "import json,sys; json.dump(json.load(open(sys.argv[1]))['best']['config'], open(sys.argv[2], 'w'))" \
+	"$tmp/r.json" "$tmp/epi.json"
+expect_rc 0 "$AXONC" compile examples/silu_mlp.py --dims M=256,K=512,N=512 --config "$tmp/epi.json" -o "$tmp/epi_s.py"
+expect_grep 'on each finished tile' "$tmp/epi_s.py" "silu_mlp --config: the epilogue at small sizes"
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/epi_s.py" examples/silu_mlp.py --dims M=256,K=512,N=512 >"$tmp/out" 2>&1; then ok; else
+	bad "the silu_mlp kernel with an epilogue differs from NumPy"; tail -2 "$tmp/out" | sed 's/^/    /'; fi
 expect_grep 'value=(-beta)' "$tmp/form_swiglu_mlp.py" "swiglu_mlp kernel: beta used"
 expect_grep 'value=scale,' "$tmp/form_gqa.py" "gqa kernel: scale used"
 printf 'def kernel():
