@@ -2,8 +2,11 @@
  * emit.h — the walk that writes a candidate's loop nests as statements
  * (nest.h), shared by its files: emit_inst.c (instructions, slices, loops,
  * loads made once), emit_tile.c (a tile's body, loop fusion of producers,
- * blocks), emit_kernel.c (loop nests, candidates, tile sizes), emit_concat.c
- * (concatenations split at their boundaries in their reader's loop nest).
+ * blocks), emit_kernel.c (loop nests, candidates, tile sizes), emit_axes.c
+ * (an operation's loops), emit_tail.c (tail tiles), emit_kblock.c (K
+ * blocks), emit_fuse.c (loop fusion), emit_epi.c (epilogues), emit_fold.c
+ * (folded blocks), emit_concat.c (concatenations split at their boundaries
+ * in their reader's loop nest).
  */
 #ifndef AXON_EMIT_H
 #define AXON_EMIT_H
@@ -148,7 +151,9 @@ void em_plan_epilogues(Em *e, int *nfused);
 int em_epilogue_of(const Em *e, int c, int *ids);
 void em_finish(Em *e, int id, const NsDim *idx, NsRef *w, int from);
 void em_epilogue(Em *e, int id, const NsDim *idx, int loops_at);
-/* emit_kernel.c: do a and b iterate the same way (one loop nest can run both)? */
+/* emit_axes.c: the loop structure of operation id (per axis extent, tile size, tiles per block in
+ * st); its sequential axis or -1; do a and b iterate the same way (one loop nest can run both)? */
+int em_op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz);
 int em_same_loops(Em *e, int a, int b);
 void em_tail_undo(Em *e, Group *gr, int k, const Tail *tl);
 
@@ -169,7 +174,7 @@ void em_concat_plan(Em *e, int *prefix, int *nfused);
 int em_concat_group(Em *e, Group *gr);   /* the group's split axis (-1: none) */
 void em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int));
 
-/* emit_kblock.c: K blocks */
+/* emit_axes.c, emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);
 void em_seq_var(const AxGraph *g, char *rv, size_t n);
 void em_group_kblocks(Em *e, Group *gr);

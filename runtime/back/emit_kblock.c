@@ -1,123 +1,15 @@
 /*
- * emit_kblock.c — tail tiles and K blocks.  A tail tile: an axis that is
- * not a multiple of its tile size gets its last, smaller tile written with
- * that axis's tile parameters set to what is left (em_tail_set, undone by
- * em_tail_undo).  K blocks: a sum across tiles (the K loop of a matrix
+ * emit_kblock.c — K blocks: a sum across tiles (the K loop of a matrix
  * product) written a block of K tiles at a time, each block's sum
  * accumulated in place and then moved into, or combined with, a running
  * value per tile in the memory the result goes to next (docs/design.md,
- * K blocks).  emit_kernel.c decides where they apply (op_axes) and calls
- * em_group_kblocks for the innermost part of such a loop nest.
+ * K blocks).  emit_axes.c decides where they apply (em_op_axes,
+ * em_kblock_move); emit_kernel.c calls em_group_kblocks for the innermost
+ * part of such a loop nest.
  */
 #include <stdio.h>
 #include <string.h>
 #include "emit.h"
-
-void
-em_tile_set(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl)
-{
-	const AxGraph *g = e->g;
-	const TileOp *to = &e->T->op[id];
-	if (to->ax[k].t)
-		for (int i = 0; i < e->env.n && tl->n < 64; i++)
-			if (strcmp(e->env.names[i], to->ax[k].t) == 0 && e->tv[i] == (double)T) {
-				tl->at[tl->n] = i;
-				tl->old[tl->n++] = e->tv[i];
-				e->tv[i] = (double)rem;
-			}
-	const AxNode *nd = &g->nodes[id];
-	for (int o = 0; e->into && o < nd->nin; o++) {
-		int src[AX_MAXOPND], ns = em_srcs(e, id, o, src);   /* through a split concatenation: its parts */
-		for (int s = 0; s < ns; s++) {
-			int p = src[s];
-			if (!em_fused_into(e, p, id) || (e->epi && e->epi[p] >= 0))
-				continue;   /* (an epilogue's reduction: its tile is made before it, at its own size) */
-			const TileOp *tp = &e->T->op[p];
-			for (int kp = 0; kp < tp->naxes; kp++) {
-				int j = tp->ax[kp].out;
-				if (j >= 0 && j < AX_MAXR && to->read[o][j].kind == 1 && to->read[o][j].axis == k)
-					em_tile_set(e, p, kp, T, rem, tl);
-			}
-		}
-	}
-}
-
-void
-em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl)
-{
-	tl->n = 0;
-	for (int m = 0; m < gr->n; m++)
-		em_tile_set(e, gr->ids[m], k, gr->tsz[k], rem, tl);
-	for (int m = 0; m < gr->n; m++) {
-		OpSt *st = &gr->st[m];
-		tl->blk[m] = st->blk[k];
-		tl->blocked[m] = st->blocked;
-		st->blk[k] = 1;
-		st->blocked = 0;
-		for (int a = 0; a < AX_MAXR + 4; a++)
-			st->blocked |= st->blk[a] > 1;
-	}
-}
-
-void
-em_tail_undo(Em *e, Group *gr, int k, const Tail *tl)
-{
-	for (int i = tl->n - 1; i >= 0; i--)
-		e->tv[tl->at[i]] = tl->old[i];
-	for (int m = 0; m < gr->n; m++) {
-		gr->st[m].blk[k] = tl->blk[m];
-		gr->st[m].blocked = tl->blocked[m];
-	}
-}
-
-
-
-/* K blocks: a sum across tiles (the K loop of a matrix product) whose tiles
- * are taken a block at a time: each block's tiles accumulated in place (in
- * PSUM), the block's sum then added to the running value in the memory the
- * result's first move takes it to (SBUF), so that the blocks along the
- * other axes are not bounded by the accumulating memory.  The move (its
- * index in the choice's moves) and the engine of the one-instruction
- * combining sequence that reads both memories; -1 if the operation cannot. */
-int
-em_kblock_move(Em *e, int id, int *eng)
-{
-	const AxTarget *t = e->g->t;
-	const TileOp *to = &e->T->op[id];
-	const LowerNode *ln = &e->L[id];
-	int seqax = em_seq_axis(to);
-	if (seqax < 0 || to->ax[seqax].red != TR_SUM || !e->ns->accumulate || !ln->ncombine ||
-	    ln->combine[0].ninsts != 1)
-		return -1;
-	const LowerChoice *ch = &ln->choice[e->choice[id]];
-	int from = ch->mem[ch->seq.ninsts - 1], mv = -1;
-	for (int k = 0; k < ch->nmoves && mv < 0; k++)
-		if (ch->move[k].before == ch->seq.ninsts && ch->move[k].from == from && !t->mems[ch->move[k].to].offchip)
-			mv = k;
-	if (mv < 0)
-		return -1;
-	int to_ = ch->move[mv].to;
-	const SynthSeq *q = &ln->combine[0];
-	const AxOp *op = &t->insts[q->inst[0]];
-	for (int k = 0; k < t->nengines && k < 32; k++) {
-		uint32_t b = 1u << k;
-		if (!(q->engines[0] & op->engines & b) || !(ax_inst_mems(t, op, -1, b) & (1u << to_)))
-			continue;
-		int ok = 1;
-		for (int o = 0; o < op->nopnd && ok; o++) {
-			int s = q->src[0][o];
-			if (s == SYNTH_OMITTED)
-				continue;
-			/* combine(a, b): the running value a, the block's sum b */
-			ok = (ax_inst_mems(t, op, o, b) & (1u << (s == -1 ? to_ : from))) != 0;
-		}
-		if (ok) {
-			*eng = k;
-			return mv;
-		}
-	}
-	return -1;
-}
 
 /* the sequential loop's variable: "r", unless the program names a parameter or size so */
 void

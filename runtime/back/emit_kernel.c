@@ -27,64 +27,6 @@
 #include "emit.h"
 
 
-/* The loop structure of operation id: per axis its extent, tile size and
- * tiles per block (into st->blk); the sequential axis or -1. */
-static int
-op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
-{
-	const AxGraph *g = e->g;
-	const TileOp *to = &e->T->op[id];
-	int seqax = em_seq_axis(to);
-	st->id = id;
-	st->blocked = 0;
-	st->kax = -1;
-	st->kj[0] = 0;
-	for (int k = 0; k < to->naxes; k++) {
-		const TileAxis *ax = &to->ax[k];
-		ext[k] = em_int(e, ax->extent);
-		tsz[k] = ax->t ? em_int(e, t_var(g->tc, ax->t, TS_INT)) : ext[k];
-		if (ax->tiled && ax->t && ax->red && !ax->whole && k != seqax)
-			em_fail(e, "%s: two reductions across tiles", node_op(g, &g->nodes[id])->name);
-		/* tiles per block: the class's, the largest divisor of the tile count not above it */
-		int64_t want = e->blocks && ax->bcls >= 0 ? e->blocks[ax->bcls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
-		int eng, kb = k == seqax && want > 1 && em_kblock_move(e, id, &eng) >= 0;
-		st->blk[k] = 1;
-		if (ax->tiled && ax->t && (k != seqax || kb) && !ax->unit && n > 1)
-			for (int64_t b = want < n ? want : n; b > 1; b--)
-				if (n % b == 0) {
-					st->blk[k] = (int)b;
-					break;
-				}
-		st->blocked |= st->blk[k] > 1;
-		if (k == seqax && st->blk[k] > 1)
-			st->kax = k;
-	}
-	return seqax;
-}
-
-/* Operations a and b iterate the same way: the same loops, tiles, blocks and
- * sequential axis, so one loop nest can run both. */
-int
-em_same_loops(Em *e, int a, int b)
-{
-	const TileOp *ta = &e->T->op[a], *tb = &e->T->op[b];
-	if (ta->naxes != tb->naxes || em_seq_axis(ta) != em_seq_axis(tb))
-		return 0;
-	OpSt sa, sb;
-	int64_t ea[AX_MAXR + 4], ta_[AX_MAXR + 4], eb[AX_MAXR + 4], tb_[AX_MAXR + 4];
-	op_axes(e, a, &sa, ea, ta_);
-	op_axes(e, b, &sb, eb, tb_);
-	for (int k = 0; k < ta->naxes; k++) {
-		const TileAxis *x = &ta->ax[k], *y = &tb->ax[k];
-		if (x->tiled != y->tiled || x->unit != y->unit || !x->t != !y->t || (x->red != 0) != (y->red != 0) ||
-		    x->whole != y->whole || ea[k] != eb[k] || ta_[k] != tb_[k] || sa.blk[k] != sb.blk[k])
-			return 0;
-		if (em_seq_axis(ta) == k && x->red != y->red)
-			return 0;
-	}
-	return 1;
-}
-
 /* The first tile of a reduction or scan across tiles (part 0: st->acc gets
  * it), or a tile of it after (part 1; part 2: the last, a smaller tail tile,
  * after which a scan carries nothing); a plain tile written out. */
@@ -376,7 +318,7 @@ emit_group(Em *e, const int *ids, int n)
 	OpSt st[8];
 	Group gr = { .ids = ids, .n = n, .st = st, .ext = ext, .tsz = tsz, .seqax = -1 };
 	for (int m = 0; m < n; m++) {
-		gr.seqax = op_axes(e, ids[m], &st[m], ext, tsz);
+		gr.seqax = em_op_axes(e, ids[m], &st[m], ext, tsz);
 		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
 	}
 	gr.catk = em_concat_group(e, &gr);

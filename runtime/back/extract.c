@@ -279,7 +279,7 @@ set_tiles(Extract *x)
 	}
 	for (int c = 0; c < 64; c++) {   /* up to the first power of two at or above the most tiles: the
 		                                  * emitter takes the largest divisor of the tile count not above
-		                                  * it, so 3 tiles can be one block of 3 (op_axes) */
+		                                  * it, so 3 tiles can be one block of 3 (em_op_axes) */
 		x->nblk[c] = 1;
 		while (x->nblk[c] < 6 && (1 << (x->nblk[c] - 1)) < most[c] && (1 << x->nblk[c]) <= MAXBLOCK)
 			x->nblk[c]++;
