@@ -68,6 +68,29 @@ epi_axis(Em *e, int p, int c, int o, int kc)
 	return -1;
 }
 
+/* The first reader of x that is c or computed in c's loop nest (-1: none). */
+static int
+next_reader(const Em *e, int x, int c)
+{
+	const AxGraph *g = e->g;
+	for (int r = x + 1; r <= c; r++)
+		for (int o = 0; o < g->nodes[r].nin; o++)
+			if (g->nodes[r].in[o] == x && (r == c || (e->into[r] >= 0 && root_of(e, r) == c)))
+				return r;
+	return -1;
+}
+
+/* The axis of p that axis kc of c reads, through the readers between them in
+ * c's loop nest (-1: none). */
+static int
+map_axis(Em *e, int p, int c, int kc)
+{
+	if (p == c || kc < 0)
+		return kc;
+	int r = next_reader(e, p, c);
+	return r < 0 ? -1 : epi_axis(e, p, r, operand_of(e, p, r), map_axis(e, r, c, kc));
+}
+
 /* A reduction across tiles that may end in an epilogue: a sum or other
  * reduction (not a scan) over a sequential loop of more than one tile, not
  * a kernel output, not computed in another loop nest. */
@@ -86,19 +109,26 @@ reduction(Em *e, int p)
 	return 1;
 }
 
-/* Does c read p (operand o) at p's tile: each of c's axes one of p's result
- * axes, of the same extent, cut the same way or with a tile parameter of
- * its own (set to p's in the epilogue)?  Every result axis of p is read. */
+/* Does c read p (directly, or through readers in c's loop nest) at p's
+ * tile: each of c's axes one of p's result axes, of the same extent, cut the
+ * same way or with a tile parameter of its own (set to p's in the
+ * epilogue)?  Every result axis is read along the way. */
 static int
-reads_at_tile(Em *e, int p, int c, int o)
+reads_at_tile(Em *e, int p, int c)
 {
 	const AxGraph *g = e->g;
 	const TileOp *tp = &e->T->op[p], *tq = &e->T->op[c];
-	for (int j = 0; j < g->nodes[p].rank; j++)
-		if (tq->read[o][j].kind != 1)
+	for (int x = p, y; x != c; x = y) {
+		y = next_reader(e, x, c);
+		int o = y < 0 ? -1 : operand_of(e, x, y);
+		if (o < 0)
 			return 0;
+		for (int j = 0; j < g->nodes[x].rank; j++)
+			if (e->T->op[y].read[o][j].kind != 1)
+				return 0;
+	}
 	for (int kc = 0; kc < tq->naxes; kc++) {
-		int kp = epi_axis(e, p, c, o, kc), it = em_iterated(e, tq, kc);
+		int kp = map_axis(e, p, c, kc), it = em_iterated(e, tq, kc);
 		if (kp < 0) {
 			if (it)
 				return 0;
@@ -139,10 +169,9 @@ plan_one(Em *e, int c, int *red, int *unfuse, int *nun)
 		if (!ok || !nr || (nr > 1 && !e->shared) || (n && !em_same_loops(e, red[0], p)))
 			continue;
 		red[n++] = p;
-		if (p0 < 0 && operand_of(e, p, c) >= 0)
-			p0 = p;
 	}
-	if (!n || p0 < 0 || !reads_at_tile(e, p0, c, operand_of(e, p0, c)))
+	p0 = n ? red[0] : -1;
+	if (!n || !reads_at_tile(e, p0, c))
 		return 0;
 	/* the operations in c's loop nest: each reads a reduction (through others), or is a
 	 * smaller producer of c itself, which gets a loop nest of its own */
@@ -164,13 +193,16 @@ plan_one(Em *e, int c, int *red, int *unfuse, int *nun)
 			return 0;
 		unfuse[(*nun)++] = q;
 	}
-	/* c's tiles set to p0's shrink its producers' too: none of them may reduce along an axis */
-	int reduces = 0, o0 = operand_of(e, p0, c);
+	/* c's tiles set to p0's shrink its producers' too: neither c nor one of them may reduce
+	 * along an axis (a row sum over a 512-column tile of the product would be a partial one) */
+	int reduces = 0;
+	for (int k = 0; k < tq->naxes; k++)
+		reduces |= tq->ax[k].red != 0;
 	for (int q = 0; q < c; q++)
 		for (int k = 0; rd[q] == 2 && k < e->T->op[q].naxes; k++)
 			reduces |= e->T->op[q].ax[k].red != 0;
 	for (int kc = 0; reduces && kc < tq->naxes; kc++) {
-		int kp = epi_axis(e, p0, c, o0, kc);
+		int kp = map_axis(e, p0, c, kc);
 		const TileAxis *a = kp >= 0 ? &e->T->op[p0].ax[kp] : NULL, *b = &tq->ax[kc];
 		if (a && a->t && b->t && em_int(e, t_var(g->tc, a->t, TS_INT)) != em_int(e, t_var(g->tc, b->t, TS_INT)))
 			return 0;
@@ -257,18 +289,15 @@ em_epilogue(Em *e, int id, const NsDim *idx, int loops_at)
 	int c = e->epi ? e->epi[id] : -1;
 	if (c < 0 || e->bad)
 		return;
-	int ids[MAXRED], n = em_epilogue_of(e, c, ids), p0 = -1;
-	for (int k = 0; k < n && p0 < 0; k++)
-		if (operand_of(e, ids[k], c) >= 0)
-			p0 = ids[k];
+	int ids[MAXRED], n = em_epilogue_of(e, c, ids), p0 = ids[0];
+	(void)n;
 	const TileOp *tq = &e->T->op[c], *tp = &e->T->op[p0];
-	int o = operand_of(e, p0, c);
 	for (int i = loops_at; i < e->ns->n; i++)
 		e->ns->s[i].fetch = e->ns->s[i].kind == NS_LOOP;
 	NsDim cidx[AX_MAXR + 4] = { 0 };
 	Tail tl = { 0 };
 	for (int kc = 0; kc < tq->naxes; kc++) {
-		int kp = epi_axis(e, p0, c, o, kc);
+		int kp = map_axis(e, p0, c, kc);
 		const TileAxis *ax = &tq->ax[kc];
 		if (kp >= 0) {
 			cidx[kc] = idx[kp];
