@@ -289,8 +289,9 @@ em_epilogue(Em *e, int id, const NsDim *idx, int loops_at)
 	int c = e->epi ? e->epi[id] : -1;
 	if (c < 0 || e->bad)
 		return;
-	int ids[MAXRED], n = em_epilogue_of(e, c, ids), p0 = ids[0];
-	(void)n;
+	int ids[MAXRED];
+	em_epilogue_of(e, c, ids);   /* the first of them: the axes of all (one loop nest) */
+	int p0 = ids[0];
 	const TileOp *tq = &e->T->op[c], *tp = &e->T->op[p0];
 	for (int i = loops_at; i < e->ns->n; i++)
 		e->ns->s[i].fetch = e->ns->s[i].kind == NS_LOOP;

@@ -528,9 +528,8 @@ share_producers(Em *e, int *prefix, int *nfused)
 }
 
 static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
-                   const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
-                   int *split, char *why,
-                   size_t nwhy);
+                   const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused,
+                   int *clash, int *split, char *why, size_t nwhy);
 
 /* With fusion, producers shared by several readers are tried first; a
  * candidate whose readers of a shared producer want different tiles of it
