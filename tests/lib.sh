@@ -48,22 +48,27 @@ counted() {
 	sf=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/counted")
 	if [ -n "$sp" ]; then pass=$((pass + sp)); fail=$((fail + sf)); else bad "$* did not finish"; fi
 }
+# expect_messages F WANT CMD...: CMD on bad input F exits 1 and prints the messages of snapshot WANT
+expect_messages() {
+	f=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		bad "$f: $(basename "$1") ${2:-} exited $rc, want 1"
+	elif [ ! -f "$want" ]; then
+		bad "$f: no snapshot $want"
+	elif ! cmp -s "$tmp/err" "$want"; then
+		bad "$f: messages differ from $want"
+		diff "$want" "$tmp/err" | head -20 | sed 's/^/    /'
+	else
+		ok
+	fi
+}
 spec_snapshots() {
 	for f in tests/specs/fail/*.ax; do
 		[ -f "$f" ] || continue
-		want=${f%.ax}.err
-		"$AXGEN" --check "$f" >"$tmp/out" 2>"$tmp/err"
-		rc=$?
-		if [ "$rc" -ne 1 ]; then
-			bad "$f: axgen --check exited $rc, want 1"
-		elif [ ! -f "$want" ]; then
-			bad "$f: no snapshot $want"
-		elif ! cmp -s "$tmp/err" "$want"; then
-			bad "$f: messages differ from $want"
-			diff "$want" "$tmp/err" | head -20 | sed 's/^/    /'
-		else
-			ok
-		fi
+		expect_messages "$f" "${f%.ax}.err" "$AXGEN" --check "$f"
 	done
 	for f in tests/specs/pass/*.ax; do
 		[ -f "$f" ] || continue

@@ -155,17 +155,7 @@ fi
 tail -1 "$tmp/np" | sed 's/^/numpy: /'
 for f in tests/programs/fail/*.py; do
 	[ -f "$f" ] || continue
-	want=${f%.py}.err
-	"$AXONC" graph "$f" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne 1 ]; then
-		bad "$f: axonc graph exited $rc, want 1"
-	elif ! cmp -s "$tmp/err" "$want"; then
-		bad "$f: messages differ from $want"
-		diff "$want" "$tmp/err" | head -10 | sed 's/^/    /'
-	else
-		ok
-	fi
+	expect_messages "$f" "${f%.py}.err" "$AXONC" graph "$f"
 done
 # run: random inputs, several outputs, bad sizes
 expect_rc 0 "$AXONC" run examples/qkv_projection.py --dims M=3,K=5,N=2 --seed 7 -o "$tmp/qkv.npy"

@@ -36,12 +36,7 @@ static int64_t
 numel(Em *e, int id)
 {
 	AxShape s;
-	if (graph_shape(e->g, id, &e->env, &s) != 0)
-		return -1;
-	int64_t n = 1;
-	for (int d = 0; d < s.rank; d++)
-		n *= s.d[d];
-	return n;
+	return graph_shape(e->g, id, &e->env, &s) != 0 ? -1 : ax_numel(&s);
 }
 
 /* The operand of c that reads p, or -1. */

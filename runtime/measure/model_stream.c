@@ -75,14 +75,6 @@ set_xfer(const Model *m, MOp *o, int e, double bytes, int64_t P)
 	o->lat = en->latency_s;
 }
 
-static int64_t
-shape_numel(const AxShape *s)
-{
-	int64_t n = 1;
-	for (int d = 0; d < s->rank; d++)
-		n *= s->d[d];
-	return n;
-}
 
 /* One instruction statement: its cost on its engine. */
 static void
@@ -293,7 +285,7 @@ model_compile_ops(Model *m, int dtype_bytes)
 		case NS_STORE:   /* a plain store: a transfer where the target has one */
 			add_in(m, o, &s->src, i);
 			if (xe >= 0)
-				set_xfer(m, o, xe, (double)shape_numel(&s->src.shape) * dtype_bytes,
+				set_xfer(m, o, xe, (double)ax_numel(&s->src.shape) * dtype_bytes,
 				         s->src.shape.rank ? s->src.shape.d[0] : 1);
 			else
 				o->kind = MK_FREE;
