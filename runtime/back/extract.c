@@ -69,6 +69,8 @@ struct Extract {
 	int64_t *focus;          /* extract_focus: the combinations visited again, in order (NULL: none) */
 	int nfocus, fi;
 	int64_t fskip, fper;     /* ... past the first fskip choices of each in its visiting order, fper more */
+	int64_t (*list)[2];      /* extract_list: the (combination, tile/block choice) pairs visited (NULL: none) */
+	int nlist, li, lok;      /* ... how many, the current one, its combination could be decoded */
 	char why[512];
 };
 
@@ -163,6 +165,7 @@ extract_free(Extract *x)
 	free(x->limits);
 	free(x->cnt);
 	free(x->focus);
+	free(x->list);
 	free(x->names);
 	free(x->vals);
 	free(x->choice);
@@ -426,10 +429,33 @@ next_combo(Extract *x)
 
 static int usable(Extract *x);
 
+/* The next pair of the list (extract_list); 0 at its end.  Every pair is a visit, so that
+ * the ordinals, and the workers' shares, are the pairs' places in the list. */
+static int
+advance_list(Extract *x)
+{
+	while (++x->li < x->nlist) {
+		int64_t combo = x->list[x->li][0], sub = x->list[x->li][1];
+		x->visit++;
+		if (!x->started || combo != x->combo) {
+			x->started = 1;
+			x->combo = combo;
+			x->lok = combo >= 0 && combo < x->ncombo && decode(x, combo) && start_combo(x, &x->count);
+		}
+		if (x->lok && sub >= 0 && sub < x->count / x->nfold && set_sub(x, sub)) {
+			x->sub = sub;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Advances to the next candidate to visit; 0 at the end. */
 static int
 advance(Extract *x)
 {
+	if (x->list)
+		return advance_list(x);
 	for (;;) {
 		/* the current combination's next tile/block choice in its visiting order */
 		int64_t nv = x->nfold > 0 ? x->count / x->nfold : x->count;   /* the folded forms are visited with the unfolded (next_one) */
@@ -477,6 +503,81 @@ extract_focus(Extract *x, const int64_t *combos, int n, int64_t per)
 	x->started = 0;
 	x->pending_unfused = x->pending_fold = x->pending_plain = 0;
 	x->visit = EXTRACT_FOCUS_BASE - 1;
+}
+
+void
+extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base)
+{
+	free(x->list);
+	x->list = malloc(sizeof *x->list * (size_t)(n + 1));
+	if (!x->list)
+		ax_die("out of memory");
+	memcpy(x->list, pairs, sizeof *pairs * (size_t)n);
+	x->nlist = n;
+	x->li = -1;
+	x->started = 0;
+	x->pending_unfused = x->pending_fold = x->pending_plain = 0;
+	x->visit = base - 1;
+}
+
+/* Tile/block choice i's digits (set_sub's mixed radix, unfolded), and back. */
+static void
+sub_digits(const Extract *x, int64_t i, int *blk, int *scale, int *bal)
+{
+	for (int c = 63; c >= 0; c--) {
+		blk[c] = (int)(i % x->nblkmax[c]);
+		i /= x->nblkmax[c];
+	}
+	for (int c = 63; c >= 0; c--) {
+		scale[c] = (int)(i % x->nscale[c]);
+		i /= x->nscale[c];
+	}
+	*bal = (int)(i % x->nbal);
+}
+
+static int64_t
+sub_index(const Extract *x, const int *blk, const int *scale, int bal)
+{
+	int64_t i = bal;
+	for (int c = 0; c < 64; c++)
+		i = i * x->nscale[c] + scale[c];
+	for (int c = 0; c < 64; c++)
+		i = i * x->nblkmax[c] + blk[c];
+	return i;
+}
+
+int
+extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max)
+{
+	int64_t count = 0;
+	if (combo < 0 || combo >= x->ncombo || sub < 0 || !decode(x, combo) || !start_combo(x, &count))
+		return 0;
+	int64_t nv = count / x->nfold;
+	int blk[64], scale[64], bal, n = 0;
+	sub_digits(x, sub % nv, blk, scale, &bal);
+	/* per axis class: blocks one step up or down, tiles one step, and both together (halved
+	 * tiles with twice the blocks: the same block extent); tails balanced or not */
+	static const int moves[6][2] = { { 0, 1 }, { 0, -1 }, { 1, 0 }, { -1, 0 }, { 1, 1 }, { -1, -1 } };
+	for (int c = 0; c < 64; c++)
+		for (int m = 0; m < 6; m++) {
+			int s = scale[c] + moves[m][0], b = blk[c] + moves[m][1];
+			if ((moves[m][0] == 0 && moves[m][1] == 0) || s < 0 || s >= x->nscale[c] || b < 0 || b >= x->nblkmax[c])
+				continue;
+			int os = scale[c], ob = blk[c];
+			scale[c] = s;
+			blk[c] = b;
+			int64_t i = sub_index(x, blk, scale, bal);
+			scale[c] = os;
+			blk[c] = ob;
+			int dup = 0;
+			for (int k = 0; k < n && !dup; k++)
+				dup = out[k] == i;
+			if (!dup && n < max)
+				out[n++] = i;
+		}
+	if (x->nbal > 1 && n < max)
+		out[n++] = sub_index(x, blk, scale, !bal);
+	return n;
 }
 
 Nest *

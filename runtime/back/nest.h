@@ -202,6 +202,14 @@ Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand
  * ordinals start at EXTRACT_FOCUS_BASE.  Then extract_next as before. */
 enum { EXTRACT_FOCUS_BASE = 1 << 30 };
 void extract_focus(Extract *x, const int64_t *combos, int n, int64_t per);
+/* A round over explicit (combination, tile/block choice) pairs, in that order, each a visit
+ * (unfolded choices: a choice's folded form follows it, as in extract_next); the visits'
+ * ordinals start at base.  Then extract_next as before. */
+void extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base);
+/* The tile/block choices next to choice sub of combination combo (one axis class's blocks
+ * or tiles a step up or down, or both; tails balanced or not), at most max, into out: how
+ * many.  For a descent from the best choices found. */
+int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max);
 /* The candidate (combo, sub) at x's sizes, loop-fused or not: its statements, NULL and c->why */
 Nest *extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c);
 /* extract_combo writes at most n tile/block choices (8 unless set; the winner's check at

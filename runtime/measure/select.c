@@ -60,6 +60,9 @@ typedef struct Sel {
 	int64_t (*focus)[SEL_TOPC];  /* the second round: per variant its combinations (NULL: first round) */
 	int *nfocus;
 	int64_t fper;                /* ... tile/block choices more of each */
+	int64_t (**list)[2];         /* the descent: per variant the (combination, choice) pairs of a step */
+	int *nlist;
+	int64_t *lbase;              /* ... the ordinal of each variant's first */
 } Sel;
 
 static void *
@@ -406,6 +409,12 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				continue;
 			}
 			extract_focus(x, S->focus[v], S->nfocus[v], S->fper);
+		} else if (S->list) {   /* a step of the descent */
+			if (!S->nlist[v]) {
+				extract_free(x);
+				continue;
+			}
+			extract_list(x, S->list[v], S->nlist[v], S->lbase[v]);
 		}
 		int64_t lastvisit = -1;
 		for (;;) {
@@ -589,10 +598,122 @@ add_counts(SelOut *o, const SelOut *p)
 			topc_insert(o->topc, &p->topc[i]);
 }
 
+/* A step's round over the workers: its visits counted, its results merged into out. */
+static int
+round_over(Sel *S, int jobs, int64_t total, SelOut *out)
+{
+	*S->sh = (Shared){ 0 };
+	int rc = run_workers(S, jobs, measure_share, total, S->in->progress);
+	for (int k = 0; k < jobs && rc == 0; k++) {
+		out->refined += S->sh->part[k].visits;
+		add_counts(out, &S->sh->part[k]);
+	}
+	return rc;
+}
+
+enum { MAXNB = 512 };   /* neighbours of one choice at most (6 moves per axis class, and tails) */
+
+/* The descent: from the best choice of each of the best combinations, every neighbouring
+ * tile/block choice (extract_neighbours) is visited; where one is better, the next step
+ * starts from it, until no step improves or budget visits are spent.  The first rounds
+ * sample a combination's choices evenly (tens of thousands of them for a matmul chain, a
+ * hundred visited); the blocks and tiles that suit it lie next to the good ones. */
+static int
+descend(Sel *S, int jobs, SelOut *out, int64_t budget)
+{
+	const SelIn *in = S->in;
+	SelPick cur[SEL_TOPC];
+	int n = 0;
+	for (int i = 0; i < SEL_TOPC; i++)
+		if (out->topc[i].have)
+			cur[n++] = out->topc[i];
+	if (!n || budget <= 0)
+		return 0;
+	Extract **nx = calloc((size_t)in->nv, sizeof *nx);
+	S->list = calloc((size_t)in->nv, sizeof *S->list);
+	S->nlist = calloc((size_t)in->nv, sizeof *S->nlist);
+	S->lbase = calloc((size_t)in->nv, sizeof *S->lbase);
+	int64_t (*seen)[3] = NULL, *nb = malloc(sizeof *nb * MAXNB);
+	size_t nseen = 0, cseen = 0;
+	if (!nx || !S->list || !S->nlist || !S->lbase || !nb)
+		ax_die("out of memory");
+	for (int v = 0; v < in->nv; v++) {
+		S->list[v] = malloc(sizeof *S->list[v] * (size_t)(SEL_TOPC * MAXNB));
+		if (!S->list[v])
+			ax_die("out of memory");
+	}
+	int64_t base = EXTRACT_FOCUS_BASE + ((int64_t)1 << 29);   /* after the second round's ordinals */
+	int rc = 0;
+	while (budget > 0 && rc == 0) {
+		int64_t total = 0;
+		for (int v = 0; v < in->nv; v++)
+			S->nlist[v] = 0;
+		for (int i = 0; i < n; i++) {
+			int v = cur[i].v;
+			if (!nx[v])
+				nx[v] = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+				                    in->budget);
+			int k = extract_neighbours(nx[v], cur[i].combo, cur[i].sub, nb, MAXNB);
+			for (int j = 0; j < k && total < budget; j++) {
+				int dup = 0;
+				for (size_t q = 0; q < nseen && !dup; q++)
+					dup = seen[q][0] == v && seen[q][1] == cur[i].combo && seen[q][2] == nb[j];
+				if (dup)
+					continue;
+				if (nseen == cseen) {
+					cseen = cseen ? 2 * cseen : 1024;
+					seen = realloc(seen, sizeof *seen * cseen);
+					if (!seen)
+						ax_die("out of memory");
+				}
+				seen[nseen][0] = v;
+				seen[nseen][1] = cur[i].combo;
+				seen[nseen++][2] = nb[j];
+				S->list[v][S->nlist[v]][0] = cur[i].combo;
+				S->list[v][S->nlist[v]++][1] = nb[j];
+				total++;
+			}
+		}
+		if (!total)
+			break;
+		for (int v = 0; v < in->nv; v++) {
+			S->lbase[v] = base;
+			base += S->nlist[v];
+		}
+		rc = round_over(S, jobs, total, out);
+		budget -= total;
+		int better_found = 0;   /* each start moves to its combination's best, if that improved */
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < SEL_TOPC; j++)
+				if (out->topc[j].have && out->topc[j].v == cur[i].v && out->topc[j].combo == cur[i].combo &&
+				    out->topc[j].latency < cur[i].latency) {
+					cur[i] = out->topc[j];
+					better_found = 1;
+				}
+		if (!better_found)
+			break;
+	}
+	for (int v = 0; v < in->nv; v++) {
+		free(S->list[v]);
+		extract_free(nx[v]);
+	}
+	free(S->list);
+	free(S->nlist);
+	free(S->lbase);
+	free(nx);
+	free(nb);
+	free(seen);
+	S->list = NULL;
+	S->nlist = NULL;
+	S->lbase = NULL;
+	return rc;
+}
+
 /* The second round (measured by the model): the best combinations of the
  * first, each visited again at fper more of its tile/block choices -- the
  * first round strides through the combinations, and the tiles and blocks
- * that suit a combination are found where it is worth looking. */
+ * that suit a combination are found where it is worth looking -- with half
+ * the visits left; then the descent from their best choices with the rest. */
 static int
 refine(Sel *S, int jobs, SelOut *out)
 {
@@ -609,18 +730,14 @@ refine(Sel *S, int jobs, SelOut *out)
 	for (int i = 0; i < SEL_TOPC; i++)   /* distinct (variant, combination): topc keeps them so */
 		if (out->topc[i].have)
 			S->focus[out->topc[i].v][S->nfocus[out->topc[i].v]++] = out->topc[i].combo;
-	S->fper = in->refine / n > 1 ? in->refine / n : 1;
-	*S->sh = (Shared){ 0 };
-	int rc = run_workers(S, jobs, measure_share, in->refine, in->progress);
-	for (int k = 0; k < jobs && rc == 0; k++) {
-		out->refined += S->sh->part[k].visits;
-		add_counts(out, &S->sh->part[k]);
-	}
+	int64_t sample = in->refine / 2;
+	S->fper = sample / n > 1 ? sample / n : 1;
+	int rc = round_over(S, jobs, sample, out);
 	free(S->focus);
 	free(S->nfocus);
 	S->focus = NULL;
 	S->nfocus = NULL;
-	return rc;
+	return rc ? rc : descend(S, jobs, out, in->refine - sample);
 }
 
 /* --slurm: the candidates the workers wrote, measured through Slurm, then counted and ranked
