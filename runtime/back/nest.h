@@ -210,6 +210,18 @@ void extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base);
  * or tiles a step up or down, or both; tails balanced or not), at most max, into out: how
  * many.  For a descent from the best choices found. */
 int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max);
+/* descent.c: the steps of a descent over the tile/block choices of the best combinations */
+typedef struct Descent Descent;
+Descent *descent_new(void);
+void descent_free(Descent *d);
+/* a start of the descent: (variant v, combo, sub), visited */
+void descent_start(Descent *d, int v, int64_t combo, int64_t sub);
+/* the step's choices around a start not visited yet (one move away, or two after a step that
+ * improved nothing), at most max, into out as (combo, sub) pairs and marked visited: how many */
+int descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_t (*out)[2], int max);
+/* after a step: 1 if another is to be taken (improved: from the better choices; else two moves
+ * out, once), 0 at the end */
+int descent_next(Descent *d, int improved);
 /* The candidate (combo, sub) at x's sizes, loop-fused or not: its statements, NULL and c->why */
 Nest *extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c);
 /* extract_combo writes at most n tile/block choices (8 unless set; the winner's check at

@@ -191,6 +191,57 @@ visit_all(Visit *m, int v, Extract *x)
 	}
 }
 
+/* the descent (descent.c) from the best choice of each of the best combinations, a step at a
+ * time as compile takes it (select.c), until it ends or left visits are spent */
+static void
+descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget, int64_t left)
+{
+	Pick cur[TOPC];
+	int nc = 0;
+	for (int i = 0; i < TOPC; i++)
+		if (m->topc[i].have)
+			cur[nc++] = m->topc[i];
+	Descent *d = descent_new();
+	for (int i = 0; i < nc; i++)
+		descent_start(d, cur[i].v, cur[i].combo, cur[i].sub);
+	int64_t (*list)[2] = malloc(sizeof *list * (size_t)(left + 1));
+	if (!list)
+		ax_die("out of memory");
+	int64_t base = EXTRACT_FOCUS_BASE + ((int64_t)1 << 29);
+	int improved = 1;
+	while (left > 0 && descent_next(d, improved)) {
+		int64_t total = 0;
+		for (int v = 0; v < nv; v++) {   /* the variants in order, as the workers' rounds rank them */
+			Extract *x = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion, budget);
+			int k = 0;
+			for (int i = 0; i < nc && total + k < left; i++)
+				if (cur[i].v == v)
+					k += descent_around(d, x, v, cur[i].combo, cur[i].sub, list + k,
+					                    (int)(left - total - k < INT32_MAX ? left - total - k : INT32_MAX));
+			if (k) {
+				extract_list(x, list, k, base);
+				base += k;
+				visit_all(m, v, x);
+			}
+			extract_free(x);
+			total += k;
+		}
+		if (!total)
+			break;
+		left -= total;
+		improved = 0;
+		for (int i = 0; i < nc; i++)
+			for (int j = 0; j < TOPC; j++)
+				if (m->topc[j].have && m->topc[j].v == cur[i].v && m->topc[j].combo == cur[i].combo &&
+				    m->topc[j].ms < cur[i].ms) {
+					cur[i] = m->topc[j];
+					improved = 1;
+				}
+	}
+	free(list);
+	descent_free(d);
+}
+
 /* Is the candidate (combo, sub, fused) the one --show names: "COMBO.SUB" or "COMBO.SUB,FUSED"? */
 static int
 shown(const char *want, int64_t combo, int64_t sub, int fused)
@@ -277,10 +328,12 @@ cmd_model(const AxTarget *t, const Opts *o)
 		if (!k)
 			continue;
 		Extract *x = extract_new(T[v], L[v], names, vals, n, o->tile_cap, o->no_fusion, budget);
-		extract_focus(x, combos, k, refine / nc > 1 ? refine / nc : 1);
+		extract_focus(x, combos, k, refine / 2 / nc > 1 ? refine / 2 / nc : 1);
 		visit_all(&m, v, x);
 		extract_free(x);
 	}
+	if (nc)   /* then the descent from their best choices, with the rest (as compile's) */
+		descend(&m, ng->nvariants, names, vals, budget, refine - refine / 2);
 	for (int v = 0; v < ng->nvariants; v++) {
 		const Pick *vb = &m.vbest[v];
 		if (vb->have) {

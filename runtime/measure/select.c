@@ -611,44 +611,8 @@ round_over(Sel *S, int jobs, int64_t total, SelOut *out)
 	return rc;
 }
 
-enum { MAXNB = 512 };   /* neighbours of one choice at most (6 moves per axis class, and tails) */
-
-typedef struct SeenSet {        /* (variant, combination, choice) triples visited by the descent */
-	int64_t (*k)[3];
-	size_t n, cap;
-} SeenSet;
-
-/* 1 if the triple was there, else it is added */
-static int
-seen_add(SeenSet *s, int64_t v, int64_t combo, int64_t sub)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		SeenSet t = { calloc(s->cap ? 2 * s->cap : 1024, sizeof *t.k), 0, s->cap ? 2 * s->cap : 1024 };
-		if (!t.k)
-			ax_die("out of memory");
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->k[i][0])
-				seen_add(&t, s->k[i][0] - 1, s->k[i][1], s->k[i][2]);
-		free(s->k);
-		*s = t;
-	}
-	uint64_t h = ((uint64_t)v * 1000003u ^ (uint64_t)combo) * 1099511628211ull ^ (uint64_t)sub;
-	size_t i = (size_t)(h * 11400714819323198485ull >> 20) % s->cap;
-	for (; s->k[i][0]; i = (i + 1) % s->cap)
-		if (s->k[i][0] == v + 1 && s->k[i][1] == combo && s->k[i][2] == sub)
-			return 1;
-	s->k[i][0] = v + 1;
-	s->k[i][1] = combo;
-	s->k[i][2] = sub;
-	s->n++;
-	return 0;
-}   /* neighbours of one choice at most (6 moves per axis class, and tails) */
-
-/* The descent: from the best choice of each of the best combinations, every neighbouring
- * tile/block choice (extract_neighbours) is visited; where one is better, the next step
- * starts from it, until no step improves or budget visits are spent.  The first rounds
- * sample a combination's choices evenly (tens of thousands of them for a matmul chain, a
- * hundred visited); the blocks and tiles that suit it lie next to the good ones. */
+/* The descent (descent.c) from the best choice of each of the best combinations, each step
+ * a round over the workers, until it ends or budget visits are spent. */
 static int
 descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 {
@@ -664,23 +628,19 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 	S->list = calloc((size_t)in->nv, sizeof *S->list);
 	S->nlist = calloc((size_t)in->nv, sizeof *S->nlist);
 	S->lbase = calloc((size_t)in->nv, sizeof *S->lbase);
-	int64_t *nb = malloc(sizeof *nb * MAXNB), *nb2 = malloc(sizeof *nb2 * MAXNB);
-	int *cap = calloc((size_t)in->nv, sizeof *cap);
-	SeenSet sn = { 0 };
-	if (!nx || !S->list || !S->nlist || !S->lbase || !nb || !nb2 || !cap)
+	Descent *d = descent_new();
+	if (!nx || !S->list || !S->nlist || !S->lbase)
 		ax_die("out of memory");
-	for (int i = 0; i < n; i++)   /* the starts themselves are visited */
-		seen_add(&sn, cur[i].v, cur[i].combo, cur[i].sub);
+	for (int i = 0; i < n; i++)
+		descent_start(d, cur[i].v, cur[i].combo, cur[i].sub);
 	for (int v = 0; v < in->nv; v++) {
-		cap[v] = 1024;
-		S->list[v] = malloc(sizeof *S->list[v] * (size_t)cap[v]);
+		S->list[v] = malloc(sizeof *S->list[v] * (size_t)(budget + 1));
 		if (!S->list[v])
 			ax_die("out of memory");
 	}
 	int64_t base = EXTRACT_FOCUS_BASE + ((int64_t)1 << 29);   /* after the second round's ordinals */
-	int rc = 0;
-	int wide = 0;   /* the step goes two moves out: one move improved nothing */
-	while (budget > 0 && rc == 0) {
+	int rc = 0, improved = 1;
+	while (budget > 0 && rc == 0 && descent_next(d, improved)) {
 		int64_t total = 0;
 		for (int v = 0; v < in->nv; v++)
 			S->nlist[v] = 0;
@@ -689,24 +649,10 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 			if (!nx[v])
 				nx[v] = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 				                    in->budget);
-			int k = extract_neighbours(nx[v], cur[i].combo, cur[i].sub, nb, MAXNB);
-			for (int j = 0; j < k && total < budget; j++) {
-				int k2 = wide ? extract_neighbours(nx[v], cur[i].combo, nb[j], nb2, MAXNB) : 1;
-				for (int j2 = 0; j2 < k2 && total < budget; j2++) {
-					int64_t sub = wide ? nb2[j2] : nb[j];
-					if (seen_add(&sn, v, cur[i].combo, sub))
-						continue;
-					if (S->nlist[v] == cap[v]) {
-						cap[v] = 2 * cap[v];
-						S->list[v] = realloc(S->list[v], sizeof *S->list[v] * (size_t)cap[v]);
-						if (!S->list[v])
-							ax_die("out of memory");
-					}
-					S->list[v][S->nlist[v]][0] = cur[i].combo;
-					S->list[v][S->nlist[v]++][1] = sub;
-					total++;
-				}
-			}
+			int k = descent_around(d, nx[v], v, cur[i].combo, cur[i].sub, S->list[v] + S->nlist[v],
+			                       (int)(budget - total < INT32_MAX ? budget - total : INT32_MAX));
+			S->nlist[v] += k;
+			total += k;
 		}
 		if (!total)
 			break;
@@ -716,17 +662,14 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 		}
 		rc = round_over(S, jobs, total, out);
 		budget -= total;
-		int better_found = 0;   /* each start moves to its combination's best, if that improved */
+		improved = 0;   /* each start moves to its combination's best, if that improved */
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < SEL_TOPC; j++)
 				if (out->topc[j].have && out->topc[j].v == cur[i].v && out->topc[j].combo == cur[i].combo &&
 				    out->topc[j].latency < cur[i].latency) {
 					cur[i] = out->topc[j];
-					better_found = 1;
+					improved = 1;
 				}
-		if (!better_found && wide)
-			break;
-		wide = !better_found;
 	}
 	for (int v = 0; v < in->nv; v++) {
 		free(S->list[v]);
@@ -736,10 +679,7 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 	free(S->nlist);
 	free(S->lbase);
 	free(nx);
-	free(nb);
-	free(nb2);
-	free(cap);
-	free(sn.k);
+	descent_free(d);
 	S->list = NULL;
 	S->nlist = NULL;
 	S->lbase = NULL;
