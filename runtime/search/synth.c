@@ -223,6 +223,7 @@ typedef struct Dom {         /* the equal candidates met so far */
 	const float *v;
 	const AxShape *s;
 	int ninsts, same;
+	uint32_t eng;            /* a candidate for the result: its engines (0: not one) */
 } Dom;
 
 static int
@@ -231,8 +232,8 @@ dominated(void *env, const Cand *c)
 	Dom *d = env;
 	if (!same_value(c, d->v, d->s))
 		return 0;
-	if (c->ninsts < d->ninsts)
-		return 1;   /* a shorter sequence computes it */
+	if (c->ninsts < d->ninsts)   /* a shorter sequence computes it: on the engines of this one */
+		return !d->eng || !c->eng || (c->eng & d->eng) != 0;
 	d->same++;
 	return 0;
 }
@@ -298,17 +299,33 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 	*target = same_value(&(Cand){ .shape = sy->wshape, .val = sy->want }, v, &s);
 	if (last && !*target)
 		return -1;
-	Dom d = { v, &s, ninsts, 0 };
+	uint32_t eng = op->engines;
+	for (int o = 0; o < op->nopnd; o++)
+		if (in[o] >= 0)
+			eng |= sy->c[in[o]].eng;
+	/* a longer sequence for the result is kept only past the shortest ones (the extra level),
+	 * on engines none of them uses: the chain of a loop nest's operations then leaves those
+	 * engines free (Softmax's divide on the Scalar engine after its exp, not back on the
+	 * Vector engine the next row's max waits for) */
+	if (*target && sy->found >= 1 && ninsts > sy->found && ((eng & sy->found_eng) || sy->longer))
+		return -1;
+	if (*target && !last && ninsts == sy->found)   /* made by the level's first pass already */
+		return -1;
+	Dom d = { v, &s, ninsts, 0, *target && sy->found >= 1 && ninsts > sy->found ? eng : 0 };
 	if (each_maybe_same(sy, v, &s, dominated, &d))
 		return -1;
 	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
 		return -1;
 	float *kept = arena_alloc(sy->a, sizeof(float) * (size_t)(numel + 1));
 	memcpy(kept, v, sizeof(float) * (size_t)numel);
-	if (*target && (sy->found < 0 || ninsts < sy->found))
+	if (*target && (sy->found < 0 || ninsts < sy->found)) {
 		sy->found = ninsts;
+		sy->found_eng = 0;
+	}
+	if (*target && ninsts == sy->found)
+		sy->found_eng |= eng;
 	Cand *k = &sy->c[sy->nc];
-	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .shape = s, .val = kept };
+	*k = (Cand){ .input = -1, .inst = inst, .nin = op->nopnd, .ninsts = ninsts, .eng = eng, .shape = s, .val = kept };
 	memcpy(k->attr, attr, sizeof k->attr);
 	if (sattr)
 		memcpy(k->sattr, sattr, sizeof k->sattr);
@@ -547,6 +564,8 @@ shares_gran(const AxOp *a, const AxOp *b)
 	for (int i = 0; a->gran[i]; i++)
 		if (has_gran(b, a->gran[i]))
 			return 1;
+	if ((has_gran(a, "/") && has_gran(b, "reciprocal")) || (has_gran(b, "/") && has_gran(a, "reciprocal")))
+		return 1;   /* a division is a product with a reciprocal */
 	static const char *const bin_red[][2] = { { "binary-max", "max-reduce" }, { "binary-min", "min-reduce" },
 		                                  { "+", "sum-reduce" } };
 	for (int k = 0; k < 3; k++)
@@ -642,13 +661,21 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 	 * value, as the last one does (which of them are kept and tried does not
 	 * depend on the level's other candidates), and makes the rest only when
 	 * there is none and a level follows. */
-	for (int level = 1; level <= depth && !sy.spent && (sy.found < 0 || level <= sy.found); level++) {
+	/* Past a single instruction, one level more (the extra level) for sequences wholly on
+	 * engines none of the single instructions for the result may use: the rest of the first
+	 * level and the extra level are made of the pool's instructions on those engines only,
+	 * and of no instruction that only moves data. */
+	for (int level = 1; level <= depth && !sy.spent && (sy.found < 0 || level <= sy.found || (sy.found == 1 && level == 2));
+	     level++) {
 		Level L;
 		level_index(&sy, &L, sy.nc);
-		for (int pass = 0; pass < 2 && (pass == 0 || (level < depth && sy.found < 0)); pass++) {
+		for (int pass = 0; pass < 2 && (pass == 0 || (level < depth && (sy.found < 0 || (sy.found == 1 && level == 1))));
+		     pass++) {
 			sy.only_result = pass == 0;
+			uint32_t avoid = sy.found == 1 && (level == 2 || pass == 1) ? sy.found_eng : 0;
 			for (int k = 0; k < sy.npool && !sy.spent; k++)
-				grow(&sy, &L, sy.pool[k], level);
+				if (!avoid || (!(t->insts[sy.pool[k]].engines & avoid) && !t->insts[sy.pool[k]].layout_only))
+					grow(&sy, &L, sy.pool[k], level);
 		}
 	}
 	*checked = sy.checked;

@@ -19,6 +19,7 @@ typedef struct Cand {
 	int in[AX_MAXOPND];      /* candidate ids; -1: an optional operand left out */
 	Term *sattr[AX_MAXATTR]; /* constants: their size and float attributes */
 	int ninsts;
+	uint32_t eng;            /* the engines its instructions may run on, together (inputs: none) */
 	AxShape shape;
 	float *val;
 } Cand;
@@ -56,6 +57,8 @@ typedef struct Synth {
 	int depth;
 	int only_result;         /* make only candidates with the result's value */
 	int found;               /* fewest instructions of a candidate with the result's value; -1: none yet */
+	uint32_t found_eng;      /* the engines of the candidates for the result at that length, together */
+	int longer;              /* sequences for the result proved past that length (the extra level: one) */
 	float *trial;            /* a value being tried */
 	int64_t captrial;
 	SynthCb cb;

@@ -199,5 +199,6 @@ try_solution(Synth *sy, int id)
 		engine_limits(sy, g, i, base, &seq);
 		seq.ninsts++;
 	}
+	sy->longer += sy->found >= 1 && seq.ninsts > sy->found;
 	sy->cb(sy->cbenv, &seq);
 }
