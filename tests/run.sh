@@ -579,6 +579,18 @@ if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 1 ] && [ "$(grep -c 'in this lo
 	! grep -q 'buffer=nl.hbm' "$tmp/k.py"; then ok; else bad "loop fusion: softmax is not one loop nest with its intermediates on chip"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/softmax.py --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
 	bad "the one-loop softmax differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# a division by a row's value has a sequence wholly on the Scalar engine (synth's level past the
+# Vector engine's single instruction: a reciprocal, then a copy scaled by it); in softmax it keeps
+# the Vector engine from waiting for the Scalar engine's sum on every row tile, so it is selected
+expect_rc 0 "$AXONC" synth divide
+expect_grep 'activation(data=a, scale=activation(data=b, func=reciprocal), func=copy) .* on scalar ; scalar' "$tmp/out" \
+	"synth: divide by a [P, 1] operand on the Scalar engine"
+expect_rc 0 "$AXONC" compile examples/softmax.py --dims M=1024,N=4096 --budget 2000 -o "$tmp/sd.py"
+if grep -q 'nisa.activation(op=nl.reciprocal, data=v' "$tmp/sd.py" && grep -q 'nisa.activation(op=nl.copy, data=v[0-9]*, scale=v' "$tmp/sd.py" &&
+	! grep -q 'op0=nl.divide' "$tmp/sd.py"; then ok; else
+	bad "softmax at 1024x4096: the divide is not on the Scalar engine"; grep -E 'divide|reciprocal|scale=' "$tmp/sd.py" | sed 's/^/    /'; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/sd.py" examples/softmax.py --dims M=1024,N=4096 >"$tmp/out" 2>&1; then ok; else
+	bad "the softmax with its divide on the Scalar engine differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # with blocks along M, the loads of the producers made per tile go out per block, before the tile
 # loops (prefetch.c); the model takes each tile of the block buffer as ready once its load is done,
 # so the blocked form is the faster one

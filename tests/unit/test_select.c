@@ -11,6 +11,9 @@
  *      the tie), one that fails (every candidate infeasible, the status said),
  *      one that prefers blocked candidates by reading {config}
  *   4. select_shrink: sizes halved, largest first, under the limits
+ *   5. the descent: extract_neighbours is symmetric (one move there, one back), never the
+ *      choice itself; a compile with a second round ends at a choice none of whose
+ *      neighbours is faster, the same with one worker and with two
  *
  * Run from the repository root (examples/).  The last line is
  * "N passed, M failed".
@@ -191,6 +194,64 @@ test_shrink(void)
 	prog_close(&a);
 }
 
+/* the least modelled latency of choice sub of combo in any form (loop-fused or not, with or
+ * without epilogues); HUGE_VAL if none fits */
+static double
+least_form(Extract *x, int64_t combo, int64_t sub)
+{
+	double least = HUGE_VAL;
+	for (int f = 0; f < 3; f++) {
+		ExtractCand c;
+		Nest *ns = extract_at(x, combo, sub, f == 0 ? 0 : f == 1 ? NEST_FUSE : NEST_FUSE_PLAIN, &c);
+		if (ns && footprint_fits(T, &c.fp, 4)) {
+			ModelStats st;
+			double s = model_latency(ns, 4, &c.fp, &st);
+			if (st.fits && s < least)
+				least = s;
+		}
+		nest_free(ns);
+	}
+	return least;
+}
+
+/* 5 */
+static void
+test_descent(void)
+{
+	Prog a;
+	if (prog_open(&a, "examples/rmsnorm_matmul.py", "M=1024,K=1024,N=2048") != 0)
+		return;
+	SelIn in = sel_in(&a, a.g, 1, 400, NULL);
+	in.rnames = NULL;   /* no validation: the descent alone */
+	in.refine = 4000;
+	SelOut o1, o2;
+	CHECK(select_run(&in, &o1) == 0);
+	CHECK(o1.top[0].have && o1.refined > 0);
+	in.jobs = 2;
+	CHECK(select_run(&in, &o2) == 0);
+	CHECK(o2.top[0].have && o2.top[0].latency == o1.top[0].latency && o2.top[0].combo == o1.top[0].combo &&
+	      o2.top[0].sub == o1.top[0].sub && o2.refined == o1.refined);
+	Extract *x = extract_new(a.tiling, a.L, a.names, a.vals, a.n, 0, 0, 400);
+	int64_t nb[512], back[512], combo = o1.top[0].combo, sub = o1.top[0].sub;
+	int n = extract_neighbours(x, combo, sub, nb, 512), faster = 0, asym = 0, self = 0;
+	CHECK(n > 4);
+	for (int i = 0; i < n; i++) {
+		self += nb[i] == sub;
+		int m = extract_neighbours(x, combo, nb[i], back, 512), found = 0;
+		for (int j = 0; j < m; j++)
+			found |= back[j] == sub;
+		asym += !found;
+		faster += least_form(x, combo, nb[i]) < o1.top[0].latency;
+	}
+	CHECK(self == 0);
+	CHECK(asym == 0);
+	CHECK(faster == 0);
+	if (faster)
+		report(0, __LINE__, "%d of the winner's %d neighbours are faster than it", faster, n);
+	extract_free(x);
+	prog_close(&a);
+}
+
 int
 main(void)
 {
@@ -202,5 +263,6 @@ main(void)
 	test_model_and_soundness();
 	test_command();
 	test_shrink();
+	test_descent();
 	return check_done();
 }
