@@ -77,12 +77,12 @@ descent_start(Descent *d, int v, int64_t combo, int64_t sub)
 }
 
 int
-descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_t (*out)[2], int max)
+descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_t (*out)[2], int room)
 {
 	int n = 0, k = extract_neighbours(x, combo, sub, d->nb, MAXNB);
-	for (int j = 0; j < k && n < max; j++) {
+	for (int j = 0; j < k && n < room; j++) {
 		int k2 = d->wide ? extract_neighbours(x, combo, d->nb[j], d->nb2, MAXNB) : 1;
-		for (int j2 = 0; j2 < k2 && n < max; j2++) {
+		for (int j2 = 0; j2 < k2 && n < room; j2++) {
 			int64_t s = d->wide ? d->nb2[j2] : d->nb[j];
 			if (seen(d, v, combo, s))
 				continue;

@@ -547,7 +547,7 @@ sub_index(const Extract *x, const int *blk, const int *scale, int bal)
 }
 
 int
-extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max)
+extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int room)
 {
 	int64_t count = 0;
 	if (combo < 0 || combo >= x->ncombo || sub < 0 || !decode(x, combo) || !start_combo(x, &count))
@@ -572,10 +572,10 @@ extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max
 			int dup = 0;
 			for (int k = 0; k < n && !dup; k++)
 				dup = out[k] == i;
-			if (!dup && n < max)
+			if (!dup && n < room)
 				out[n++] = i;
 		}
-	if (x->nbal > 1 && n < max)
+	if (x->nbal > 1 && n < room)
 		out[n++] = sub_index(x, blk, scale, !bal);
 	return n;
 }

@@ -207,9 +207,9 @@ void extract_focus(Extract *x, const int64_t *combos, int n, int64_t per);
  * ordinals start at base.  Then extract_next as before. */
 void extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base);
 /* The tile/block choices next to choice sub of combination combo (one axis class's blocks
- * or tiles a step up or down, or both; tails balanced or not), at most max, into out: how
+ * or tiles a step up or down, or both; tails balanced or not), at most room, into out: how
  * many.  For a descent from the best choices found. */
-int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int max);
+int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int room);
 /* descent.c: the steps of a descent over the tile/block choices of the best combinations */
 typedef struct Descent Descent;
 Descent *descent_new(void);
@@ -217,8 +217,8 @@ void descent_free(Descent *d);
 /* a start of the descent: (variant v, combo, sub), visited */
 void descent_start(Descent *d, int v, int64_t combo, int64_t sub);
 /* the step's choices around a start not visited yet (one move away, or two after a step that
- * improved nothing), at most max, into out as (combo, sub) pairs and marked visited: how many */
-int descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_t (*out)[2], int max);
+ * improved nothing), at most room, into out as (combo, sub) pairs and marked visited: how many */
+int descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_t (*out)[2], int room);
 /* after a step: 1 if another is to be taken (improved: from the better choices; else two moves
  * out, once), 0 at the end */
 int descent_next(Descent *d, int improved);

@@ -304,9 +304,8 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 		if (in[o] >= 0)
 			eng |= sy->c[in[o]].eng;
 	/* a longer sequence for the result is kept only past the shortest ones (the extra level),
-	 * on engines none of them uses: the chain of a loop nest's operations then leaves those
-	 * engines free (Softmax's divide on the Scalar engine after its exp, not back on the
-	 * Vector engine the next row's max waits for) */
+	 * on engines none of them uses: a loop nest's chain of operations can then stay off an
+	 * engine that would otherwise wait for another's result on every tile */
 	if (*target && sy->found >= 1 && ninsts > sy->found && ((eng & sy->found_eng) || sy->longer))
 		return -1;
 	if (*target && !last && ninsts == sy->found)   /* made by the level's first pass already */
@@ -564,8 +563,6 @@ shares_gran(const AxOp *a, const AxOp *b)
 	for (int i = 0; a->gran[i]; i++)
 		if (has_gran(b, a->gran[i]))
 			return 1;
-	if ((has_gran(a, "/") && has_gran(b, "reciprocal")) || (has_gran(b, "/") && has_gran(a, "reciprocal")))
-		return 1;   /* a division is a product with a reciprocal */
 	static const char *const bin_red[][2] = { { "binary-max", "max-reduce" }, { "binary-min", "min-reduce" },
 		                                  { "+", "sum-reduce" } };
 	for (int k = 0; k < 3; k++)
