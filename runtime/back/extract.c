@@ -308,6 +308,23 @@ foldable(const Extract *x)
 	return 0;
 }
 
+/* Tile/block choice i's digits (set_sub's mixed radix): blocks, scales, balance; what is left
+ * above them (the fold digit).  sub_index puts them back, unfolded. */
+static int64_t
+sub_digits(const Extract *x, int64_t i, int *blk, int *scale, int *bal)
+{
+	for (int c = 63; c >= 0; c--) {
+		blk[c] = (int)(i % x->nblkmax[c]);
+		i /= x->nblkmax[c];
+	}
+	for (int c = 63; c >= 0; c--) {
+		scale[c] = (int)(i % x->nscale[c]);
+		i /= x->nscale[c];
+	}
+	*bal = (int)(i % x->nbal);
+	return i / x->nbal;
+}
+
 /* Tile/block choice i of the current combination: mixed radix, the blocks
  * fastest, each class's scale (radix nscale) then block (radix nblkmax: 1,
  * 2, 4 .. tiles per block, up to the most tiles at the smallest scale),
@@ -317,19 +334,10 @@ foldable(const Extract *x)
 static int
 set_sub(Extract *x, int64_t i)
 {
-	int scale[64], blk[64], changed = 0;
-	for (int c = 63; c >= 0; c--) {
-		blk[c] = (int)(i % x->nblkmax[c]);
-		i /= x->nblkmax[c];
-	}
-	for (int c = 63; c >= 0; c--) {
-		scale[c] = (int)(i % x->nscale[c]);
-		i /= x->nscale[c];
+	int scale[64], blk[64], bal, changed = 0;
+	x->fold = (int)(sub_digits(x, i, blk, scale, &bal) % x->nfold);
+	for (int c = 0; c < 64; c++)
 		changed |= scale[c] != x->scale[c];
-	}
-	int bal = (int)(i % x->nbal);
-	i /= x->nbal;
-	x->fold = (int)(i % x->nfold);
 	changed |= bal != x->bal;
 	if (changed || !x->sized) {
 		memcpy(x->scale, scale, sizeof scale);
@@ -518,21 +526,6 @@ extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base)
 	x->started = 0;
 	x->pending_unfused = x->pending_fold = x->pending_plain = 0;
 	x->visit = base - 1;
-}
-
-/* Tile/block choice i's digits (set_sub's mixed radix, unfolded), and back. */
-static void
-sub_digits(const Extract *x, int64_t i, int *blk, int *scale, int *bal)
-{
-	for (int c = 63; c >= 0; c--) {
-		blk[c] = (int)(i % x->nblkmax[c]);
-		i /= x->nblkmax[c];
-	}
-	for (int c = 63; c >= 0; c--) {
-		scale[c] = (int)(i % x->nscale[c]);
-		i /= x->nscale[c];
-	}
-	*bal = (int)(i % x->nbal);
 }
 
 static int64_t
