@@ -17,9 +17,13 @@
 
 enum { MAXNB = 512 };   /* neighbours of one choice at most (6 moves per axis class, and tails) */
 
-struct Descent {
-	int64_t (*k)[3];         /* (variant + 1, combination, choice) visited: open addressing */
+typedef struct Seen {         /* (variant + 1, combination, choice) visited: open addressing */
+	int64_t (*k)[3];
 	size_t n, cap;
+} Seen;
+
+struct Descent {
+	Seen seen;
 	int wide;                /* the next step goes two moves out */
 	int64_t nb[MAXNB], nb2[MAXNB];
 };
@@ -37,43 +41,41 @@ void
 descent_free(Descent *d)
 {
 	if (d)
-		free(d->k);
+		free(d->seen.k);
 	free(d);
 }
 
 /* 1 if (v, combo, sub) was visited, else it is marked so */
 static int
-seen(Descent *d, int v, int64_t combo, int64_t sub)
+seen(Seen *s, int v, int64_t combo, int64_t sub)
 {
-	if (2 * (d->n + 1) > d->cap) {
-		Descent t = { .cap = d->cap ? 2 * d->cap : 1024 };
+	if (2 * (s->n + 1) > s->cap) {   /* at most half full: twice the room, every key again */
+		Seen t = { .cap = s->cap ? 2 * s->cap : 1024 };
 		t.k = calloc(t.cap, sizeof *t.k);
 		if (!t.k)
 			ax_die("out of memory");
-		for (size_t i = 0; i < d->cap; i++)
-			if (d->k[i][0])
-				seen(&t, (int)d->k[i][0] - 1, d->k[i][1], d->k[i][2]);
-		free(d->k);
-		d->k = t.k;
-		d->cap = t.cap;
-		d->n = t.n;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->k[i][0])
+				seen(&t, (int)s->k[i][0] - 1, s->k[i][1], s->k[i][2]);
+		free(s->k);
+		*s = t;
 	}
 	uint64_t h = (((uint64_t)v * 1000003u) ^ (uint64_t)combo) * 1099511628211ull ^ (uint64_t)sub;
-	size_t i = (size_t)((h * 11400714819323198485ull) >> 20) % d->cap;
-	for (; d->k[i][0]; i = (i + 1) % d->cap)
-		if (d->k[i][0] == v + 1 && d->k[i][1] == combo && d->k[i][2] == sub)
+	size_t i = (size_t)((h * 11400714819323198485ull) >> 20) % s->cap;
+	for (; s->k[i][0]; i = (i + 1) % s->cap)
+		if (s->k[i][0] == v + 1 && s->k[i][1] == combo && s->k[i][2] == sub)
 			return 1;
-	d->k[i][0] = v + 1;
-	d->k[i][1] = combo;
-	d->k[i][2] = sub;
-	d->n++;
+	s->k[i][0] = v + 1;
+	s->k[i][1] = combo;
+	s->k[i][2] = sub;
+	s->n++;
 	return 0;
 }
 
 void
 descent_start(Descent *d, int v, int64_t combo, int64_t sub)
 {
-	seen(d, v, combo, sub);
+	seen(&d->seen, v, combo, sub);
 }
 
 int
@@ -84,7 +86,7 @@ descent_around(Descent *d, Extract *x, int v, int64_t combo, int64_t sub, int64_
 		int k2 = d->wide ? extract_neighbours(x, combo, d->nb[j], d->nb2, MAXNB) : 1;
 		for (int j2 = 0; j2 < k2 && n < room; j2++) {
 			int64_t s = d->wide ? d->nb2[j2] : d->nb[j];
-			if (seen(d, v, combo, s))
+			if (seen(&d->seen, v, combo, s))
 				continue;
 			out[n][0] = combo;
 			out[n++][1] = s;

@@ -554,7 +554,7 @@ extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int roo
 	for (int c = 0; c < 64; c++)
 		for (int m = 0; m < 6; m++) {
 			int s = scale[c] + moves[m][0], b = blk[c] + moves[m][1];
-			if ((moves[m][0] == 0 && moves[m][1] == 0) || s < 0 || s >= x->nscale[c] || b < 0 || b >= x->nblkmax[c])
+			if (s < 0 || s >= x->nscale[c] || b < 0 || b >= x->nblkmax[c])
 				continue;
 			int os = scale[c], ob = blk[c];
 			scale[c] = s;

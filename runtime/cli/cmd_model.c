@@ -204,28 +204,39 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 	Descent *d = descent_new();
 	for (int i = 0; i < nc; i++)
 		descent_start(d, cur[i].v, cur[i].combo, cur[i].sub);
-	int64_t (*list)[2] = malloc(sizeof *list * (size_t)(left + 1));
-	if (!list)
+	int64_t (**list)[2] = calloc((size_t)nv, sizeof *list);
+	int *nl = calloc((size_t)nv, sizeof *nl);
+	Extract **x = calloc((size_t)nv, sizeof *x);
+	if (!list || !nl || !x)
 		ax_die("out of memory");
 	int64_t base = EXTRACT_FOCUS_BASE + ((int64_t)1 << 29);
 	int improved = 1;
 	while (left > 0 && descent_next(d, improved)) {
-		int64_t total = 0;
-		for (int v = 0; v < nv; v++) {   /* the variants in order, as the workers' rounds rank them */
-			Extract *x = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion, budget);
-			int k = 0;
-			for (int i = 0; i < nc && total + k < left; i++)
-				if (cur[i].v == v)
-					k += descent_around(d, x, v, cur[i].combo, cur[i].sub, list + k,
-					                    (int)(left - total - k < INT32_MAX ? left - total - k : INT32_MAX));
-			if (k) {
-				extract_list(x, list, k, base);
-				base += k;
-				visit_all(m, v, x);
+		int64_t total = 0;   /* the starts in order, as compile's steps take them (select.c) */
+		for (int v = 0; v < nv; v++)
+			nl[v] = 0;
+		for (int i = 0; i < nc && total < left; i++) {
+			int v = cur[i].v;
+			if (!x[v]) {
+				x[v] = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion, budget);
+				list[v] = malloc(sizeof *list[v] * (size_t)(left + 1));
+				if (!list[v])
+					ax_die("out of memory");
 			}
-			extract_free(x);
+			int k = descent_around(d, x[v], v, cur[i].combo, cur[i].sub, list[v] + nl[v],
+			                       (int)(left - total < INT32_MAX ? left - total : INT32_MAX));
+			nl[v] += k;
 			total += k;
 		}
+		for (int v = 0; v < nv; v++)   /* the variants in order, as the workers' rounds rank them */
+			if (nl[v]) {
+				Extract *xv = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion,
+				                          budget);
+				extract_list(xv, list[v], nl[v], base);
+				base += nl[v];
+				visit_all(m, v, xv);
+				extract_free(xv);
+			}
 		if (!total)
 			break;
 		left -= total;
@@ -238,7 +249,13 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 					improved = 1;
 				}
 	}
+	for (int v = 0; v < nv; v++) {
+		free(list[v]);
+		extract_free(x[v]);
+	}
 	free(list);
+	free(nl);
+	free(x);
 	descent_free(d);
 }
 

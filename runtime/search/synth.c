@@ -306,11 +306,12 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 	/* a longer sequence for the result is kept only past the shortest ones (the extra level),
 	 * on engines none of them uses: a loop nest's chain of operations can then stay off an
 	 * engine that would otherwise wait for another's result on every tile */
-	if (*target && sy->found >= 1 && ninsts > sy->found && ((eng & sy->found_eng) || sy->longer))
+	int longer = *target && sy->found >= 1 && ninsts > sy->found;
+	if (longer && ((eng & sy->found_eng) || sy->longer))
 		return -1;
 	if (*target && !last && ninsts == sy->found)   /* made by the level's first pass already */
 		return -1;
-	Dom d = { v, &s, ninsts, 0, *target && sy->found >= 1 && ninsts > sy->found ? eng : 0 };
+	Dom d = { v, &s, ninsts, 0, longer ? eng : 0 };
 	if (each_maybe_same(sy, v, &s, dominated, &d))
 		return -1;
 	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
