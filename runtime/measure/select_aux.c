@@ -88,9 +88,10 @@ select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, 
 		double ops = rf.ref_ops >= 0 ? rf.ref_ops : rf.macs + rf.flops;   /* what checking costs */
 		if (ops <= max_ops && rf.bytes <= max_bytes)
 			return shrunk;
-		/* halve the largest even size whose half keeps the program's assumptions, or the
-		 * largest odd one (rounded up: its tiles then have a tail) when no even size is left or
-		 * it is more than twice the largest even one (M=99999999, K=N=64: M, not K and N) */
+		/* halve the largest size whose half keeps the program's assumptions (an odd one
+		 * rounded up: its tiles then have a tail), the odd one of two a unit apart, as the first of
+		 * their proportions, so that M=2049 is reduced as M=2048 is (M=33, not M=65 with
+		 * K halved once more, which leaves K one tile and drops the structures of its tiles) */
 		char tried[128] = { 0 };
 		for (;;) {
 			int even = -1, odd = -1;
@@ -101,7 +102,7 @@ select_shrink(const AxGraph *g0, const char *const *names, double *vals, int n, 
 				if (*w < 0 || vals[i] > vals[*w])
 					*w = i;
 			}
-			int pick = even >= 0 && (odd < 0 || vals[odd] <= 2 * vals[even]) ? even : odd;
+			int pick = even >= 0 && (odd < 0 || vals[odd] < vals[even]) ? even : odd;
 			if (pick < 0)
 				return -1;
 			tried[pick] = 1;

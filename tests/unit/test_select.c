@@ -10,7 +10,8 @@
  *   3. --measure CMD: a command that prints a constant (stream order breaks
  *      the tie), one that fails (every candidate infeasible, the status said),
  *      one that prefers blocked candidates by reading {config}
- *   4. select_shrink: sizes halved, largest first, under the limits
+ *   4. select_shrink: sizes halved, largest first, under the limits; odd sizes reduced as
+ *      their even neighbours are
  *   5. the descent: extract_neighbours is symmetric (one move there, one back), never the
  *      choice itself; a compile with a second round ends at a choice none of whose
  *      neighbours is faster, the same with one worker and with two
@@ -192,6 +193,27 @@ test_shrink(void)
 	for (int i = 0; i < 3; i++)
 		CHECK(v[i] >= 32 && v[i] <= 64);
 	prog_close(&a);
+	/* an odd size is reduced as its even neighbour is: no size past it by more than one, at
+	 * most one halved once more, an odd one (the odd one first of a tie), so the structures of the
+	 * candidates at 2049 are those at 2048 (the rule before: M=65 with K down to 32) */
+	const char *odd[] = { "M=2049,K=2048,N=2048", "M=2048,K=2049,N=2048", "M=2049,K=2049,N=2049" };
+	double even[256];
+	memcpy(even, v, sizeof even);
+	for (int c = 0; c < 3; c++) {
+		if (prog_open(&a, "examples/matmul.py", odd[c]) != 0)
+			return;
+		double w[256];
+		memcpy(w, a.vals, sizeof w);
+		CHECK(select_shrink(a.g, a.names, w, a.n, a.nsizes, 1 << 18, 1 << 20) == 1);
+		int below = 0;
+		for (int i = 0; i < 3; i++) {
+			CHECK(w[i] <= even[i] + 1);
+			CHECK(w[i] >= even[i] || fmod(a.vals[i], 2) != 0);   /* only an odd one halved more */
+			below += w[i] < even[i];
+		}
+		CHECK(below <= 1);
+		prog_close(&a);
+	}
 }
 
 /* the least modelled latency of choice sub of combo in any form (loop-fused or not, with or
