@@ -39,6 +39,9 @@ typedef struct EquivResult {
 Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
 void equiv_free(Equiv *q);
 void equiv_report(Equiv *q, int on);                   /* fill EquivResult's texts */
+/* on (the default): the first runs of the counterexample search before the main proof goes
+ * to Z3; off: Z3 first (tests/unit/test_equiv.c reaches the prover's time limit so) */
+void equiv_runs_first(Equiv *q, int on);
 /* Do a and b compute the same outputs for every size?  Parameters line up by
  * position, sizes by the rule of equiv_sides.c; a proof holds under both
  * sides' assumptions and non-zero denominators (listed with equiv_report);
