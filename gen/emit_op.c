@@ -317,7 +317,9 @@ emit_ref(Decl *d, const char *P)
 	const char *e = compile_expr(&x, st->rhs);
 	emitf("%s\t\tout[flat] = (float)(%s);\n", buf_str(&pre), e);
 	emitf("\t\tif (bad)\n\t\t\treturn ax_fail(err, n, \"'%s' reads outside an operand at result element %%lld\", "
-	      "(long long)flat);\n\t}\n\treturn 0;\n}\n\n", d->name);
+	      "(long long)flat);\n", d->name);
+	emitf("\t\tif (c->want && !ax_close(out[flat], c->want[flat]))\n\t\t\treturn 2;   /* not the value wanted */\n");
+	emitf("\t}\n\treturn 0;\n}\n\n");
 }
 
 static void

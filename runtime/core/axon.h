@@ -194,6 +194,9 @@ typedef struct AxConc {      /* a concrete instance: sizes are numbers */
 	int64_t size[AX_MAXATTR];/* size attributes */
 	double fval[AX_MAXATTR]; /* float attributes */
 	int engine;              /* instructions: index of the chosen engine */
+	const float *want;       /* not NULL: ref stops at the first element not ax_close to want's
+	                          * (returning 2; the result is then partial): synthesis's test for
+	                          * a value that must be the operation's */
 } AxConc;
 
 typedef struct AxSym {       /* a symbolic instance: sizes are integer terms */
@@ -524,6 +527,16 @@ ax_next_index(const AxShape *s, int64_t *idx)
 			return;
 		idx[d] = 0;
 	}
+}
+
+/* two elements equal up to the tolerance of synthesis's observational equivalence (NaN
+ * equals only NaN; an infinity is within the tolerance of everything) */
+static inline int
+ax_close(double a, double b)
+{
+	if (isnan(a) && isnan(b))
+		return 1;
+	return !(isnan(a) || isnan(b) || fabs(a - b) > 1e-3 * (1 + fabs(a) + fabs(b)));
 }
 
 static inline int64_t ax_max64(int64_t a, int64_t b) { return a > b ? a : b; }
