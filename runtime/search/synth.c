@@ -290,6 +290,9 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 	/* a value that is not the result's is dropped at the last level: the run stops at its
 	 * first element that is not close to the result's, which same_value would refuse */
 	c.want = last ? sy->want : NULL;
+	/* the shape is check's on this instance: here, or in fitting, whose instance differs only
+	 * in the enum attributes, which grow takes within their ranges (check tests no more) */
+	c.shape = &s;
 	if (op->ref(&c, args, v, NULL, 0) != 0)
 		return -1;
 	/* observational pruning: a value some shorter sequence already computes
