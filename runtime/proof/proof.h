@@ -62,6 +62,9 @@ int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 int smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 /* 1 if t can be true; 0 if not or unknown */
 int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
+/* smt_witness.c: 1 if the boolean t is true with every size at one of a few values, evaluated
+ * exactly as translated for Z3 (a model: t is satisfiable); 0 says nothing */
+int t_witness(const Term *t);
 
 /* a size or condition term with maxof/minof decided wherever the sizes allowed by hyp
  * decide them (broadcasting leaves maxof(M, M), maxof(N, 1)) */

@@ -53,6 +53,13 @@ typedef struct SmtCore {
 	pid_t srv, srv_owner;       /* the prover process (check_isolated) and the process it serves */
 	int srv_in, srv_out;        /* requests to it, answers from it */
 	pthread_t thread;           /* the thread the context serves */
+	/* tr's memory within one term (terms are DAGs; Z3 hash-conses, so a subterm translated
+	 * again is the same Z3 term): open addressing, an entry valid while its stamp is trstamp */
+	const Term **trk;
+	Z3_ast *trv;
+	uint32_t *trs;
+	size_t trcap, trn;
+	uint32_t trstamp;
 	struct SmtCore *next;
 } SmtCore;
 
@@ -283,22 +290,81 @@ tr_node(SmtCore *s, const Term *t, Z3_ast *a, const char **why)
 	}
 }
 
+static size_t
+tr_slot(const SmtCore *s, const Term *t)
+{
+	size_t i = (size_t)(((uintptr_t)t >> 4) * 0x9e3779b97f4a7c15ull >> 7) & (s->trcap - 1);
+	while (s->trs[i] == s->trstamp && s->trk[i] != t)
+		i = (i + 1) & (s->trcap - 1);
+	return i;
+}
+
+static void
+tr_keep(SmtCore *s, const Term *t, Z3_ast x)
+{
+	if (2 * (s->trn + 1) > s->trcap) {
+		size_t cap = s->trcap ? 2 * s->trcap : 1024, n = s->trcap;
+		const Term **k = s->trk;
+		Z3_ast *v = s->trv;
+		uint32_t *st = s->trs, was = s->trstamp;
+		s->trk = malloc(cap * sizeof *s->trk);
+		s->trv = malloc(cap * sizeof *s->trv);
+		s->trs = calloc(cap, sizeof *s->trs);
+		if (!s->trk || !s->trv || !s->trs)
+			ax_die("out of memory");
+		s->trcap = cap;
+		s->trstamp = 1;
+		s->trn = 0;
+		for (size_t i = 0; i < n; i++)
+			if (st[i] == was) {
+				size_t j = tr_slot(s, k[i]);
+				s->trk[j] = k[i], s->trv[j] = v[i], s->trs[j] = 1, s->trn++;
+			}
+		free(k);
+		free(v);
+		free(st);
+	}
+	size_t i = tr_slot(s, t);
+	s->trk[i] = t, s->trv[i] = x, s->trs[i] = s->trstamp, s->trn++;
+}
+
 static Z3_ast
-tr(SmtCore *s, const Term *t, const char **why)
+tr_rec(SmtCore *s, const Term *t, const char **why)
 {
 	Z3_ast a[16];
 	if (*why)
 		return NULL;
+	if (s->trcap) {
+		size_t i = tr_slot(s, t);
+		if (s->trs[i] == s->trstamp)
+			return s->trv[i];
+	}
 	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN || t->kind == TK_FOLD) {
 		*why = "the term has a reduction; reductions are canonicalised by the equivalence checker";
 		return NULL;
 	}
 	for (int i = 0; i < t->n && i < 16; i++) {
-		a[i] = tr(s, t->a[i], why);
+		a[i] = tr_rec(s, t->a[i], why);
 		if (*why)
 			return NULL;
 	}
-	return tr_node(s, t, a, why);
+	Z3_ast x = tr_node(s, t, a, why);
+	if (x && !*why)
+		tr_keep(s, t, x);
+	return x;
+}
+
+/* t as a Z3 term (NULL with *why if it cannot be translated) */
+static Z3_ast
+tr(SmtCore *s, const Term *t, const char **why)
+{
+	if (++s->trstamp == 0) {   /* wrapped: no entry may look current */
+		if (s->trcap)
+			memset(s->trs, 0, s->trcap * sizeof *s->trs);
+		s->trstamp = 1;
+	}
+	s->trn = 0;
+	return tr_rec(s, t, why);
 }
 
 /* The solver sv, holding the assertions, checked.  prove: the text for a
@@ -593,86 +659,6 @@ smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 	return prove_with(s->c, hyp, goal, why, n, 1);
 }
 
-/* ---- a witness before the solver ------------------------------------------------ *
- * Most satisfiability questions are about sizes (1 <= M, M <= 128, M % 128 == 0) that
- * one value for every size satisfies; each took the solver about a millisecond.  The
- * term is evaluated exactly, in 64-bit integers as translated for Z3 (floor division and
- * NumPy's % for every sign of a non-zero divisor), at every size equal to each of a few
- * values: a value at which it is true is a model, so the answer is the solver's own
- * ("sat").  Anything else (a real, a tensor element, a fn, a divisor 0, an overflow)
- * gives no witness and the solver is asked. */
-enum { WITNESS_NODES = 4096 };
-
-static int
-ev(const Term *t, int64_t v, int64_t *out, int *budget)
-{
-	int64_t a[3];
-	if (--*budget < 0 || (t->sort != TS_INT && t->sort != TS_BOOL))
-		return -1;
-	switch ((TermKind)t->kind) {
-	case TK_NUM:
-		if (t->name || t->den != 1)
-			return -1;
-		*out = t->num;
-		return 0;
-	case TK_VAR:
-		*out = v;
-		return 0;
-	case TK_ADD: case TK_SUB: case TK_MUL: case TK_DIV: case TK_MOD: case TK_NEG: case TK_MAX: case TK_MIN:
-	case TK_LT: case TK_LE: case TK_EQ: case TK_NE: case TK_AND: case TK_OR: case TK_NOT: case TK_ITE:
-		break;
-	default:
-		return -1;
-	}
-	int n = t->kind == TK_ITE ? 3 : t->kind == TK_NEG || t->kind == TK_NOT ? 1 : 2;
-	if (t->n != n)
-		return -1;
-	for (int i = 0; i < n; i++)
-		if (ev(t->a[i], v, &a[i], budget) != 0)
-			return -1;
-	switch ((TermKind)t->kind) {
-	case TK_ADD: return __builtin_add_overflow(a[0], a[1], out) ? -1 : 0;
-	case TK_SUB: return __builtin_sub_overflow(a[0], a[1], out) ? -1 : 0;
-	case TK_MUL: return __builtin_mul_overflow(a[0], a[1], out) ? -1 : 0;
-	case TK_DIV:
-	case TK_MOD:
-		if (a[1] == 0 || (a[0] == INT64_MIN && a[1] == -1))
-			return -1;
-		*out = t->kind == TK_DIV ? ax_idiv(a[0], a[1]) : ax_imod(a[0], a[1]);
-		return 0;
-	case TK_NEG: return a[0] == INT64_MIN ? -1 : (*out = -a[0], 0);
-	case TK_MAX: *out = a[0] >= a[1] ? a[0] : a[1]; return 0;
-	case TK_MIN: *out = a[0] <= a[1] ? a[0] : a[1]; return 0;
-	case TK_LT: *out = a[0] < a[1]; return 0;
-	case TK_LE: *out = a[0] <= a[1]; return 0;
-	case TK_EQ: *out = a[0] == a[1]; return 0;
-	case TK_NE: *out = a[0] != a[1]; return 0;
-	case TK_AND: *out = a[0] && a[1]; return 0;
-	case TK_OR: *out = a[0] || a[1]; return 0;
-	case TK_NOT: *out = !a[0]; return 0;
-	case TK_ITE: *out = a[0] ? a[1] : a[2]; return 0;
-	default: return -1;
-	}
-}
-
-/* 1 if t is true with every size at one of the values tried */
-static int
-witness(const Term *t)
-{
-	static const int64_t value[] = { 1, 2, 4, 8, 16, 64, 128, 512, 2048 };
-	if (t->sort != TS_BOOL)
-		return 0;
-	for (size_t i = 0; i < sizeof value / sizeof value[0]; i++) {
-		int64_t r;
-		int budget = WITNESS_NODES;
-		if (ev(t, value[i], &r, &budget) != 0)
-			return 0;   /* not evaluable: at no value either */
-		if (r)
-			return 1;
-	}
-	return 0;
-}
-
 /* 1 if the boolean term can be true; 0 if it cannot or the solver cannot say */
 int
 smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
@@ -692,7 +678,7 @@ smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
 		return m->answer;
 	}
 	Z3_lbool r;
-	if (witness(t)) {
+	if (t_witness(t)) {
 		snprintf(why, n, "sat");
 		r = Z3_L_TRUE;
 	} else
