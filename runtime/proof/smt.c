@@ -359,8 +359,8 @@ static Z3_ast
 tr(SmtCore *s, const Term *t, const char **why)
 {
 	if (++s->trstamp == 0) {   /* wrapped: no entry may look current */
-		if (s->trcap)
-			memset(s->trs, 0, s->trcap * sizeof *s->trs);
+		for (size_t i = 0; i < s->trcap; i++)
+			s->trs[i] = 0;
 		s->trstamp = 1;
 	}
 	s->trn = 0;
