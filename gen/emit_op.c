@@ -293,7 +293,8 @@ emit_ref(Decl *d, const char *P)
 {
 	emitf("static int\n%s_ref(const AxConc *c, const float *const *in, float *out, char *err, size_t n)\n{\n", P);
 	emit_infer(d, P, 0);
-	emitf("\tAxShape os;\n\tif (%s_check(c, &os, err, n))\n\t\treturn 1;\n", P);
+	emitf("\tAxShape os;\n\tif (c->shape)\n\t\tos = *c->shape;   /* checked by the caller */\n"
+	      "\telse if (%s_check(c, &os, err, n))\n\t\treturn 1;\n", P);
 	emitf("\tint64_t sym[%d];\n\t%s_bind_c(c, sym);\n\t(void)sym;\n", d->syms.n ? d->syms.n : 1, P);
 	emitf("\tint64_t oi[AX_MAXR] = { 0 };\n\tint bad = 0;\n\t(void)in;\n\tint64_t total = ax_numel(&os);\n");
 	if (d->operands.n)
@@ -317,7 +318,9 @@ emit_ref(Decl *d, const char *P)
 	const char *e = compile_expr(&x, st->rhs);
 	emitf("%s\t\tout[flat] = (float)(%s);\n", buf_str(&pre), e);
 	emitf("\t\tif (bad)\n\t\t\treturn ax_fail(err, n, \"'%s' reads outside an operand at result element %%lld\", "
-	      "(long long)flat);\n\t}\n\treturn 0;\n}\n\n", d->name);
+	      "(long long)flat);\n", d->name);
+	emitf("\t\tif (c->want && !ax_close(out[flat], c->want[flat]))\n\t\t\treturn 2;   /* not the value wanted */\n");
+	emitf("\t}\n\treturn 0;\n}\n\n");
 }
 
 static void

@@ -185,6 +185,11 @@ int t_eval(const Term *t, const AxEnv *env, double *out);
 
 /* ---- tables written by axgen ------------------------------------------------ */
 
+typedef struct AxShape {
+	int rank;
+	int64_t d[AX_MAXR];
+} AxShape;
+
 typedef struct AxConc {      /* a concrete instance: sizes are numbers */
 	int nopnd;
 	int rank[AX_MAXOPND];    /* -1: an optional operand left out (reads its default) */
@@ -194,6 +199,12 @@ typedef struct AxConc {      /* a concrete instance: sizes are numbers */
 	int64_t size[AX_MAXATTR];/* size attributes */
 	double fval[AX_MAXATTR]; /* float attributes */
 	int engine;              /* instructions: index of the chosen engine */
+	const AxShape *shape;    /* not NULL: the result's shape from check on this instance (its
+	                          * enum attributes aside: they are only range-checked), so ref
+	                          * does not check again */
+	const float *want;       /* not NULL: ref stops at the first element not ax_close to want's
+	                          * (returning 2; the result is then partial): synthesis's test for
+	                          * a value that must be the operation's */
 } AxConc;
 
 typedef struct AxSym {       /* a symbolic instance: sizes are integer terms */
@@ -207,11 +218,6 @@ typedef struct AxSym {       /* a symbolic instance: sizes are integer terms */
 	Term *(*access)(TermCtx *c, void *env, int o, Term *const *idx, int n);
 	void *env;
 } AxSym;
-
-typedef struct AxShape {
-	int rank;
-	int64_t d[AX_MAXR];
-} AxShape;
 
 enum { AX_ATTR_ENUM, AX_ATTR_SIZE, AX_ATTR_FLOAT };
 
@@ -524,6 +530,16 @@ ax_next_index(const AxShape *s, int64_t *idx)
 			return;
 		idx[d] = 0;
 	}
+}
+
+/* two elements equal up to the tolerance of synthesis's observational equivalence (NaN
+ * equals only NaN; an infinity is within the tolerance of everything) */
+static inline int
+ax_close(double a, double b)
+{
+	if (isnan(a) && isnan(b))
+		return 1;
+	return !(isnan(a) || isnan(b) || fabs(a - b) > 1e-3 * (1 + fabs(a) + fabs(b)));
 }
 
 static inline int64_t ax_max64(int64_t a, int64_t b) { return a > b ? a : b; }

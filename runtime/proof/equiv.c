@@ -20,7 +20,8 @@
  *      (EQ_INTERNAL, reported on stderr), never a verdict.
  * Any doubt is "not proved": unknown, a time-out, the normal form's budget,
  * an encoding the translation does not know.  When a proof fails, random
- * small sizes and inputs look for a real counterexample.  Verdicts are cached
+ * small sizes and inputs look for a real counterexample (its first runs before
+ * the solver is asked, refuted_by_run).  Verdicts are cached
  * by the pair's normal forms, the assumptions and the compared index range.
  * --timeout-ms bounds the whole check: normal forms and every solver query.
  */
@@ -203,6 +204,7 @@ struct Equiv {
 	int nspot;
 	uint64_t spot[1024];    /* pairs whose proof the spot check confirmed */
 	int hits, checks;
+	int solver_first;       /* equiv_runs_first(q, 0) */
 };
 
 Equiv *
@@ -244,6 +246,12 @@ equiv_clear_cache(Equiv *q)
 }
 
 void
+equiv_runs_first(Equiv *q, int on)
+{
+	q->solver_first = !on;
+}
+
+void
 equiv_stats(const Equiv *q, int *checks, int *hits)
 {
 	*checks = q->checks;
@@ -262,6 +270,9 @@ typedef struct Check {
 	int ndens;
 	Term *dens[128];         /* denominators met on both sides, every output */
 	uint64_t key;            /* the pair, for the spot check's memory */
+	int cex;                 /* the search for a real counterexample: 0 not run, 1 none, 2 cexmsg */
+	int cex_runs;            /* the runs it has made so far (CEX_FIRST, then CEX_RUNS) */
+	char cexmsg[600];
 } Check;
 
 /* The per-query time limit: what is left of the whole check's. */
@@ -447,6 +458,30 @@ zero_denominator(Check *k, Term *key, Term *const *dens, int nd, int o)
 	return 1;
 }
 
+/* The search for a real counterexample: random small sizes and inputs, both sides run
+ * (equiv_spot.c), CEX_RUNS runs over CEX_TRIES tries from one seed.  sides_run stops at
+ * the first difference and its trials depend on the seed and the tries only, so its first
+ * `runs` runs are those of a longer search: the first CEX_FIRST of them, before the solver
+ * is asked (a pair that differs when run is never proved, and the solver's search for
+ * values on the abstraction, nonlinear with fns, costs more than the runs), find exactly
+ * the difference the whole search would; the rest only when the proof has failed. */
+enum { CEX_FIRST = 3, CEX_RUNS = 24, CEX_TRIES = 24 };
+static const uint64_t CEX_SEED = 0x5eed;
+
+static int
+refuted_by_run(Check *k, int runs)
+{
+	if (k->cex == 0 && k->cex_runs < runs && k->s.a->noutputs == k->s.b->noutputs) {
+		int ran = 0;
+		if (sides_run(&k->s, runs, CEX_TRIES, CEX_SEED, &ran, k->cexmsg, sizeof k->cexmsg))
+			k->cex = 2;
+		k->cex_runs = runs;
+		if (k->cex == 0 && runs >= CEX_RUNS)
+			k->cex = 1;
+	}
+	return k->cex == 2;
+}
+
 static int
 computation(Check *k, int o)
 {
@@ -517,6 +552,8 @@ computation(Check *k, int o)
 		snprintf(why, sizeof why, "too many distinct reductions, calls or reciprocals");
 	else if (!time_left(k))
 		snprintf(why, sizeof why, "resource limit: the time limit (--timeout-ms %d) ran out", q->timeout_ms);
+	else if (!q->solver_first && refuted_by_run(k, CEX_FIRST))
+		snprintf(why, sizeof why, "the sides differ when run at small sizes");
 	else {
 		Term *h = t_bin(tc, TK_AND, key, axioms(q->t, tc, &ab));
 		ok = smt_prove_isolated(q->smt, h, t_bin(tc, TK_EQ, la, ra), why, sizeof why);   /* Z3 may not stop by itself */
@@ -616,10 +653,8 @@ verdict(Check *k, int v)
 static int
 not_proved(Check *k)
 {
-	char msg[600];
-	int ran = 0;
-	if (k->s.a->noutputs == k->s.b->noutputs && sides_run(&k->s, 24, 24, 0x5eed, &ran, msg, sizeof msg)) {
-		snprintf(k->r->reason, sizeof k->r->reason, "%s", msg);
+	if (refuted_by_run(k, CEX_RUNS)) {
+		snprintf(k->r->reason, sizeof k->r->reason, "%s", k->cexmsg);
 		return verdict(k, EQ_NOT_EQUIVALENT);
 	}
 	return verdict(k, EQ_NOT_PROVED);

@@ -1,6 +1,6 @@
 /*
  * equiv_spot.c — both sides of a check run on small sizes with the reference
- * kernels.  Used twice: to find a real counterexample when a proof fails, and
+ * kernels.  Used twice: to find a real counterexample (before and after a proof fails), and
  * as the second line of defence behind every proof (the spot check): a proved
  * pair that differs when run is a bug of the checker, reported as one.
  *

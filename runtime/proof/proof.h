@@ -39,6 +39,9 @@ typedef struct EquivResult {
 Equiv *equiv_new(const AxTarget *t, TermCtx *tc, int timeout_ms);
 void equiv_free(Equiv *q);
 void equiv_report(Equiv *q, int on);                   /* fill EquivResult's texts */
+/* on (the default): the first runs of the counterexample search before the main proof goes
+ * to Z3; off: Z3 first (tests/unit/test_equiv.c reaches the prover's time limit so) */
+void equiv_runs_first(Equiv *q, int on);
 /* Do a and b compute the same outputs for every size?  Parameters line up by
  * position, sizes by the rule of equiv_sides.c; a proof holds under both
  * sides' assumptions and non-zero denominators (listed with equiv_report);
@@ -59,6 +62,9 @@ int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 int smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 /* 1 if t can be true; 0 if not or unknown */
 int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
+/* smt_witness.c: 1 if the boolean t is true with every size at one of a few values, evaluated
+ * exactly as translated for Z3 (a model: t is satisfiable); 0 says nothing */
+int t_witness(const Term *t);
 
 /* a size or condition term with maxof/minof decided wherever the sizes allowed by hyp
  * decide them (broadcasting leaves maxof(M, M), maxof(N, 1)) */

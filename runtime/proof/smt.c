@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <z3.h>
 #include "proof.h"
+#include "smt_wire.h"
 
 typedef struct Memo {
 	Z3_ast hyp, goal;   /* goal NULL: a satisfiability query of hyp */
@@ -52,6 +53,13 @@ typedef struct SmtCore {
 	pid_t srv, srv_owner;       /* the prover process (check_isolated) and the process it serves */
 	int srv_in, srv_out;        /* requests to it, answers from it */
 	pthread_t thread;           /* the thread the context serves */
+	/* tr's memory within one term (terms are DAGs; Z3 hash-conses, so a subterm translated
+	 * again is the same Z3 term): open addressing, an entry valid while its stamp is trstamp */
+	const Term **trk;
+	Z3_ast *trv;
+	uint32_t *trs;
+	size_t trcap, trn;
+	uint32_t trstamp;
 	struct SmtCore *next;
 } SmtCore;
 
@@ -216,22 +224,12 @@ floor_div(Z3_context z, Z3_ast a, Z3_ast b)
 	                 Z3_mk_div(z, Z3_mk_unary_minus(z, a), Z3_mk_unary_minus(z, b)));
 }
 
+/* One node: t's own fields (kind, sort, id, num, den, name, n) over its arguments' Z3 terms a
+ * (t->a is not read: the prover process builds its queries from the wire, wire_build). */
 static Z3_ast
-tr(SmtCore *s, const Term *t, const char **why)
+tr_node(SmtCore *s, const Term *t, Z3_ast *a, const char **why)
 {
 	Z3_context z = s->z;
-	Z3_ast a[16];
-	if (*why)
-		return NULL;
-	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN || t->kind == TK_FOLD) {
-		*why = "the term has a reduction; reductions are canonicalised by the equivalence checker";
-		return NULL;
-	}
-	for (int i = 0; i < t->n && i < 16; i++) {
-		a[i] = tr(s, t->a[i], why);
-		if (*why)
-			return NULL;
-	}
 	switch ((TermKind)t->kind) {
 	case TK_NUM:
 		if (t->name)   /* an exact constant past 64 bits, "num/den" */
@@ -292,6 +290,83 @@ tr(SmtCore *s, const Term *t, const char **why)
 	}
 }
 
+static size_t
+tr_slot(const SmtCore *s, const Term *t)
+{
+	size_t i = (size_t)(((uintptr_t)t >> 4) * 0x9e3779b97f4a7c15ull >> 7) & (s->trcap - 1);
+	while (s->trs[i] == s->trstamp && s->trk[i] != t)
+		i = (i + 1) & (s->trcap - 1);
+	return i;
+}
+
+static void
+tr_keep(SmtCore *s, const Term *t, Z3_ast x)
+{
+	if (2 * (s->trn + 1) > s->trcap) {
+		size_t cap = s->trcap ? 2 * s->trcap : 1024, n = s->trcap;
+		const Term **k = s->trk;
+		Z3_ast *v = s->trv;
+		uint32_t *st = s->trs, was = s->trstamp;
+		s->trk = malloc(cap * sizeof *s->trk);
+		s->trv = malloc(cap * sizeof *s->trv);
+		s->trs = calloc(cap, sizeof *s->trs);
+		if (!s->trk || !s->trv || !s->trs)
+			ax_die("out of memory");
+		s->trcap = cap;
+		s->trstamp = 1;
+		s->trn = 0;
+		for (size_t i = 0; i < n; i++)
+			if (st[i] == was) {
+				size_t j = tr_slot(s, k[i]);
+				s->trk[j] = k[i], s->trv[j] = v[i], s->trs[j] = 1, s->trn++;
+			}
+		free(k);
+		free(v);
+		free(st);
+	}
+	size_t i = tr_slot(s, t);
+	s->trk[i] = t, s->trv[i] = x, s->trs[i] = s->trstamp, s->trn++;
+}
+
+static Z3_ast
+tr_rec(SmtCore *s, const Term *t, const char **why)
+{
+	Z3_ast a[16];
+	if (*why)
+		return NULL;
+	if (s->trcap) {
+		size_t i = tr_slot(s, t);
+		if (s->trs[i] == s->trstamp)
+			return s->trv[i];
+	}
+	if (t->kind == TK_SUM || t->kind == TK_RMAX || t->kind == TK_RMIN || t->kind == TK_FOLD) {
+		*why = "the term has a reduction; reductions are canonicalised by the equivalence checker";
+		return NULL;
+	}
+	for (int i = 0; i < t->n && i < 16; i++) {
+		a[i] = tr_rec(s, t->a[i], why);
+		if (*why)
+			return NULL;
+	}
+	Z3_ast x = tr_node(s, t, a, why);
+	if (x && !*why)
+		tr_keep(s, t, x);
+	return x;
+}
+
+/* t as a Z3 term (NULL with *why if it cannot be translated) */
+static Z3_ast
+tr(SmtCore *s, const Term *t, const char **why)
+{
+	if (++s->trstamp == 0) {   /* wrapped: no entry may look current */
+		for (size_t i = 0; i < s->trcap; i++)
+			s->trs[i] = 0;
+		s->trstamp = 1;
+	}
+	s->trn = 0;
+	return tr_rec(s, t, why);
+}
+
 /* The solver sv, holding the assertions, checked.  prove: the text for a
  * proof (proved / counterexample / unknown), else for a satisfiability query. */
 static Z3_lbool
@@ -333,9 +408,10 @@ check_here(SmtCore *s, Z3_ast *as, int na, int prove, char *why, size_t n)
  * cost more than the queries (the child copies the page tables, the parent's
  * pages are copied on its next write: GQA's fusion search, 226 forks, 0.62 s
  * against 0.19 s in process), so one child, forked at the first such query,
- * serves them all: each query goes to it as SMT-LIB text (the solver's own
- * printing, parsed by its copy of the context), the answer comes back as
- * text.  Past the limit the child is killed and the query is unknown; the next
+ * serves them all: each query goes to it as its terms (smt_wire.c), which
+ * it builds in its own context with tr_node as tr builds them here (Z3's
+ * SMT-LIB printing of a query, and the parsing of it, cost about a millisecond
+ * a query, more than most queries), and the answer comes back as text.  Past the limit the child is killed and the query is unknown; the next
  * query forks a new one.  A process forked from the owner (a compile worker)
  * gets a prover of its own. */
 
@@ -381,7 +457,58 @@ server_stop(SmtCore *s)
 	s->srv = 0;
 }
 
-/* The child: queries (prove flag, length, time limit, text) until its parent closes the pipe. */
+/* The prover's side: the payload's terms built in its context (smt_wire.c); the
+ * assertions of the query in as (1 or 2 of them), or -1 if the payload cannot be read. */
+static int
+wire_build(SmtCore *s, const char *p, size_t len, int prove, Z3_ast *as)
+{
+	const char *end = p + len;
+	uint32_t root[2];
+	if (wire_roots(&p, end, root) != 0)
+		return -1;
+	Z3_ast *node = NULL;
+	size_t nnode = 0, cap = 0;
+	WireNode wn = { 0 };
+	int bad = 0, got;
+	while (!bad && (got = wire_node(&p, end, &wn)) > 0) {
+		Z3_ast a[WIRE_MAXARGS];
+		for (int k = 0; k < wn.na && !bad; k++) {
+			bad = wn.arg[k] >= nnode;
+			if (!bad)
+				a[k] = node[wn.arg[k]];
+		}
+		const char *why = NULL;
+		Z3_ast x = bad ? NULL : tr_node(s, &wn.t, a, &why);
+		if (why || !x || Z3_get_error_code(s->z) != Z3_OK) {
+			bad = 1;
+			break;
+		}
+		if (nnode == cap) {
+			cap = cap ? 2 * cap : 256;
+			Z3_ast *m = realloc(node, cap * sizeof *m);
+			if (!m)
+				ax_die("out of memory");
+			node = m;
+		}
+		node[nnode++] = x;
+	}
+	int na = -1;
+	if (!bad && got == 0 && (root[0] == WIRE_NONE || root[0] < nnode) && (root[1] == WIRE_NONE || root[1] < nnode)) {
+		if (!prove && root[0] != WIRE_NONE) {
+			as[0] = node[root[0]];
+			na = 1;
+		} else if (prove && root[1] != WIRE_NONE) {
+			as[0] = root[0] == WIRE_NONE ? Z3_mk_true(s->z) : node[root[0]];
+			as[1] = Z3_mk_not(s->z, node[root[1]]);
+			na = 2;
+		}
+	}
+	free(node);
+	wire_node_free(&wn);
+	return na;
+}
+
+/* The child: queries (prove flag, length, time limit, payload) until its parent closes the pipe. */
 static void
 server_loop(SmtCore *s, int in, int out)
 {
@@ -395,15 +522,18 @@ server_loop(SmtCore *s, int in, int out)
 		text[head[1]] = 0;
 		s->timeout_ms = (int)head[2];
 		char why[1024];
-		Z3_solver sv = new_solver(s);
-		Z3_solver_from_string(s->z, sv, text);
 		Z3_lbool r = Z3_L_UNDEF;
-		if (Z3_get_error_code(s->z) != Z3_OK)
-			snprintf(why, sizeof why, "rejected: the prover could not read the query (%s)",
-			         Z3_get_error_msg(s->z, Z3_get_error_code(s->z)));
-		else
+		Z3_ast as[2];
+		int na = wire_build(s, text, head[1], (int)head[0], as);
+		if (na < 0)
+			snprintf(why, sizeof why, "rejected: the prover could not read the query");
+		else {
+			Z3_solver sv = new_solver(s);
+			for (int i = 0; i < na; i++)
+				Z3_solver_assert(s->z, sv, as[i]);
 			r = check_solver(s, sv, (int)head[0], why, sizeof why);
-		Z3_solver_dec_ref(s->z, sv);
+			Z3_solver_dec_ref(s->z, sv);
+		}
 		free(text);
 		char ans[1040];
 		uint32_t len = (uint32_t)snprintf(ans + 4, sizeof ans - 4, "%d%s", (int)r + 1, why);
@@ -451,9 +581,10 @@ server_start(SmtCore *s)
 	return 0;
 }
 
-/* The query in the prover process, killed at the time limit: unknown past it. */
+/* The query in the prover process, killed at the time limit: unknown past it.  prove:
+ * hyp (NULL: true) => goal; else the satisfiability of hyp. */
 static Z3_lbool
-check_isolated(SmtCore *s, Z3_ast *as, int na, int prove, char *why, size_t n)
+check_isolated(SmtCore *s, const Term *hyp, const Term *goal, int prove, char *why, size_t n)
 {
 	if (s->srv > 0 && s->srv_owner != getpid())
 		s->srv = 0;   /* the owner's prover, inherited by a fork: not ours to use */
@@ -461,15 +592,12 @@ check_isolated(SmtCore *s, Z3_ast *as, int na, int prove, char *why, size_t n)
 		snprintf(why, n, "rejected: cannot fork to bound the solver's time");
 		return Z3_L_UNDEF;
 	}
-	Z3_solver sv = Z3_mk_simple_solver(s->z);
-	Z3_solver_inc_ref(s->z, sv);
-	for (int i = 0; i < na; i++)
-		Z3_solver_assert(s->z, sv, as[i]);
-	const char *text = Z3_solver_to_string(s->z, sv);
-	uint32_t head[3] = { (uint32_t)prove, (uint32_t)strlen(text), (uint32_t)(s->timeout_ms > 0 ? s->timeout_ms : 0) };
+	Wire w;
+	wire_query(&w, hyp, goal);
+	uint32_t head[3] = { (uint32_t)prove, (uint32_t)w.len, (uint32_t)(s->timeout_ms > 0 ? s->timeout_ms : 0) };
 	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
-	int ok = put_all(s->srv_in, head, sizeof head) == 0 && put_all(s->srv_in, text, head[1]) == 0;
-	Z3_solver_dec_ref(s->z, sv);
+	int ok = put_all(s->srv_in, head, sizeof head) == 0 && put_all(s->srv_in, w.buf, w.len) == 0;
+	wire_free(&w);
 	int limit = s->timeout_ms > 0 ? s->timeout_ms + 100 : 60000;
 	uint32_t len = 0;
 	char buf[1040];
@@ -504,7 +632,7 @@ prove_with(SmtCore *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 		return m->answer;
 	}
 	Z3_ast as[2] = { h, Z3_mk_not(s->z, g) };
-	Z3_lbool r = isolate || s->idiv ? check_isolated(s, as, 2, 1, why, n) : check_here(s, as, 2, 1, why, n);
+	Z3_lbool r = isolate || s->idiv ? check_isolated(s, hyp, goal, 1, why, n) : check_here(s, as, 2, 1, why, n);
 	int ok = r == Z3_L_FALSE;
 	if (r != Z3_L_UNDEF)
 		memo_keep(s, memo_slot(s, h, g), h, g, ok, why);
@@ -549,7 +677,12 @@ smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
 		snprintf(why, n, "%s", m->why);
 		return m->answer;
 	}
-	Z3_lbool r = s->idiv ? check_isolated(s, &a, 1, 0, why, n) : check_here(s, &a, 1, 0, why, n);
+	Z3_lbool r;
+	if (t_witness(t)) {
+		snprintf(why, n, "sat");
+		r = Z3_L_TRUE;
+	} else
+		r = s->idiv ? check_isolated(s, t, NULL, 0, why, n) : check_here(s, &a, 1, 0, why, n);
 	if (r != Z3_L_UNDEF)
 		memo_keep(s, memo_slot(s, a, NULL), a, NULL, r == Z3_L_TRUE, why);
 	return r == Z3_L_TRUE;

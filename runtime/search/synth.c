@@ -31,13 +31,9 @@
 static int
 close_enough(const float *x, const float *y, int64_t n)
 {
-	for (int64_t i = 0; i < n; i++) {
-		double a = x[i], b = y[i];
-		if (isnan(a) && isnan(b))
-			continue;
-		if (isnan(a) || isnan(b) || fabs(a - b) > 1e-3 * (1 + fabs(a) + fabs(b)))
+	for (int64_t i = 0; i < n; i++)
+		if (!ax_close(x[i], y[i]))
 			return 0;
-	}
 	return 1;
 }
 
@@ -291,6 +287,12 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 		sy->trial = arena_alloc(sy->a, sizeof(float) * (size_t)sy->captrial);
 	}
 	float *v = sy->trial;
+	/* a value that is not the result's is dropped at the last level: the run stops at its
+	 * first element that is not close to the result's, which same_value would refuse */
+	c.want = last ? sy->want : NULL;
+	/* the shape is check's on this instance: here, or in fitting, whose instance differs only
+	 * in the enum attributes, which grow takes within their ranges (check tests no more) */
+	c.shape = &s;
 	if (op->ref(&c, args, v, NULL, 0) != 0)
 		return -1;
 	/* observational pruning: a value some shorter sequence already computes

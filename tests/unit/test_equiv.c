@@ -176,10 +176,21 @@ checks(void)
 		if (!hl || !hr)
 			continue;
 		q = equiv_new(T, tc, 1500);
+		equiv_runs_first(q, 0);   /* the runs would refute them before the solver is asked */
 		t0 = ax_now_ms();
 		v = equiv_graphs(q, hl, hr, &r);
 		CHECK_MSG(v != EQ_EQUIVALENT && ax_now_ms() - t0 < 6000, "%s: %d after %.0f ms: %s", hang[i][1], v,
 		          ax_now_ms() - t0, r.reason);
+		equiv_free(q);
+		/* and they are refuted so, with the counterexample the whole search would report */
+		q = equiv_new(T, tc, 1500);
+		t0 = ax_now_ms();
+		EquivResult r2;
+		int v2 = equiv_graphs(q, hl, hr, &r2);
+		CHECK_MSG(v2 == EQ_NOT_EQUIVALENT && ax_now_ms() - t0 < 1000, "%s, runs first: %d after %.0f ms: %s",
+		          hang[i][1], v2, ax_now_ms() - t0, r2.reason);
+		CHECK_MSG(v != EQ_NOT_EQUIVALENT || strcmp(r.reason, r2.reason) == 0, "%s: '%s' then '%s'", hang[i][1],
+		          r.reason, r2.reason);
 		equiv_free(q);
 	}
 	tc_free(tc);
