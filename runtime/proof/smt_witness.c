@@ -20,12 +20,14 @@ ev(const Term *t, int64_t v, int64_t *out, int *budget)
 	if (--*budget < 0 || (t->sort != TS_INT && t->sort != TS_BOOL))
 		return -1;
 	switch ((TermKind)t->kind) {
-	case TK_NUM:
+	case TK_NUM:   /* a truth value as Z3 gets it (any number not 0 is true) */
 		if (t->name || t->den != 1)
 			return -1;
-		*out = t->num;
+		*out = t->sort == TS_BOOL ? t->num != 0 : t->num;
 		return 0;
-	case TK_VAR:
+	case TK_VAR:   /* a size (a truth-valued variable: the solver is asked) */
+		if (t->sort != TS_INT)
+			return -1;
 		*out = v;
 		return 0;
 	case TK_ADD: case TK_SUB: case TK_MUL: case TK_DIV: case TK_MOD: case TK_NEG: case TK_MAX: case TK_MIN:

@@ -14,6 +14,9 @@
  *      where Z3 4.8 heeds neither its timeout nor Z3_interrupt (three pairs
  *      found by tests/fuzz_equiv.py: softmaxes over reshaped, split
  *      reductions, and a max inside a chain of matmuls)
+ *   5. the witness (smt_witness.c), which answers "sat" without Z3: on random
+ *      size conditions, never where Z3 proves the condition false; floored //
+ *      and %, and truth values as Z3 reads them
  *
  * The last line is "N passed, M failed".
  */
@@ -197,6 +200,71 @@ checks(void)
 	remove(path);
 }
 
+
+/* a random integer term over sizes M and N (depth d) */
+static Term *
+rnd_int(TermCtx *tc, unsigned *seed, int d)
+{
+	static const TermKind op[] = { TK_ADD, TK_SUB, TK_MUL, TK_DIV, TK_MOD, TK_MAX, TK_MIN };
+	int r = (int)(rand_r(seed) % (d > 0 ? 10u : 3u));
+	if (r == 0)
+		return t_var(tc, "M", TS_INT);
+	if (r == 1)
+		return t_var(tc, "N", TS_INT);
+	if (r == 2)
+		return t_int(tc, (int64_t)(rand_r(seed) % 300u) - 150);
+	if (r == 3)
+		return t_bin(tc, TK_SUB, t_int(tc, 0), rnd_int(tc, seed, d - 1));
+	TermKind k = op[rand_r(seed) % 7u];
+	Term *a = rnd_int(tc, seed, d - 1), *b = rnd_int(tc, seed, d - 1);
+	if (k == TK_DIV || k == TK_MOD)   /* a divisor that is never 0: a constant of either sign */
+		b = t_int(tc, (rand_r(seed) % 2u ? 1 : -1) * (int64_t)(1 + rand_r(seed) % 130u));
+	return t_bin(tc, k, a, b);
+}
+
+static Term *
+rnd_cond(TermCtx *tc, unsigned *seed, int d)
+{
+	static const TermKind cmp[] = { TK_LT, TK_LE, TK_EQ, TK_NE };
+	int r = (int)(rand_r(seed) % (d > 0 ? 5u : 1u));
+	if (r == 1 || r == 2)
+		return t_bin(tc, r == 1 ? TK_AND : TK_OR, rnd_cond(tc, seed, d - 1), rnd_cond(tc, seed, d - 1));
+	if (r == 3)
+		return t_not(tc, rnd_cond(tc, seed, d - 1));
+	return t_bin(tc, cmp[rand_r(seed) % 4u], rnd_int(tc, seed, 2), rnd_int(tc, seed, 2));
+}
+
+static void
+witness(TermCtx *tc, Smt *smt)
+{
+	Term *M = t_var(tc, "M", TS_INT), *one = t_int(tc, 1);
+	/* M % 128 == 0 and 1 <= M: M = 128 */
+	CHECK(t_witness(t_bin(tc, TK_AND, t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, M, t_int(tc, 128)), t_int(tc, 0)),
+	                      t_bin(tc, TK_LE, one, M))));
+	/* (0 - M) // 2 == 0 holds for no M >= 1 (floored; truncated, M = 1 would make it so) */
+	CHECK(!t_witness(t_bin(tc, TK_EQ, t_bin(tc, TK_DIV, t_bin(tc, TK_SUB, t_int(tc, 0), M), t_int(tc, 2)),
+	                       t_int(tc, 0))));
+	/* (0 - M) % 3 == 2 at M = 1 (NumPy's %: the sign of the divisor) */
+	CHECK(t_witness(t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, t_bin(tc, TK_SUB, t_int(tc, 0), M), t_int(tc, 3)),
+	                      t_int(tc, 2))));
+	CHECK(!t_witness(t_bin(tc, TK_LT, M, t_int(tc, 0))));
+	/* random conditions: a witness is never one Z3 refutes, and some are found */
+	unsigned seed = 7;
+	int found = 0, bad = 0;
+	for (int i = 0; i < 400; i++) {
+		Term *c = rnd_cond(tc, &seed, 2);
+		if (!t_witness(c))
+			continue;
+		found++;
+		if (proves(smt, t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, M), t_bin(tc, TK_LE, one, t_var(tc, "N", TS_INT))),
+		           t_not(tc, c)))
+			bad++;
+	}
+	CHECK(bad == 0);
+	CHECK(found >= 50);
+	printf("witness: %d of 400 random conditions with a witness, %d refuted by Z3\n", found, bad);
+}
+
 int
 main(void)
 {
@@ -205,6 +273,7 @@ main(void)
 	Smt *smt = smt_new(T);
 	floored(tc, smt);
 	binding(tc);
+	witness(tc, smt);
 	smt_free(smt);
 	tc_free(tc);
 	checks();
