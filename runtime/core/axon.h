@@ -200,8 +200,9 @@ typedef struct AxConc {      /* a concrete instance: sizes are numbers */
 	double fval[AX_MAXATTR]; /* float attributes */
 	int engine;              /* instructions: index of the chosen engine */
 	const AxShape *shape;    /* not NULL: the result's shape from check on this instance (its
-	                          * enum attributes aside: they are only range-checked), so ref
-	                          * does not check again */
+	                          * enum attributes aside: they are only range-checked, as the spec
+	                          * language allows them only in an op's body), so ref does not
+	                          * check again */
 	const float *want;       /* not NULL: ref stops at the first element not ax_close to want's
 	                          * (returning 2; the result is then partial): synthesis's test for
 	                          * a value that must be the operation's */
