@@ -125,6 +125,10 @@ typedef struct Group {
 	int64_t *ext, *tsz;
 	int seqax, pre;
 	int catk;                /* the axis a concatenation is split along (-1: none) */
+	/* axes whose tail tile is written inside the block's loop nest (emit_kblock.c): the block
+	 * spans every full tile of the axis, its tail after them, of mrem[k] at mat[k] */
+	uint32_t mtail;
+	int64_t mrem[AX_MAXR + 4], mat[AX_MAXR + 4];
 	NsDim idx[AX_MAXR + 4];
 } Group;
 

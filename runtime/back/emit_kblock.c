@@ -8,6 +8,7 @@
  * part of such a loop nest.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 
@@ -46,6 +47,69 @@ combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct,
 	last->mem = -1;
 }
 
+/* The tail tiles written inside the block's loop nest (Group.mtail): variant
+ * v of the loop nest is the subset v of those axes at their tail tile (0:
+ * none, the block's full tiles), each its own operations' state (no blocks
+ * along those axes) in vst[v].  var_set makes variant v's tiles current:
+ * the tile parameters of its axes set to what is left (em_tile_set) and the
+ * indices there; var_undo undoes it.  Loads the variants share (a block of
+ * B's columns serves A's tail rows) are made once: em_block_loads finds
+ * them made earlier in the loops still open. */
+typedef struct Var {
+	uint32_t axes;
+	Group gr;
+	OpSt st[8];
+	Tail tl;
+	NsDim save[AX_MAXR + 4];
+} Var;
+
+static int
+variants(Group *gr, Var *vs)
+{
+	int nv = 0;
+	for (uint32_t v = 0; v < 1u << (AX_MAXR + 4); v++) {   /* at most two axes (emit_kernel.c): four */
+		if (v & ~gr->mtail)
+			continue;
+		Var *x = &vs[nv++];
+		x->axes = v;
+		x->gr = *gr;
+		x->gr.st = v ? x->st : gr->st;
+		for (int m = 0; m < gr->n && v; m++) {
+			x->st[m] = gr->st[m];
+			x->st[m].blocked = 0;
+			for (int k = 0; k < AX_MAXR + 4; k++) {
+				if (v & (1u << k))
+					x->st[m].blk[k] = 1;
+				x->st[m].blocked |= x->st[m].blk[k] > 1;
+			}
+		}
+	}
+	return nv;
+}
+
+static void
+var_set(Em *e, Var *x, NsDim *idx)
+{
+	x->tl.n = 0;
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (x->axes & (1u << k)) {
+			for (int m = 0; m < x->gr.n; m++)
+				em_tile_set(e, x->gr.ids[m], k, x->gr.tsz[k], x->gr.mrem[k], &x->tl);
+			x->save[k] = idx[k];
+			em_dim(&idx[k], x->gr.mrem[k], "%lld", (long long)x->gr.mat[k]);
+		}
+}
+
+static void
+var_undo(Em *e, Var *x, NsDim *idx)
+{
+	for (int i = x->tl.n - 1; i >= 0; i--)
+		e->tv[x->tl.at[i]] = x->tl.old[i];
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (x->axes & (1u << k))
+			idx[k] = x->save[k];
+}
+
 /* A sum across tiles in K blocks (kblock_move), for each operation of the
  * loop nest (one, or independent ones with the same loops: QKV's products,
  * the two products of a gated MLP): per block of K tiles, their loads (and
@@ -53,7 +117,8 @@ combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct,
  * axes the block's first K tile, the others accumulated in place, and the
  * block's sum moved into (the first block) or combined with (the others)
  * the running value of that tile, in a buffer of the tiles of those blocks;
- * then the results (and their epilogue). */
+ * then the results (and their epilogue).  Each variant (the block's full
+ * tiles, then the tail tiles written inside it) at each step. */
 void
 em_group_kblocks(Em *e, Group *gr)
 {
@@ -61,19 +126,26 @@ em_group_kblocks(Em *e, Group *gr)
 	const TileOp *to = &e->T->op[gr->ids[0]];
 	NsDim *idx = gr->idx;
 	int64_t T = gr->tsz[seqax], kb = gr->st[0].blk[seqax], nkb = gr->ext[seqax] / T / kb, rem = gr->ext[seqax] % T;
-	int eng[8], accmem[8], mv[8], accat[8], accbuf[8];
-	AxShape tshape[8] = { 0 };
-	uint32_t par = 0;
-	for (int k = 0; k < to->naxes; k++)
-		if (gr->st[0].blk[k] > 1 && k != seqax)
-			par |= 1u << k;
-	for (int m = 0; m < n; m++) {
+	int eng[8], accmem[8], mv[8], accat[4][8], accbuf[4][8];
+	AxShape tshape[4][8] = { 0 };
+	uint32_t par[4] = { 0 };
+	Var *vs = calloc(4, sizeof *vs);
+	if (!vs)
+		ax_die("out of memory");
+	int nv = variants(gr, vs);
+	for (int v = 0; v < nv; v++)
+		for (int k = 0; k < to->naxes; k++)
+			if (vs[v].gr.st[0].blk[k] > 1 && k != seqax)
+				par[v] |= 1u << k;
+	for (int m = 0; m < n; m++)
 		mv[m] = em_kblock_move(e, gr->ids[m], &eng[m]);
-		accmem[m] = e->L[gr->ids[m]].choice[e->choice[gr->ids[m]]].move[mv[m]].to;
-		accat[m] = e->ns->n;
-		em_push(e, NS_BUF);
-		accbuf[m] = e->ns->nvars++;
-	}
+	for (int v = 0; v < nv; v++)
+		for (int m = 0; m < n; m++) {
+			accmem[m] = e->L[gr->ids[m]].choice[e->choice[gr->ids[m]]].move[mv[m]].to;
+			accat[v][m] = e->ns->n;
+			em_push(e, NS_BUF);
+			accbuf[v][m] = e->ns->nvars++;
+		}
 	char rv[16], rb[32];
 	em_seq_var(e->g, rv, sizeof rv);
 	for (int part = 0; part < 2 && !e->bad; part++) {
@@ -85,129 +157,148 @@ em_group_kblocks(Em *e, Group *gr)
 		} else
 			snprintf(rb, sizeof rb, "0");
 		int d0 = e->depth;
-		/* the block's loads: its K tiles in the loops over j<K> */
 		snprintf(e->bstart[seqax], sizeof e->bstart[seqax], "%s", rb);
-		for (int m = 0; m < n && !e->bad; m++) {
-			e->cur = &gr->st[m];
-			e->node = gr->ids[m];
-			if (part)
-				em_dim(&idx[seqax], T, "%s + j%d * %lld", rb, seqax, (long long)T);
-			else
-				em_dim(&idx[seqax], T, "j%d * %lld", seqax, (long long)T);
-			em_block_loads(e, gr->ids[m], idx);
-		}
-		for (int m = 0; m < n && !e->bad; m++) {
-			int id = gr->ids[m];
-			OpSt *st = &gr->st[m];
-			const LowerNode *ln = &e->L[id];
-			const LowerChoice *ch = &ln->choice[e->choice[id]];
-			e->cur = st;
-			e->node = id;
-			e->hoist = id;
-			em_inner_loops(e, to);
-			int d1 = e->depth;
-			snprintf(st->kj, sizeof st->kj, "0");
-			em_dim(&idx[seqax], T, "%s", rb);
-			NsRef v, w, r;
-			em_producers(e, id, idx);   /* what its instructions compute: their indices */
-			em_tile_body(e, id, idx, &v);
-			if (e->bad)
-				break;
-			if (kb > 1) {
-				char jv[16];
-				snprintf(jv, sizeof jv, "j%d", seqax);
-				if (kb > 2) {
-					em_loop(e, 1, jv, kb - 1);
-					snprintf(st->kj, sizeof st->kj, "%s + 1", jv);
-					if (part)
-						em_dim(&idx[seqax], T, "%s + (%s + 1) * %lld", rb, jv, (long long)T);
-					else
-						em_dim(&idx[seqax], T, "(%s + 1) * %lld", jv, (long long)T);
-				} else {   /* one tile after the first: no loop */
-					snprintf(st->kj, sizeof st->kj, "1");
-					if (part)
-						em_dim(&idx[seqax], T, "%s + %lld", rb, (long long)T);
-					else
-						em_dim(&idx[seqax], T, "%lld", (long long)T);
-				}
-				em_producers(e, id, idx);
-				em_tile_body(e, id, idx, &w);
-				NsStmt *a = em_push(e, NS_ACC);
-				a->node = id;
-				a->out = v;
-				a->src = w;
-				em_close_to(e, d1);
+		for (int vi = 0; vi < nv && !e->bad; vi++) {
+			Var *x = &vs[vi];
+			var_set(e, x, idx);
+			/* the block's loads: its K tiles in the loops over j<K> */
+			for (int m = 0; m < n && !e->bad; m++) {
+				e->cur = &x->gr.st[m];
+				e->node = gr->ids[m];
+				if (part)
+					em_dim(&idx[seqax], T, "%s + j%d * %lld", rb, seqax, (long long)T);
+				else
+					em_dim(&idx[seqax], T, "j%d * %lld", seqax, (long long)T);
+				em_block_loads(e, gr->ids[m], idx);
 			}
-			st->kj[0] = 0;
-			/* the block's sum into the running value of this tile */
-			tshape[m] = v.shape;
-			NsRef acct = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
-			int zattr[AX_MAXATTR] = { 0 };
-			Term *zsattr[AX_MAXATTR] = { 0 };
-			if (!part) {
-				const LowerMove *mvp = &ch->move[mv[m]];
-				const NsRef *mo[AX_MAXOPND] = { &v };
-				em_inst(e, mvp->inst, ax_nth_bit(mvp->engines, 0), zattr, zsattr, mo, NULL, accmem[m], &r);
-				NsStmt *last = &e->ns->s[e->ns->n - 1];
-				last->out = acct;
-				last->mem = -1;
-			} else
-				combine_into(e, ln, eng[m], accmem[m], &acct, &v);
-			e->hoist = -1;
-			em_close_to(e, d0);
+			for (int m = 0; m < n && !e->bad; m++) {
+				int id = gr->ids[m];
+				OpSt *st = &x->gr.st[m];
+				const LowerNode *ln = &e->L[id];
+				const LowerChoice *ch = &ln->choice[e->choice[id]];
+				e->cur = st;
+				e->node = id;
+				e->hoist = id;
+				em_inner_loops(e, to);
+				int d1 = e->depth;
+				snprintf(st->kj, sizeof st->kj, "0");
+				em_dim(&idx[seqax], T, "%s", rb);
+				NsRef v, w, r;
+				em_producers(e, id, idx);   /* what its instructions compute: their indices */
+				em_tile_body(e, id, idx, &v);
+				if (e->bad)
+					break;
+				if (kb > 1) {
+					char jv[16];
+					snprintf(jv, sizeof jv, "j%d", seqax);
+					if (kb > 2) {
+						em_loop(e, 1, jv, kb - 1);
+						snprintf(st->kj, sizeof st->kj, "%s + 1", jv);
+						if (part)
+							em_dim(&idx[seqax], T, "%s + (%s + 1) * %lld", rb, jv, (long long)T);
+						else
+							em_dim(&idx[seqax], T, "(%s + 1) * %lld", jv, (long long)T);
+					} else {   /* one tile after the first: no loop */
+						snprintf(st->kj, sizeof st->kj, "1");
+						if (part)
+							em_dim(&idx[seqax], T, "%s + %lld", rb, (long long)T);
+						else
+							em_dim(&idx[seqax], T, "%lld", (long long)T);
+					}
+					em_producers(e, id, idx);
+					em_tile_body(e, id, idx, &w);
+					NsStmt *a = em_push(e, NS_ACC);
+					a->node = id;
+					a->out = v;
+					a->src = w;
+					em_close_to(e, d1);
+				}
+				st->kj[0] = 0;
+				/* the block's sum into the running value of this tile */
+				tshape[vi][m] = v.shape;
+				NsRef acct = em_block_tile(e, accbuf[vi][m], par[vi], -1, &tshape[vi][m]);
+				int zattr[AX_MAXATTR] = { 0 };
+				Term *zsattr[AX_MAXATTR] = { 0 };
+				if (!part) {
+					const LowerMove *mvp = &ch->move[mv[m]];
+					const NsRef *mo[AX_MAXOPND] = { &v };
+					em_inst(e, mvp->inst, ax_nth_bit(mvp->engines, 0), zattr, zsattr, mo, NULL, accmem[m], &r);
+					NsStmt *last = &e->ns->s[e->ns->n - 1];
+					last->out = acct;
+					last->mem = -1;
+				} else
+					combine_into(e, ln, eng[m], accmem[m], &acct, &v);
+				e->hoist = -1;
+				em_close_to(e, d0);
+			}
+			var_undo(e, x, idx);
 		}
 		em_close_to(e, save);
 	}
-	if (rem && !e->bad) {   /* the tail tile along K, after the blocks: added to the running values */
+	for (int vi = 0; vi < nv && rem && !e->bad; vi++) {   /* the tail tile along K, after the blocks: added to the running values */
+		Var *x = &vs[vi];
 		Tail tl;
-		em_tail_set(e, gr, seqax, rem, &tl);
+		var_set(e, x, idx);
+		em_tail_set(e, &x->gr, seqax, rem, &tl);
 		em_dim(&idx[seqax], rem, "%lld", (long long)(gr->ext[seqax] - rem));
 		for (int m = 0; m < n && !e->bad; m++) {
-			e->cur = &gr->st[m];
+			e->cur = &x->gr.st[m];
 			e->node = gr->ids[m];
 			em_block_loads(e, gr->ids[m], idx);
 		}
 		for (int m = 0; m < n && !e->bad; m++) {
 			int id = gr->ids[m];
-			e->cur = &gr->st[m];
+			e->cur = &x->gr.st[m];
 			e->node = id;
 			e->hoist = id;
 			em_inner_loops(e, to);
 			NsRef v;
 			em_producers(e, id, idx);   /* what its instructions compute: their indices */
 			em_tile_body(e, id, idx, &v);
-			NsRef acct = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
+			NsRef acct = em_block_tile(e, accbuf[vi][m], par[vi], -1, &tshape[vi][m]);
 			if (!e->bad)
 				combine_into(e, &e->L[id], eng[m], accmem[m], &acct, &v);
 			e->hoist = -1;
 			em_close_to(e, save);
 		}
-		em_tail_undo(e, gr, seqax, &tl);
+		em_tail_undo(e, &x->gr, seqax, &tl);
+		var_undo(e, x, idx);
 	}
-	for (int m = 0; m < n; m++) {
-		NsStmt *bf = &e->ns->s[accat[m]];
-		bf->var = accbuf[m];
-		bf->node = gr->ids[m];
-		bf->mem = accmem[m];
-		bf->shape = em_block_shape(e, par, &tshape[m]);
-	}
-	if (e->bad)
-		return;
-	/* the results: one loop over the block's tiles when an epilogue takes them all */
-	int epi = e->epi && e->epi[gr->ids[0]] >= 0, loops_at = e->ns->n;
-	for (int m = 0; m < n && !e->bad; m++) {
-		e->cur = &gr->st[m];
-		e->node = gr->ids[m];
-		if (!epi || !m) {
-			loops_at = e->ns->n;
-			em_inner_loops(e, to);
+	for (int vi = 0; vi < nv; vi++)
+		for (int m = 0; m < n; m++) {
+			NsStmt *bf = &e->ns->s[accat[vi][m]];
+			bf->var = accbuf[vi][m];
+			bf->node = gr->ids[m];
+			bf->mem = accmem[m];
+			e->cur = &vs[vi].gr.st[m];
+			bf->shape = em_block_shape(e, par[vi], &tshape[vi][m]);
 		}
-		NsRef acc = em_block_tile(e, accbuf[m], par, -1, &tshape[m]);
-		em_finish(e, gr->ids[m], idx, &acc, accmem[m]);
-		if (!epi)
-			em_close_to(e, save);
+	if (e->bad) {
+		free(vs);
+		return;
 	}
-	if (epi)
-		em_epilogue(e, gr->ids[0], idx, loops_at);
-	em_close_to(e, save);
+	/* the results: one loop over the block's tiles when an epilogue takes them all */
+	int epi = e->epi && e->epi[gr->ids[0]] >= 0;
+	for (int vi = 0; vi < nv && !e->bad; vi++) {
+		Var *x = &vs[vi];
+		int loops_at = e->ns->n;
+		var_set(e, x, idx);
+		for (int m = 0; m < n && !e->bad; m++) {
+			e->cur = &x->gr.st[m];
+			e->node = gr->ids[m];
+			if (!epi || !m) {
+				loops_at = e->ns->n;
+				em_inner_loops(e, to);
+			}
+			NsRef acc = em_block_tile(e, accbuf[vi][m], par[vi], -1, &tshape[vi][m]);
+			em_finish(e, gr->ids[m], idx, &acc, accmem[m]);
+			if (!epi)
+				em_close_to(e, save);
+		}
+		if (epi && !e->bad)
+			em_epilogue(e, gr->ids[0], idx, loops_at);
+		em_close_to(e, save);
+		var_undo(e, x, idx);
+	}
+	free(vs);
 }

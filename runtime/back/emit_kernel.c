@@ -286,10 +286,21 @@ group_axes(Em *e, Group *gr, int k)
 	}
 	if (k == gr->pre)
 		em_producers(e, gr->ids[0], idx);
+	/* the tail tile inside the block's loop nest, when the block spans all the full tiles of the
+	 * axis (no loop over blocks: its loads made once serve the tail) and the loop nest sums in K
+	 * blocks; otherwise the rest of the loop nest again for it, below */
+	int inner = rem && __builtin_popcount(gr->mtail) < 2 && !e->fold[k] && k != gr->pre && gr->pre < k && gr->seqax >= 0 && gr->st[0].kax >= 0 &&
+	            (blk > 1 ? nfull / blk == 1 && nfull % blk == 0 : nfull == 1);
+	if (inner) {
+		gr->mtail |= 1u << k;
+		gr->mrem[k] = rem;
+		gr->mat[k] = nfull * T;
+	}
 	group_axes(e, gr, k + 1);
 	em_close_to(e, save);
 	e->fold[k] = 0;
-	if (rem && !e->bad) {
+	gr->mtail &= ~(1u << k);
+	if (rem && !e->bad && !inner) {
 		Tail tl;
 		em_tail_set(e, gr, k, rem, &tl);
 		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
