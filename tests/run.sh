@@ -651,6 +651,13 @@ for k in $(grep -l 'for j[01] in' "$tmp"/ea/*.py | head -3); do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$k" examples/matmul.py --dims M=512,K=256,N=1024 >"$tmp/out" 2>&1; then ok; else
 		bad "the blocked kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
+# a tail tile inside the block's loop nest: at 257^3 (tiles 86, 86 and a tail of 85 along M and K)
+# the winner reads X and W once (bytes moved: X, W and the result, no second pass for a tail)
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims M=257,N=257,K=257 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(jget "$tmp/r.json" "r['best']['bytes_moved']")" = "$((3 * 257 * 257 * 4))" ]; then ok; else
+	bad "matmul at 257^3 moves $(jget "$tmp/r.json" "r['best']['bytes_moved']") bytes, not X + W + the result"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/matmul.py --dims M=257,N=257,K=257 >"$tmp/out" 2>&1; then ok; else
+	bad "the matmul kernel at 257^3 (tails inside the block) differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # independent operations share a loop nest and read X once; --no-fusion gives each its own
 first_cand examples/qkv_projection.py M=256,K=256,N=512
 if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 2 ] && [ "$(grep -c 'dma_transpose(X' "$tmp/k.py")" -eq 2 ]; then ok; else

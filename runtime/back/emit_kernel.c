@@ -251,55 +251,62 @@ group_axes(Em *e, Group *gr, int k)
 		em_close_to(e, save);
 		return;
 	}
-	int64_t nfull = ext / T, rem = ext % T;
+	int64_t nfull = ext / T, rem = ext % T, nb = blk > 1 ? nfull / blk : nfull;
+	/* the tail tile inside the last block's loop nest, where the loop nest sums in K blocks: the
+	 * loop runs over the blocks but the last, which is written after it with its tail tile
+	 * (emit_kblock.c: the loads the block makes serve the tail); otherwise the rest of the loop
+	 * nest again for the tail, below */
+	int inner = rem && __builtin_popcount(gr->mtail) < 2 && k != gr->pre && gr->pre < k && gr->seqax >= 0 &&
+	            gr->st[0].kax >= 0 && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
 	e->fold[k] = 0;
-	if (blk > 1) {
-		int64_t nb = nfull / blk;
-		snprintf(var, sizeof var, "b%d", k);
-		e->fold[k] = em_fold_axis(e, gr, k);
-		if (nb > 1) {
-			em_loop(e, 0, var, nb);
-			if (e->fold[k])   /* the block's rows folded: groups var * T.., row j<k> of each */
-				em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
-			else
-				em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
-			snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", var, (long long)blk * T);
+	for (int part = 0; part < 1 + inner && !e->bad; part++) {
+		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;
+		if (!nloop)
+			continue;
+		if (blk > 1) {
+			snprintf(var, sizeof var, "b%d", k);
+			e->fold[k] = inner ? 0 : em_fold_axis(e, gr, k);
+			if (nloop > 1) {
+				em_loop(e, 0, var, nloop);
+				if (e->fold[k])   /* the block's rows folded: groups var * T.., row j<k> of each */
+					em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+				else
+					em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
+				snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", var, (long long)blk * T);
+			} else {
+				if (e->fold[k])
+					em_dim(&idx[k], T, "0");
+				else if (first)
+					em_dim(&idx[k], T, "(%lld + j%d) * %lld", (long long)(first * blk), k, (long long)T);
+				else
+					em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
+				snprintf(e->bstart[k], sizeof e->bstart[k], "%lld", (long long)(first * blk * T));
+			}
+			if (e->fold[k]) {
+				e->folded = 1;
+				idx[k].fold = blk;
+				snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
+			}
 		} else {
-			if (e->fold[k])
-				em_dim(&idx[k], T, "0");
-			else
-				em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
-			snprintf(e->bstart[k], sizeof e->bstart[k], "0");
+			snprintf(var, sizeof var, "i%d", k);
+			if (nloop > 1) {
+				em_loop(e, 0, var, nloop);
+				em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+			} else
+				em_dim(&idx[k], T, "%lld", (long long)(first * T));
 		}
-		if (e->fold[k]) {
-			e->folded = 1;
-			idx[k].fold = blk;
-			snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
+		if (k == gr->pre)
+			em_producers(e, gr->ids[0], idx);
+		if (part) {
+			gr->mtail |= 1u << k;
+			gr->mrem[k] = rem;
+			gr->mat[k] = nfull * T;
 		}
-	} else {
-		snprintf(var, sizeof var, "i%d", k);
-		if (nfull > 1) {
-			em_loop(e, 0, var, nfull);
-			em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
-		} else
-			em_dim(&idx[k], T, "0");
+		group_axes(e, gr, k + 1);
+		em_close_to(e, save);
+		e->fold[k] = 0;
+		gr->mtail &= ~(1u << k);
 	}
-	if (k == gr->pre)
-		em_producers(e, gr->ids[0], idx);
-	/* the tail tile inside the block's loop nest, when the block spans all the full tiles of the
-	 * axis (no loop over blocks: its loads made once serve the tail) and the loop nest sums in K
-	 * blocks; otherwise the rest of the loop nest again for it, below */
-	int inner = rem && __builtin_popcount(gr->mtail) < 2 && !e->fold[k] && k != gr->pre && gr->pre < k && gr->seqax >= 0 && gr->st[0].kax >= 0 &&
-	            (blk > 1 ? nfull / blk == 1 && nfull % blk == 0 : nfull == 1);
-	if (inner) {
-		gr->mtail |= 1u << k;
-		gr->mrem[k] = rem;
-		gr->mat[k] = nfull * T;
-	}
-	group_axes(e, gr, k + 1);
-	em_close_to(e, save);
-	e->fold[k] = 0;
-	gr->mtail &= ~(1u << k);
 	if (rem && !e->bad && !inner) {
 		Tail tl;
 		em_tail_set(e, gr, k, rem, &tl);
