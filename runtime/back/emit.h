@@ -144,6 +144,21 @@ typedef struct Tail {
 	int blk[8], blocked[8];
 } Tail;
 void em_tail_set(Em *e, Group *gr, int k, int64_t rem, Tail *tl);
+/* The tail tiles written inside the last block of a reduction's loop nest (Group.mtail, at
+ * most two axes): variant v is the subset v.axes of those axes at their tail tile (the first,
+ * none: the block's full tiles), its operations' state (no blocks along those axes) in v.gr.st;
+ * em_var_set makes its tiles current (tile parameters and indices), em_var_undo undoes it.
+ * Loads the variants share are made once: em_block_loads finds them in the loops still open. */
+typedef struct Var {
+	uint32_t axes;
+	Group gr;
+	OpSt st[8];
+	Tail tl;
+	NsDim save[AX_MAXR + 4];
+} Var;
+int em_variants(Group *gr, Var *vs);   /* vs: room for four; their number */
+void em_var_set(Em *e, Var *x, NsDim *idx);
+void em_var_undo(Em *e, Var *x, NsDim *idx);
 /* ... the tile parameter of axis k of id (and of the producers fused into it, along the axes
  * they read as k) set from T to rem */
 void em_tile_set(Em *e, int id, int k, int64_t T, int64_t rem, Tail *tl);

@@ -47,69 +47,6 @@ combine_into(Em *e, const LowerNode *ln, int eng, int accmem, const NsRef *acct,
 	last->mem = -1;
 }
 
-/* The tail tiles written inside the block's loop nest (Group.mtail): variant
- * v of the loop nest is the subset v of those axes at their tail tile (0:
- * none, the block's full tiles), each its own operations' state (no blocks
- * along those axes) in vst[v].  var_set makes variant v's tiles current:
- * the tile parameters of its axes set to what is left (em_tile_set) and the
- * indices there; var_undo undoes it.  Loads the variants share (a block of
- * B's columns serves A's tail rows) are made once: em_block_loads finds
- * them made earlier in the loops still open. */
-typedef struct Var {
-	uint32_t axes;
-	Group gr;
-	OpSt st[8];
-	Tail tl;
-	NsDim save[AX_MAXR + 4];
-} Var;
-
-static int
-variants(Group *gr, Var *vs)
-{
-	int nv = 0;
-	for (uint32_t v = 0; v < 1u << (AX_MAXR + 4); v++) {   /* at most two axes (emit_kernel.c): four */
-		if (v & ~gr->mtail)
-			continue;
-		Var *x = &vs[nv++];
-		x->axes = v;
-		x->gr = *gr;
-		x->gr.st = v ? x->st : gr->st;
-		for (int m = 0; m < gr->n && v; m++) {
-			x->st[m] = gr->st[m];
-			x->st[m].blocked = 0;
-			for (int k = 0; k < AX_MAXR + 4; k++) {
-				if (v & (1u << k))
-					x->st[m].blk[k] = 1;
-				x->st[m].blocked |= x->st[m].blk[k] > 1;
-			}
-		}
-	}
-	return nv;
-}
-
-static void
-var_set(Em *e, Var *x, NsDim *idx)
-{
-	x->tl.n = 0;
-	for (int k = 0; k < AX_MAXR + 4; k++)
-		if (x->axes & (1u << k)) {
-			for (int m = 0; m < x->gr.n; m++)
-				em_tile_set(e, x->gr.ids[m], k, x->gr.tsz[k], x->gr.mrem[k], &x->tl);
-			x->save[k] = idx[k];
-			em_dim(&idx[k], x->gr.mrem[k], "%lld", (long long)x->gr.mat[k]);
-		}
-}
-
-static void
-var_undo(Em *e, Var *x, NsDim *idx)
-{
-	for (int i = x->tl.n - 1; i >= 0; i--)
-		e->tv[x->tl.at[i]] = x->tl.old[i];
-	for (int k = 0; k < AX_MAXR + 4; k++)
-		if (x->axes & (1u << k))
-			idx[k] = x->save[k];
-}
-
 /* A sum across tiles in K blocks (kblock_move), for each operation of the
  * loop nest (one, or independent ones with the same loops: QKV's products,
  * the two products of a gated MLP): per block of K tiles, their loads (and
@@ -132,7 +69,7 @@ em_group_kblocks(Em *e, Group *gr)
 	Var *vs = calloc(4, sizeof *vs);
 	if (!vs)
 		ax_die("out of memory");
-	int nv = variants(gr, vs);
+	int nv = em_variants(gr, vs);
 	for (int v = 0; v < nv; v++)
 		for (int k = 0; k < to->naxes; k++)
 			if (vs[v].gr.st[0].blk[k] > 1 && k != seqax)
@@ -160,7 +97,7 @@ em_group_kblocks(Em *e, Group *gr)
 		snprintf(e->bstart[seqax], sizeof e->bstart[seqax], "%s", rb);
 		for (int vi = 0; vi < nv && !e->bad; vi++) {
 			Var *x = &vs[vi];
-			var_set(e, x, idx);
+			em_var_set(e, x, idx);
 			/* the block's loads: its K tiles in the loops over j<K> */
 			for (int m = 0; m < n && !e->bad; m++) {
 				e->cur = &x->gr.st[m];
@@ -231,14 +168,14 @@ em_group_kblocks(Em *e, Group *gr)
 				e->hoist = -1;
 				em_close_to(e, d0);
 			}
-			var_undo(e, x, idx);
+			em_var_undo(e, x, idx);
 		}
 		em_close_to(e, save);
 	}
 	for (int vi = 0; vi < nv && rem && !e->bad; vi++) {   /* the tail tile along K, after the blocks: added to the running values */
 		Var *x = &vs[vi];
 		Tail tl;
-		var_set(e, x, idx);
+		em_var_set(e, x, idx);
 		em_tail_set(e, &x->gr, seqax, rem, &tl);
 		em_dim(&idx[seqax], rem, "%lld", (long long)(gr->ext[seqax] - rem));
 		for (int m = 0; m < n && !e->bad; m++) {
@@ -262,7 +199,7 @@ em_group_kblocks(Em *e, Group *gr)
 			em_close_to(e, save);
 		}
 		em_tail_undo(e, &x->gr, seqax, &tl);
-		var_undo(e, x, idx);
+		em_var_undo(e, x, idx);
 	}
 	for (int vi = 0; vi < nv; vi++)
 		for (int m = 0; m < n; m++) {
@@ -282,7 +219,7 @@ em_group_kblocks(Em *e, Group *gr)
 	for (int vi = 0; vi < nv && !e->bad; vi++) {
 		Var *x = &vs[vi];
 		int loops_at = e->ns->n;
-		var_set(e, x, idx);
+		em_var_set(e, x, idx);
 		for (int m = 0; m < n && !e->bad; m++) {
 			e->cur = &x->gr.st[m];
 			e->node = gr->ids[m];
@@ -298,7 +235,7 @@ em_group_kblocks(Em *e, Group *gr)
 		if (epi && !e->bad)
 			em_epilogue(e, gr->ids[0], idx, loops_at);
 		em_close_to(e, save);
-		var_undo(e, x, idx);
+		em_var_undo(e, x, idx);
 	}
 	free(vs);
 }

@@ -149,7 +149,9 @@ static int has_producers(Em *e, int id, int written);
 
 /* The innermost part of a loop nest: the tile of each operation, or a
  * reduction or scan across tiles: its first tile peeled, the full tiles
- * after it in order, then the tail tile, and the results. */
+ * after it in order, then the tail tile, and the results; each step for
+ * the block's tiles, then for the tail tiles written inside the block (the
+ * variants, Group.mtail). */
 static void
 group_body(Em *e, Group *gr)
 {
@@ -168,40 +170,59 @@ group_body(Em *e, Group *gr)
 		return;
 	}
 	int64_t T = gr->tsz[seqax], ntile = gr->ext[seqax] / T, rem = gr->ext[seqax] % T;
-	for (int m = 0; m < n; m++)
-		if (st[m].blocked) {
-			st[m].accat = e->ns->n;
-			em_push(e, NS_BUF);
-			st[m].accbuf = e->ns->nvars++;
+	Var *vs = calloc(4, sizeof *vs);   /* the block's tiles, then the tail tiles inside it (emit_tail.c) */
+	if (!vs)
+		ax_die("out of memory");
+	int nv = em_variants(gr, vs);
+	for (int v = 0; v < nv; v++)
+		for (int m = 0; m < n; m++) {
+			OpSt *s = &vs[v].gr.st[m];
+			if (s->blocked) {
+				s->accat = e->ns->n;
+				em_push(e, NS_BUF);
+				s->accbuf = e->ns->nvars++;
+			}
 		}
-	em_dim(&idx[seqax], T, "0");
-	for (int m = 0; m < n && !e->bad; m++)
-		op_tile(e, &st[m], idx, seqax, 0);
+	for (int v = 0; v < nv && !e->bad; v++) {
+		em_var_set(e, &vs[v], idx);
+		em_dim(&idx[seqax], T, "0");
+		for (int m = 0; m < n && !e->bad; m++)
+			op_tile(e, &vs[v].gr.st[m], idx, seqax, 0);
+		em_var_undo(e, &vs[v], idx);
+	}
 	if (ntile > 1) {
 		char rv[16];
 		em_seq_var(g, rv, sizeof rv);
 		em_loop(e, 1, rv, ntile - 1);
-		em_dim(&idx[seqax], T, "(%s + 1) * %lld", rv, (long long)T);
-		for (int m = 0; m < n && !e->bad; m++)
-			op_tile(e, &st[m], idx, seqax, 1);
+		for (int v = 0; v < nv && !e->bad; v++) {
+			em_var_set(e, &vs[v], idx);
+			em_dim(&idx[seqax], T, "(%s + 1) * %lld", rv, (long long)T);
+			for (int m = 0; m < n && !e->bad; m++)
+				op_tile(e, &vs[v].gr.st[m], idx, seqax, 1);
+			em_var_undo(e, &vs[v], idx);
+		}
 		em_close_to(e, e->depth - 1);
 	}
-	if (rem) {
+	for (int v = 0; v < nv && rem && !e->bad; v++) {
 		Tail tl;
-		em_tail_set(e, gr, seqax, rem, &tl);
+		em_var_set(e, &vs[v], idx);
+		em_tail_set(e, &vs[v].gr, seqax, rem, &tl);
 		em_dim(&idx[seqax], rem, "%lld", (long long)(ntile * T));
 		for (int m = 0; m < n && !e->bad; m++)
-			op_tile(e, &st[m], idx, seqax, 2);
-		em_tail_undo(e, gr, seqax, &tl);
+			op_tile(e, &vs[v].gr.st[m], idx, seqax, 2);
+		em_tail_undo(e, &vs[v].gr, seqax, &tl);
+		em_var_undo(e, &vs[v], idx);
 	}
 	int epi = e->epi && e->epi[ids[0]] >= 0;   /* one loop over the block's tiles for all, then the epilogue */
-	int d0 = e->depth, loops_at = e->ns->n;
-	if (e->T->op[ids[0]].ax[seqax].red != TR_SCAN)
-		for (int m = 0; m < n && !e->bad; m++) {   /* the results */
-			NsRef w = st[m].acc;
+	for (int v = 0; v < nv && !e->bad && e->T->op[ids[0]].ax[seqax].red != TR_SCAN; v++) {   /* the results */
+		OpSt *vst = vs[v].gr.st;
+		int d0 = e->depth, loops_at = e->ns->n;
+		em_var_set(e, &vs[v], idx);
+		for (int m = 0; m < n && !e->bad; m++) {
+			NsRef w = vst[m].acc;
 			if (!epi || !m)
 				d0 = e->depth, loops_at = e->ns->n;
-			e->cur = &st[m];
+			e->cur = &vst[m];
 			e->node = ids[m];
 			if (!epi || !m)
 				em_inner_loops(e, &e->T->op[ids[m]]);
@@ -211,6 +232,9 @@ group_body(Em *e, Group *gr)
 			if (!epi || m == n - 1)
 				em_close_to(e, d0);
 		}
+		em_var_undo(e, &vs[v], idx);
+	}
+	free(vs);
 	em_close_to(e, save);
 }
 
@@ -252,12 +276,12 @@ group_axes(Em *e, Group *gr, int k)
 		return;
 	}
 	int64_t nfull = ext / T, rem = ext % T, nb = blk > 1 ? nfull / blk : nfull;
-	/* the tail tile inside the last block's loop nest, where the loop nest sums in K blocks: the
-	 * loop runs over the blocks but the last, which is written after it with its tail tile
-	 * (emit_kblock.c: the loads the block makes serve the tail); otherwise the rest of the loop
-	 * nest again for the tail, below */
+	/* the tail tile inside the last block's loop nest, where the loop nest reduces across tiles
+	 * (not a scan): the loop runs over the blocks but the last, which is written after it with
+	 * its tail tile (group_body, emit_kblock.c: the loads the block makes serve the tail, each K
+	 * tile's); otherwise the rest of the loop nest again for the tail, below */
 	int inner = rem && __builtin_popcount(gr->mtail) < 2 && k != gr->pre && gr->pre < k && gr->seqax >= 0 &&
-	            gr->st[0].kax >= 0 && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
+	            to->ax[gr->seqax].red != TR_SCAN && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
 	e->fold[k] = 0;
 	for (int part = 0; part < 1 + inner && !e->bad; part++) {
 		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;

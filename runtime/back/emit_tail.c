@@ -3,7 +3,9 @@
  * gets its last, smaller tile written with that axis's tile parameters set
  * to what is left (em_tail_set, undone by em_tail_undo), through the read
  * maps for the producers fused into the loop nest (em_tile_set, which an
- * epilogue also uses to give its reader the reduction's tile).
+ * epilogue also uses to give its reader the reduction's tile); the tail
+ * tiles written inside the last block of a reduction's loop nest are its
+ * variants (em_variants, em_var_set, em_var_undo).
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,4 +66,52 @@ em_tail_undo(Em *e, Group *gr, int k, const Tail *tl)
 		gr->st[m].blk[k] = tl->blk[m];
 		gr->st[m].blocked = tl->blocked[m];
 	}
+}
+
+/* Variant v: the axes of the bits of v at their tail tile (emit.h, Var). */
+int
+em_variants(Group *gr, Var *vs)
+{
+	int nv = 0;
+	for (uint32_t v = 0; v < 1u << (AX_MAXR + 4); v++) {   /* at most two axes (emit_kernel.c): four */
+		if (v & ~gr->mtail)
+			continue;
+		Var *x = &vs[nv++];
+		x->axes = v;
+		x->gr = *gr;
+		x->gr.st = v ? x->st : gr->st;
+		for (int m = 0; m < gr->n && v; m++) {
+			x->st[m] = gr->st[m];
+			x->st[m].blocked = 0;
+			for (int k = 0; k < AX_MAXR + 4; k++) {
+				if (v & (1u << k))
+					x->st[m].blk[k] = 1;
+				x->st[m].blocked |= x->st[m].blk[k] > 1;
+			}
+		}
+	}
+	return nv;
+}
+
+void
+em_var_set(Em *e, Var *x, NsDim *idx)
+{
+	x->tl.n = 0;
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (x->axes & (1u << k)) {
+			for (int m = 0; m < x->gr.n; m++)
+				em_tile_set(e, x->gr.ids[m], k, x->gr.tsz[k], x->gr.mrem[k], &x->tl);
+			x->save[k] = idx[k];
+			em_dim(&idx[k], x->gr.mrem[k], "%lld", (long long)x->gr.mat[k]);
+		}
+}
+
+void
+em_var_undo(Em *e, Var *x, NsDim *idx)
+{
+	for (int i = x->tl.n - 1; i >= 0; i--)
+		e->tv[x->tl.at[i]] = x->tl.old[i];
+	for (int k = 0; k < AX_MAXR + 4; k++)
+		if (x->axes & (1u << k))
+			idx[k] = x->save[k];
 }
