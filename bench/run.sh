@@ -63,6 +63,17 @@ sweep_t1=$(date +%s)
 		echo "| $(basename "$f" .py) | $nv | $checks | $hits | $med |"
 	done
 	echo
+	echo "## Phase 1 alone per benchmark (bench/phase1.sh)"
+	echo
+	echo "The whole Phase 1 (variants, tiling, synthesis, fusion) as \`axonc compile\` reports it, at each"
+	echo "example's first size, one compile at a time after the sweep (the sweep's column above runs two"
+	echo "compiles side by side on two cores); the median of 3 runs, the runs in brackets."
+	echo
+	echo "| benchmark | Phase 1 s | runs |"
+	echo "| --- | --- | --- |"
+	sh bench/phase1.sh "$B/axonc" 3 | awk '{ runs = ""; for (i = 3; i <= NF; i++) runs = runs (runs == "" ? "" : " ") $i
+		gsub(/[()]/, "", runs); sub(/^ +/, "", runs); sub(/ +$/, "", runs); printf "| %s | %s | %s |\n", $1, $2, runs }'
+	echo
 	echo "## Synthesis of one op's 2-D tiles (default depth 3; an instance without any sequence searches all three levels, cumsum's partition-axis one)"
 	echo
 	echo "\`axonc synth OP\`: sequences found over the op's tile instances, sketches proved, and the"
