@@ -1,13 +1,13 @@
 /*
  * emit_concat.c — a concatenation split at its boundaries in its reader's
- * loop nest, instead of made off chip by copies (emit_kernel.c's gather).
+ * loop nest, instead of made off chip by copies (em_gather, below).
  *
  * A concatenation with one reader, an elementwise path from that reader to
  * the loop nest that computes it (loop fusion: into[]), and the joined dim
  * read as one of that nest's tiled parallel axes: the nest's loop over that
  * axis is written once per operand of the concatenation, over the operand's
  * part of the axis (its full tiles, then its tail, the tail-tile mechanism
- * of emit_kblock.c), and within the part the reader reads that operand at
+ * of emit_tail.c), and within the part the reader reads that operand at
  * the tile's start less the part's (`X[:, 512:1024]` read where a tile
  * of columns [0, 512) of `concatenate([-X2, X1])` is wanted).  An operand
  * computed by an operation that only the concatenation reads, and which the
@@ -270,5 +270,88 @@ em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int))
 		em_close_to(e, save);
 		for (int s = s0; s < s1 && rem && !e->bad; s++)
 			part_tile(e, gr, k, s, at[s], NULL, nfull * T, rem, c, inner);
+	}
+}
+
+/* A view of several tensors (a concatenation) is no view of one tensor on the
+ * target: its tensor is made off chip and each operand copied into its part,
+ * in slices of at most the on-chip memories' partitions, by an instruction that
+ * copies within off-chip memory (found by its element equation and its
+ * engines' memories); the model charges those copies like any other. */
+void
+em_gather(Em *e, int id)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	const AxNode *nd = &g->nodes[id];
+	int off = -1, pmax = 0, inst = -1, eng = -1;
+	for (int m = 0; m < t->nmems && m < 32; m++) {
+		if (t->mems[m].offchip && off < 0)
+			off = m;
+		if (!t->mems[m].offchip && t->mems[m].partitions > pmax)
+			pmax = t->mems[m].partitions;
+	}
+	for (int i = 0; i < t->ninsts && inst < 0 && off >= 0; i++)
+		for (int k = 0; k < t->nengines && k < 32 && inst < 0; k++)
+			if ((ax_inst_mems(t, &t->insts[i], 0, 1u << k) & ax_inst_mems(t, &t->insts[i], -1, 1u << k) & (1u << off)) &&
+			    lower_is_copy(t, g->tc, i))
+				inst = i, eng = k;
+	if (inst < 0 || pmax <= 0) {
+		em_fail(e, "%s of several tensors: no instruction of the target copies within off-chip memory",
+		        node_op(g, nd)->name);
+		return;
+	}
+	AxShape out;
+	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank != 2) {
+		em_fail(e, "%s: only tensors of rank 2 are concatenated in a kernel yet", node_op(g, nd)->name);
+		return;
+	}
+	NsStmt *ts = em_push(e, NS_TENSOR);
+	ts->node = id;
+	ts->shape = out;
+	for (int k = 0; k < g->noutputs; k++)
+		ts->output |= g->outputs[k] == id;
+	int64_t at = 0;   /* where the next operand starts along the joined axis */
+	for (int o = 0; o < nd->nin && !e->bad; o++) {
+		AxShape in;
+		if (nd->in[o] < 0 || graph_shape(g, nd->in[o], &e->env, &in) != 0 || in.rank != 2) {
+			em_fail(e, "%s: an operand's shape cannot be evaluated", node_op(g, nd)->name);
+			return;
+		}
+		int ax = in.d[0] != out.d[0] ? 0 : 1;   /* the joined axis */
+		int64_t rows = in.d[0], nwhole = rows / pmax, tail = rows % pmax;
+		for (int part = 0; part < 2; part++) {
+			int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;
+			if (!n)
+				continue;
+			int save = e->depth;
+			char r0[40], d0[48];   /* the first row read, and written */
+			int64_t first = part ? nwhole * pmax : 0, shift = ax == 0 ? at : 0;
+			if (n > 1) {
+				em_loop(e, 0, "c0", n);
+				snprintf(r0, sizeof r0, "c0 * %lld", (long long)pmax);
+				if (shift)
+					snprintf(d0, sizeof d0, "%lld + c0 * %lld", (long long)shift, (long long)pmax);
+				else
+					snprintf(d0, sizeof d0, "%s", r0);
+			} else {
+				snprintf(r0, sizeof r0, "%lld", (long long)first);
+				snprintf(d0, sizeof d0, "%lld", (long long)(shift + first));
+			}
+			NsRef src = { .var = -1 - nd->in[o], .nidx = 2 }, dst = { .var = -1 - id, .nidx = 2 };
+			src.shape = (AxShape){ .rank = 2, .d = { len, in.d[1] } };
+			dst.shape = src.shape;
+			em_dim(&src.idx[0], len, "%s", r0);
+			em_dim(&src.idx[1], in.d[1], "0");
+			em_dim(&dst.idx[0], len, "%s", d0);
+			em_dim(&dst.idx[1], in.d[1], "%lld", (long long)(ax == 1 ? at : 0));
+			const NsRef *opnd[AX_MAXOPND] = { &src };
+			int attr[AX_MAXATTR] = { 0 };
+			Term *sattr[AX_MAXATTR] = { 0 };
+			NsRef res;
+			em_inst(e, inst, eng, attr, sattr, opnd, &dst, off, &res);
+			em_close_to(e, save);
+		}
+		at += in.d[ax];
 	}
 }
