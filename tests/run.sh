@@ -378,6 +378,14 @@ if (cd "$tmp" && /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD
 	bad "emitted kernels differ from their programs in the NKI simulator"; grep FAIL "$tmp/nki" | head -10 | sed 's/^/    /'
 fi
 tail -1 "$tmp/nki"
+# the same one above the tiles' multiples: a tail tile of one along each axis, written inside the
+# last block of the reductions (matmuls with blocks, a group of three, fused producers, an epilogue)
+if (cd "$tmp" && NKI_ODD=1 /usr/bin/python3 "$OLDPWD/tests/nki/check_examples.py" "$OLDPWD/$AXONC" 4 \
+	"$OLDPWD"/examples/matmul.py "$OLDPWD"/examples/qkv_projection.py "$OLDPWD"/examples/rmsnorm_matmul.py \
+	"$OLDPWD"/examples/matmul_add_rmsnorm.py >"$tmp/nkiodd" 2>&1); then ok; else
+	bad "emitted kernels at sizes with tails differ from their programs in the NKI simulator"; grep FAIL "$tmp/nkiodd" | head -10 | sed 's/^/    /'
+fi
+tail -1 "$tmp/nkiodd" | sed 's/^/tails: /'
 # ---- emitted kernels honour the program: scalar parameters, dtype, layouts, NKI calls only ----
 section "emitted kernels honour the program"
 # RMSNorm's eps is a parameter of the kernel, used: run with eps=0.5 it matches NumPy; the same

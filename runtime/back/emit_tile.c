@@ -612,6 +612,9 @@ em_block_loads(Em *e, int id, const NsDim *idx)
 		/* the same block load made earlier in an open loop (another operation of this loop nest) */
 		char key[480];
 		size_t kk = (size_t)snprintf(key, sizeof key, "block %u/%d/%d/%d/%d/%d", axes, merge, fold, inst, eng, mem);
+		for (int a = 0; a < AX_MAXR + 4 && kk < sizeof key; a++)   /* the buffer's shape: its tiles per axis */
+			if (axes & (1u << a))
+				kk += (size_t)snprintf(key + kk, sizeof key - kk, ",b%d", e->cur->blk[a]);
 		for (int a = 0; a < t->insts[inst].nattr && kk < sizeof key; a++)
 			kk += (size_t)snprintf(key + kk, sizeof key - kk, ",%d:%p", attr[a], (void *)sattr[a]);
 		for (int i = 0; i < nin && kk < sizeof key; i++)

@@ -22,9 +22,14 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import run_kernel  # noqa: E402
 
-# sizes per program: multiples of the tiles, and what each program assumes (even N, Hkv | Hq)
+# sizes per program: multiples of the tiles, and what each program assumes (even N, Hkv | Hq);
+# with NKI_ODD=1 sizes one above them (a tail tile of one along each axis, tails inside blocks),
+# for the programs named only
 DIMS = {"gqa": "B=1,Hq=4,Hkv=2,S=8,D=4"}
 DEFAULT = "M=8,N=12,K=16"
+if os.environ.get("NKI_ODD") == "1":
+    DIMS = {"gqa": "B=1,Hq=4,Hkv=2,S=9,D=5"}
+    DEFAULT = "M=9,N=13,K=17"
 
 def dims_for(path, axonc):
     name = os.path.basename(path)[:-3]
@@ -37,7 +42,8 @@ def main():
     os.environ["NKI_SIM_ALL_RULES"] = "1"
     axonc = sys.argv[1]
     max_tile = sys.argv[2] if len(sys.argv) > 2 else "4"
-    progs = sorted(glob.glob(ROOT + "/examples/*.py")) + sys.argv[3:]
+    named = [os.path.abspath(p) for p in sys.argv[3:]]
+    progs = named if os.environ.get("NKI_ODD") == "1" else sorted(glob.glob(ROOT + "/examples/*.py")) + named
     bad = kernels = 0
     by_rule = collections.OrderedDict()
     with tempfile.TemporaryDirectory() as d:
