@@ -285,7 +285,7 @@ group_axes(Em *e, Group *gr, int k)
 	e->fold[k] = 0;
 	for (int part = 0; part < 1 + inner && !e->bad; part++) {
 		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;
-		if (!nloop)
+		if (!nloop && inner)   /* one block: only the last */
 			continue;
 		if (blk > 1) {
 			snprintf(var, sizeof var, "b%d", k);
