@@ -73,9 +73,8 @@ int
 em_variants(Group *gr, Var *vs)
 {
 	int nv = 0;
-	for (uint32_t v = 0; v < 1u << (AX_MAXR + 4); v++) {   /* at most two axes (emit_kernel.c): four */
-		if (v & ~gr->mtail)
-			continue;
+	uint32_t v = 0;
+	do {   /* the subsets of mtail in increasing order (at most two axes, emit_kernel.c: four) */
 		Var *x = &vs[nv++];
 		x->axes = v;
 		x->gr = *gr;
@@ -89,7 +88,8 @@ em_variants(Group *gr, Var *vs)
 				x->st[m].blocked |= x->st[m].blk[k] > 1;
 			}
 		}
-	}
+		v = (v - gr->mtail) & gr->mtail;
+	} while (v);
 	return nv;
 }
 
