@@ -156,7 +156,7 @@ typedef struct Var {
 	Tail tl;
 	NsDim save[AX_MAXR + 4];
 } Var;
-int em_variants(Group *gr, Var *vs);   /* vs: room for four; their number */
+Var *em_variants(Group *gr, int *count);   /* malloc'd, count of them (the caller frees) */
 void em_var_set(Em *e, Var *x, NsDim *idx);
 void em_var_undo(Em *e, Var *x, NsDim *idx);
 /* ... the tile parameter of axis k of id (and of the producers fused into it, along the axes

@@ -66,19 +66,18 @@ em_group_kblocks(Em *e, Group *gr)
 	int eng[8], accmem[8], mv[8], accat[4][8], accbuf[4][8];
 	AxShape tshape[4][8] = { 0 };
 	uint32_t par[4] = { 0 };
-	Var *vs = calloc(4, sizeof *vs);
-	if (!vs)
-		ax_die("out of memory");
-	int nv = em_variants(gr, vs);
+	int nv;
+	Var *vs = em_variants(gr, &nv);
 	for (int v = 0; v < nv; v++)
 		for (int k = 0; k < to->naxes; k++)
 			if (vs[v].gr.st[0].blk[k] > 1 && k != seqax)
 				par[v] |= 1u << k;
-	for (int m = 0; m < n; m++)
+	for (int m = 0; m < n; m++) {
 		mv[m] = em_kblock_move(e, gr->ids[m], &eng[m]);
+		accmem[m] = e->L[gr->ids[m]].choice[e->choice[gr->ids[m]]].move[mv[m]].to;
+	}
 	for (int v = 0; v < nv; v++)
 		for (int m = 0; m < n; m++) {
-			accmem[m] = e->L[gr->ids[m]].choice[e->choice[gr->ids[m]]].move[mv[m]].to;
 			accat[v][m] = e->ns->n;
 			em_push(e, NS_BUF);
 			accbuf[v][m] = e->ns->nvars++;

@@ -170,10 +170,8 @@ group_body(Em *e, Group *gr)
 		return;
 	}
 	int64_t T = gr->tsz[seqax], ntile = gr->ext[seqax] / T, rem = gr->ext[seqax] % T;
-	Var *vs = calloc(4, sizeof *vs);   /* the block's tiles, then the tail tiles inside it (emit_tail.c) */
-	if (!vs)
-		ax_die("out of memory");
-	int nv = em_variants(gr, vs);
+	int nv;
+	Var *vs = em_variants(gr, &nv);   /* the block's tiles, then the tail tiles inside it (emit_tail.c) */
 	for (int v = 0; v < nv; v++)
 		for (int m = 0; m < n; m++) {
 			OpSt *s = &vs[v].gr.st[m];

@@ -8,6 +8,7 @@
  * variants (em_variants, em_var_set, em_var_undo).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "emit.h"
 
@@ -69,10 +70,13 @@ em_tail_undo(Em *e, Group *gr, int k, const Tail *tl)
 }
 
 /* Variant v: the axes of the bits of v at their tail tile (emit.h, Var). */
-int
-em_variants(Group *gr, Var *vs)
+Var *
+em_variants(Group *gr, int *count)
 {
 	int nv = 0;
+	Var *vs = malloc(sizeof *vs << __builtin_popcount(gr->mtail));   /* only what is written below is read */
+	if (!vs)
+		ax_die("out of memory");
 	uint32_t v = 0;
 	do {   /* the subsets of mtail in increasing order (at most two axes, emit_kernel.c: four) */
 		Var *x = &vs[nv++];
@@ -90,7 +94,8 @@ em_variants(Group *gr, Var *vs)
 		}
 		v = (v - gr->mtail) & gr->mtail;
 	} while (v);
-	return nv;
+	*count = nv;
+	return vs;
 }
 
 void
