@@ -682,6 +682,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		return NULL;
 	}
 	nest_prefetch(ns);
+	nest_forward(ns);
 	return ns;
 }
 

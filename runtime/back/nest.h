@@ -129,6 +129,9 @@ void nest_live_peak(const NestLive *lv, const AxMemory *mm, int m, int dmin, dou
 void nest_live_free(NestLive *lv);
 /* prefetch.c: loads in loops over a block's tiles (marked fetch) made before them, per block */
 void nest_prefetch(Nest *ns);
+/* forward.c: consecutive loop nests over the same loops merged, the tensors between them kept
+ * on chip per iteration (where each iteration reads what the same one wrote, and it fits) */
+void nest_forward(Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else
