@@ -683,6 +683,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	}
 	nest_prefetch(ns);
 	nest_forward(ns);
+	nest_hoist(ns);
 	return ns;
 }
 

@@ -132,6 +132,8 @@ void nest_prefetch(Nest *ns);
 /* forward.c: consecutive loop nests over the same loops merged, the tensors between them kept
  * on chip per iteration (where each iteration reads what the same one wrote, and it fits) */
 void nest_forward(Nest *ns);
+/* hoist.c: loads made before the loops they do not depend on (if the tiles still fit) */
+void nest_hoist(Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else

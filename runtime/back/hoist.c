@@ -1,0 +1,356 @@
+/*
+ * hoist.c — loads out of the loops they do not depend on (one pass over a
+ * candidate's statements, nest.h).
+ *
+ * A load (an instruction of on-chip result reading only off-chip tensors
+ * its loop nest does not write) inside a loop whose variable its slices do
+ * not use is made once before that loop instead of once per iteration.
+ * Where loops it does use lie between it and the outermost such loop (a
+ * matmul's loop over K tiles inside a loop over row tiles it does not
+ * read), they are written again before that loop, around the load, which
+ * fills a buffer with a dim per such loop; the uses read the buffer's tile
+ * at the loop variables.  Merged loop nests (forward.c) are where this
+ * happens: V of attention read per row tile of the scores, which it does
+ * not depend on.  Loads that hoist to the same place from the same slice
+ * are made once.  If the tiles then do not fit on chip, nothing is hoisted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nest.h"
+
+enum { MAXCHAIN = 2, MAXSLOTS = 64, MAXH = 256 };
+
+typedef struct Hoist {
+	int st;                  /* the load */
+	int at;                  /* the loop it is made before */
+	int nc, chain[MAXCHAIN]; /* the loops around it it uses, outermost first */
+	int buf;                 /* with a chain: its buffer's variable */
+	int same;                /* an earlier hoist of the same load to the same place (-1: none) */
+} Hoist;
+
+/* Does the text of an index use loop variable v? */
+static int
+uses_var(const char *e, const char *v)
+{
+	size_t n = strlen(v);
+	for (const char *p = strstr(e, v); p; p = strstr(p + 1, v)) {
+		int before = p > e && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') || (p[-1] >= 'a' && p[-1] <= 'z') ||
+		                       (p[-1] >= 'A' && p[-1] <= 'Z'));
+		char c = p[n];
+		int after = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+		if (!before && !after)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+ref_uses(const NsRef *r, const char *v)
+{
+	for (int d = 0; d < r->nidx; d++)
+		if (uses_var(r->idx[d].start, v) || (r->idx[d].fold > 0 && uses_var(r->idx[d].fin, v)))
+			return 1;
+	return 0;
+}
+
+static int
+same_ref(const NsRef *a, const NsRef *b)
+{
+	if (a->var != b->var || a->nidx != b->nidx || a->ellipsis != b->ellipsis)
+		return 0;
+	for (int d = 0; d < a->nidx; d++)
+		if (a->idx[d].len != b->idx[d].len || a->idx[d].fold != b->idx[d].fold ||
+		    a->idx[d].flen != b->idx[d].flen || strcmp(a->idx[d].start, b->idx[d].start) != 0 ||
+		    strcmp(a->idx[d].fin, b->idx[d].fin) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+same_load(const Nest *ns, const NsStmt *a, const NsStmt *b)
+{
+	const AxOp *op = &ns->g->t->insts[a->inst];
+	if (a->inst != b->inst || a->engine != b->engine || a->mem != b->mem || a->shape.rank != b->shape.rank)
+		return 0;
+	for (int d = 0; d < a->shape.rank; d++)
+		if (a->shape.d[d] != b->shape.d[d])
+			return 0;
+	for (int k = 0; k < op->nattr && k < AX_MAXATTR; k++)
+		if (a->attr[k] != b->attr[k] || a->aval[k] != b->aval[k] || a->aterm[k] != b->aterm[k])
+			return 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
+		if (!same_ref(&a->opnd[o], &b->opnd[o]))
+			return 0;
+	return 1;
+}
+
+/* Chains of loops of the same variables and trips (their uses read the buffer by those names). */
+static int
+same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
+{
+	if (a->nc != b->nc)
+		return 0;
+	for (int c = 0; c < a->nc; c++)
+		if (strcmp(ns->s[a->chain[c]].name, ns->s[b->chain[c]].name) != 0 ||
+		    ns->s[a->chain[c]].hi != ns->s[b->chain[c]].hi)
+			return 0;
+	return 1;
+}
+
+/* Every ref of statement s (its operands, out and src). */
+static int
+refs(const Nest *ns, NsStmt *s, NsRef **r)
+{
+	int n = 0;
+	if (s->kind == NS_INST)
+		for (int o = 0; o < ns->g->t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
+			r[n++] = &s->opnd[o];
+	if (s->kind == NS_INST || s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET)
+		r[n++] = &s->out;
+	if (s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET)
+		r[n++] = &s->src;
+	return n;
+}
+
+/* Is s a load of tensors no statement of [lo, hi] writes, into a tile of its own? */
+static int
+loads(const Nest *ns, const NsStmt *s, const int *wrote)
+{
+	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0 || ns->g->t->mems[s->mem].offchip)
+		return 0;
+	const AxOp *op = &ns->g->t->insts[s->inst];
+	int any = 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
+		if (s->opnd[o].var == NS_NONE)
+			continue;
+		if (s->opnd[o].var >= 0 || wrote[-1 - s->opnd[o].var])
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/* The hoist of load i (0 if it stays). */
+static int
+plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
+{
+	const NsStmt *s = &ns->s[i];
+	const AxOp *op = &ns->g->t->insts[s->inst];
+	int loops[64], nl = 0;
+	for (int l = up[i]; l >= 0 && nl < 64; l = up[l])
+		loops[nl++] = l;   /* innermost first */
+	*h = (Hoist){ .st = i, .at = -1, .same = -1, .buf = -1 };
+	int used[64], nused = 0;
+	int64_t slots = 1;
+	for (int k = 0; k < nl; k++) {
+		used[k] = 0;
+		for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
+			used[k] |= s->opnd[o].var != NS_NONE && ref_uses(&s->opnd[o], ns->s[loops[k]].name);
+		/* a loop it uses is written again around it, up to MAXCHAIN of them, MAXSLOTS tiles */
+		if (used[k]) {
+			if (nused == MAXCHAIN || slots * ns->s[loops[k]].hi > MAXSLOTS)
+				break;
+			nused++;
+			slots *= ns->s[loops[k]].hi;
+			continue;
+		}
+		h->at = loops[k];   /* made before this loop, the loops it uses inside it around it */
+		h->nc = 0;
+		for (int j = k - 1; j >= 0; j--)
+			if (used[j])
+				h->chain[h->nc++] = loops[j];
+	}
+	if (h->at < 0)
+		return 0;
+	/* the uses: inside the load's own loop */
+	int end = endof[up[i]];
+	for (int j = 0; j < ns->n; j++) {
+		if (j >= i && j <= end)
+			continue;
+		NsRef *r[AX_MAXOPND + 2];
+		int nr = refs(ns, &ns->s[j], r);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == s->var)
+				return 0;
+	}
+	return 1;
+}
+
+/* The buffer's tile for a use r of the hoisted load's value (partition dim, the chain's loop
+ * variables, the tile's other dims). */
+static NsRef
+chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, int buf)
+{
+	NsRef b = { .var = buf, .shape = r->shape };
+	NsDim whole[AX_MAXR];
+	const NsDim *src = r->idx;
+	if (!r->nidx) {
+		for (int d = 0; d < tile->rank; d++) {
+			whole[d] = (NsDim){ .len = tile->d[d] };
+			snprintf(whole[d].start, sizeof whole[d].start, "0");
+		}
+		src = whole;
+	}
+	int rank = r->nidx ? r->nidx : tile->rank;
+	b.idx[b.nidx++] = src[0];
+	for (int c = 0; c < h->nc; c++) {
+		NsDim *d = &b.idx[b.nidx++];
+		d->len = 0;
+		snprintf(d->start, sizeof d->start, "%s", ns->s[h->chain[c]].name);
+	}
+	for (int d = 1; d < rank; d++)
+		b.idx[b.nidx++] = src[d];
+	return b;
+}
+
+void
+nest_hoist(Nest *ns)
+{
+	int n = ns->n;
+	if (!n)
+		return;
+	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+	int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
+	Hoist *h = malloc(sizeof *h * MAXH);
+	if (!up || !endof || !wrote || !h)
+		ax_die("out of memory");
+	int stack[256], sp = 0;
+	for (int i = 0; i < n; i++) {
+		const NsStmt *s = &ns->s[i];
+		up[i] = sp ? stack[sp - 1] : -1;
+		endof[i] = -1;
+		if (s->kind == NS_LOOP && sp < 256)
+			stack[sp++] = i;
+		else if (s->kind == NS_END && sp) {
+			endof[stack[--sp]] = i;
+			up[i] = sp ? stack[sp - 1] : -1;
+		}
+	}
+	int nh = 0;
+	for (int a = 0; a < n; a++) {   /* per top-level loop nest: the tensors it writes, then its loads */
+		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
+			continue;
+		int e = endof[a];
+		for (int id = 0; id < ns->g->nnodes; id++)
+			wrote[id] = 0;
+		for (int i = a; i <= e; i++) {
+			NsRef *r[AX_MAXOPND + 2];
+			int nr = refs(ns, &ns->s[i], r);
+			for (int k = 0; k < nr; k++)
+				if (r[k]->var < 0 && r[k]->var != NS_NONE && (r[k] == &ns->s[i].out))
+					wrote[-1 - r[k]->var] = 1;
+		}
+		for (int i = 0; i < n; i++)   /* a view of a tensor written here is written too */
+			if (ns->s[i].kind == NS_VIEW)
+				for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
+					int in = ns->g->nodes[ns->s[i].node].in[o];
+					wrote[ns->s[i].node] |= in >= 0 && wrote[in];
+				}
+		for (int i = a + 1; i < e && nh < MAXH; i++)
+			if (loads(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
+				for (int k = 0; k < nh && h[nh].same < 0; k++)
+					if (h[k].at == h[nh].at && same_chain(ns, &h[k], &h[nh]) &&
+					    same_load(ns, &ns->s[h[k].st], &ns->s[i]))
+						h[nh].same = k;
+				nh++;
+			}
+	}
+	free(wrote);
+	if (!nh) {
+		free(up), free(endof), free(h);
+		return;
+	}
+	/* the new statements: before each loop, the loads hoisted to it (with a chain: a buffer and
+	 * the chain's loops around the load); each use of a hoisted value reads it (a chain's buffer
+	 * at the loops' variables); a load made once for several reads the first */
+	int nv = ns->nvars, extra = 0;
+	for (int k = 0; k < nh; k++) {
+		if (h[k].same >= 0)
+			continue;
+		if (h[k].nc)
+			h[k].buf = nv++;
+		extra += 2 + 2 * h[k].nc;
+	}
+	NsStmt *w = malloc(sizeof *w * (size_t)n), *o = malloc(sizeof *o * (size_t)(n + extra));
+	char *skip = calloc((size_t)n, 1);
+	if (!w || !o || !skip)
+		ax_die("out of memory");
+	memcpy(w, ns->s, sizeof *w * (size_t)n);
+	for (int k = 0; k < nh; k++) {
+		const Hoist *x = &h[k], *y = x->same >= 0 ? &h[x->same] : x;
+		const NsStmt *ld = &ns->s[x->st];
+		int end = endof[up[x->st]];
+		skip[x->st] = 1;
+		for (int j = x->st + 1; j <= end; j++) {
+			NsRef *r[AX_MAXOPND + 2];
+			int nr = refs(ns, &w[j], r);
+			for (int q = 0; q < nr; q++)
+				if (r[q]->var == ld->var) {
+					if (y->nc)
+						*r[q] = chain_ref(ns, r[q], y, &ld->shape, y->buf);
+					else
+						r[q]->var = ns->s[y->st].var;
+				}
+		}
+	}
+	int no = 0;
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < nh; k++) {
+			const Hoist *x = &h[k];
+			if (x->at != i || x->same >= 0)
+				continue;
+			int d = ns->s[i].depth;
+			NsStmt ld = ns->s[x->st];
+			if (x->nc) {
+				NsStmt *b = &o[no++];
+				*b = (NsStmt){ .kind = NS_BUF, .depth = d, .var = x->buf, .mem = ld.mem, .node = -1 };
+				b->out.var = b->src.var = NS_NONE;
+				b->shape.rank = ld.shape.rank + x->nc;
+				b->shape.d[0] = ld.shape.d[0];
+				for (int c = 0; c < x->nc; c++)
+					b->shape.d[1 + c] = ns->s[x->chain[c]].hi;
+				for (int q = 1; q < ld.shape.rank; q++)
+					b->shape.d[x->nc + q] = ld.shape.d[q];
+				for (int c = 0; c < x->nc; c++) {
+					o[no] = ns->s[x->chain[c]];
+					o[no].depth = d + c;
+					o[no++].fetch = 0;
+				}
+				NsRef whole = ns_var(ld.var, &ld.shape);
+				ld.out = chain_ref(ns, &whole, x, &ld.shape, x->buf);
+			}
+			ld.depth = d + x->nc;
+			o[no++] = ld;
+			for (int c = x->nc - 1; c >= 0; c--) {
+				NsStmt *en = &o[no++];
+				*en = (NsStmt){ .kind = NS_END, .depth = d + c, .var = NS_NONE, .node = -1 };
+				en->out.var = en->src.var = NS_NONE;
+			}
+		}
+		if (!skip[i])
+			o[no++] = w[i];
+	}
+	free(w);
+	free(skip);
+	Nest tmp = *ns;
+	tmp.s = o;
+	tmp.n = no;
+	tmp.nvars = nv;
+	Footprint fp;
+	nest_room(&tmp, &fp);
+	if (fp.fits) {
+		if (no > ns->cap) {
+			size_t got;
+			NsStmt *s = ax_spare_take(sizeof *s * (size_t)no, &got);
+			ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
+			ns->s = s;
+			ns->cap = (int)(got / sizeof *s);
+		}
+		memcpy(ns->s, o, sizeof *o * (size_t)no);
+		ns->n = no;
+		ns->nvars = nv;
+	}
+	free(o);
+	free(up), free(endof), free(h);
+}
