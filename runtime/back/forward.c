@@ -29,183 +29,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "affine.h"
 #include "nest.h"
 
-enum { AFF_MAXV = 12, MAXNEST = 64, MAXACC = 96, MAXFWD = 8, MAXDEPTH = 16 };
-
-/* ---- affine expressions over loop variables -------------------------------------------- */
-
-typedef struct Aff {
-	int64_t c;
-	int n;
-	int64_t k[AFF_MAXV];
-	char v[AFF_MAXV][24];
-} Aff;
-
-static int
-aff_term(Aff *a, const char *v, int64_t k)
-{
-	for (int i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], v) == 0) {
-			a->k[i] += k;
-			return 0;
-		}
-	if (a->n == AFF_MAXV || strlen(v) >= sizeof a->v[0])
-		return -1;
-	snprintf(a->v[a->n], sizeof a->v[0], "%s", v);
-	a->k[a->n++] = k;
-	return 0;
-}
-
-/* a += m * b; -1 if there are too many variables */
-static int
-aff_add(Aff *a, const Aff *b, int64_t m)
-{
-	a->c += m * b->c;
-	for (int i = 0; i < b->n; i++)
-		if (aff_term(a, b->v[i], m * b->k[i]) != 0)
-			return -1;
-	return 0;
-}
-
-static int64_t
-aff_coef(const Aff *a, const char *v)
-{
-	for (int i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], v) == 0)
-			return a->k[i];
-	return 0;
-}
-
-static int
-aff_eq(const Aff *a, const Aff *b)
-{
-	if (a->c != b->c)
-		return 0;
-	for (int i = 0; i < a->n; i++)
-		if (a->k[i] != aff_coef(b, a->v[i]))
-			return 0;
-	for (int i = 0; i < b->n; i++)
-		if (b->k[i] != aff_coef(a, b->v[i]))
-			return 0;
-	return 1;
-}
-
-typedef struct Px {
-	const char *p;
-	int bad;
-} Px;
-
-static Aff p_expr(Px *x);
-
-static void
-p_space(Px *x)
-{
-	while (*x->p == ' ')
-		x->p++;
-}
-
-static Aff
-p_factor(Px *x)
-{
-	Aff a = { 0 };
-	p_space(x);
-	if (*x->p == '(') {
-		x->p++;
-		a = p_expr(x);
-		p_space(x);
-		if (*x->p != ')')
-			x->bad = 1;
-		else
-			x->p++;
-	} else if (*x->p == '-') {
-		x->p++;
-		Aff b = p_factor(x);
-		x->bad |= aff_add(&a, &b, -1) != 0;
-	} else if (*x->p >= '0' && *x->p <= '9') {
-		char *end;
-		a.c = strtoll(x->p, &end, 10);
-		x->p = end;
-	} else if (*x->p == '_' || (*x->p >= 'a' && *x->p <= 'z') || (*x->p >= 'A' && *x->p <= 'Z')) {
-		char name[24];
-		size_t n = 0;
-		while (*x->p == '_' || (*x->p >= 'a' && *x->p <= 'z') || (*x->p >= 'A' && *x->p <= 'Z') ||
-		       (*x->p >= '0' && *x->p <= '9')) {
-			if (n + 1 < sizeof name)
-				name[n++] = *x->p;
-			else
-				x->bad = 1;
-			x->p++;
-		}
-		name[n] = 0;
-		x->bad |= aff_term(&a, name, 1) != 0;
-	} else
-		x->bad = 1;
-	return a;
-}
-
-static Aff
-p_term(Px *x)
-{
-	Aff a = p_factor(x);
-	for (p_space(x); !x->bad && *x->p == '*'; p_space(x)) {
-		x->p++;
-		Aff b = p_factor(x), r = { 0 };
-		if (a.n == 0)
-			x->bad |= aff_add(&r, &b, a.c) != 0;
-		else if (b.n == 0)
-			x->bad |= aff_add(&r, &a, b.c) != 0;
-		else
-			x->bad = 1;   /* not affine */
-		a = r;
-	}
-	return a;
-}
-
-static Aff
-p_expr(Px *x)
-{
-	Aff a = p_term(x);
-	for (p_space(x); !x->bad && (*x->p == '+' || *x->p == '-'); p_space(x)) {
-		int64_t m = *x->p == '-' ? -1 : 1;
-		x->p++;
-		Aff b = p_term(x);
-		x->bad |= aff_add(&a, &b, m) != 0;
-	}
-	return a;
-}
-
-static int
-aff_parse(const char *s, Aff *a)
-{
-	Px x = { s, 0 };
-	*a = p_expr(&x);
-	p_space(&x);
-	return x.bad || *x.p ? -1 : 0;
-}
-
-/* as a slice start ("j3 * 128 + 512"); -1 if it does not fit */
-static int
-aff_print(const Aff *a, char *buf, size_t n)
-{
-	size_t k = 0;
-	buf[0] = 0;
-	for (int i = 0; i < a->n && k < n; i++) {
-		int64_t c = a->k[i];
-		if (!c)
-			continue;
-		const char *sep = k ? (c < 0 ? " - " : " + ") : (c < 0 ? "-" : "");
-		int64_t m = c < 0 ? -c : c;
-		if (m == 1)
-			k += (size_t)snprintf(buf + k, n - k, "%s%s", sep, a->v[i]);
-		else
-			k += (size_t)snprintf(buf + k, n - k, "%s%s * %lld", sep, a->v[i], (long long)m);
-	}
-	if (k < n && (a->c || !k))
-		k += (size_t)snprintf(buf + k, n - k, "%s%lld", k ? (a->c < 0 ? " - " : " + ") : "",
-		                      (long long)(k && a->c < 0 ? -a->c : a->c));
-	return k < n ? 0 : -1;
-}
+enum { MAXNEST = 64, MAXACC = 96, MAXFWD = 8, MAXDEPTH = 16 };
 
 /* ---- the statements' structure ------------------------------------------------------------ */
 
@@ -246,22 +73,6 @@ typedef struct Fw {
 } Fw;
 
 static int
-refs_of(const Nest *ns, NsStmt *s, NsRef **r, int *wr)
-{
-	int n = 0;
-	if (s->kind == NS_INST)
-		for (int o = 0; o < ns->g->t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
-			if (s->opnd[o].var != NS_NONE)
-				wr[n] = 0, r[n++] = &s->opnd[o];
-	if ((s->kind == NS_INST || s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) &&
-	    s->out.var != NS_NONE)
-		wr[n] = s->kind == NS_ACC ? 2 : 1, r[n++] = &s->out;
-	if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var != NS_NONE)
-		wr[n] = 0, r[n++] = &s->src;
-	return n;
-}
-
-static int
 is_copy(Fw *f, int inst)
 {
 	if (f->copy[inst] < 0)
@@ -294,7 +105,7 @@ fw_scan(Fw *f)
 		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < ns->nvars)
 			f->def[s->var] = i;
 		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = refs_of(ns, s, r, wr);
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, s, r, wr);
 		for (int k = 0; k < nr; k++)
 			if (r[k]->var >= 0 && r[k]->var < ns->nvars)
 				f->uses[r[k]->var]++;
@@ -546,7 +357,7 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 			for (int o = 0; o < ns->g->nodes[s->node].nin; o++)
 				p->outside |= ns->g->nodes[s->node].in[o] == T;
 		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = refs_of(ns, s, r, wr);
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, s, r, wr);
 		for (int k = 0; k < nr; k++) {
 			if (r[k]->var >= 0 || r[k]->var == NS_NONE)
 				continue;
@@ -736,7 +547,7 @@ rewrite(Fw *f, NsStmt *w)
 				to = f->up[a->dbuf] >= 0 ? f->endof[f->up[a->dbuf]] : ns->n - 1;
 			for (int i = 0; i < ns->n; i++) {
 				NsRef *r[AX_MAXOPND + 2];
-				int wr[AX_MAXOPND + 2], nr = refs_of(ns, &w[i], r, wr);
+				int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &w[i], r, wr);
 				for (int j = 0; j < nr; j++) {
 					if (r[j]->var != v || i == a->st)
 						continue;
@@ -779,7 +590,7 @@ try_group(Fw *f, int a, int e, int K)
 	int ok = 1;
 	for (int i = f->lo; i <= f->hi && ok; i++) {   /* which nest writes each tensor */
 		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = refs_of(ns, &ns->s[i], r, wr), m = f->nest[i - f->lo];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr), m = f->nest[i - f->lo];
 		for (int k = 0; k < nr; k++) {
 			if (!wr[k] || r[k]->var >= 0 || r[k]->var == NS_NONE)
 				continue;
@@ -792,7 +603,7 @@ try_group(Fw *f, int a, int e, int K)
 	}
 	for (int i = f->lo; i <= f->hi && ok; i++) {   /* the tensors crossing */
 		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = refs_of(ns, &ns->s[i], r, wr), m = f->nest[i - f->lo];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr), m = f->nest[i - f->lo];
 		for (int k = 0; k < nr && ok; k++) {
 			if (wr[k] == 1 || r[k]->var >= 0 || r[k]->var == NS_NONE)
 				continue;

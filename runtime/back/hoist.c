@@ -54,37 +54,6 @@ ref_uses(const NsRef *r, const char *v)
 	return 0;
 }
 
-static int
-same_ref(const NsRef *a, const NsRef *b)
-{
-	if (a->var != b->var || a->nidx != b->nidx || a->ellipsis != b->ellipsis)
-		return 0;
-	for (int d = 0; d < a->nidx; d++)
-		if (a->idx[d].len != b->idx[d].len || a->idx[d].fold != b->idx[d].fold ||
-		    a->idx[d].flen != b->idx[d].flen || strcmp(a->idx[d].start, b->idx[d].start) != 0 ||
-		    strcmp(a->idx[d].fin, b->idx[d].fin) != 0)
-			return 0;
-	return 1;
-}
-
-static int
-same_load(const Nest *ns, const NsStmt *a, const NsStmt *b)
-{
-	const AxOp *op = &ns->g->t->insts[a->inst];
-	if (a->inst != b->inst || a->engine != b->engine || a->mem != b->mem || a->shape.rank != b->shape.rank)
-		return 0;
-	for (int d = 0; d < a->shape.rank; d++)
-		if (a->shape.d[d] != b->shape.d[d])
-			return 0;
-	for (int k = 0; k < op->nattr && k < AX_MAXATTR; k++)
-		if (a->attr[k] != b->attr[k] || a->aval[k] != b->aval[k] || a->aterm[k] != b->aterm[k])
-			return 0;
-	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
-		if (!same_ref(&a->opnd[o], &b->opnd[o]))
-			return 0;
-	return 1;
-}
-
 /* Chains of loops of the same variables and trips (their uses read the buffer by those names). */
 static int
 same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
@@ -96,21 +65,6 @@ same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
 		    ns->s[a->chain[c]].hi != ns->s[b->chain[c]].hi)
 			return 0;
 	return 1;
-}
-
-/* Every ref of statement s (its operands, out and src). */
-static int
-refs(const Nest *ns, NsStmt *s, NsRef **r)
-{
-	int n = 0;
-	if (s->kind == NS_INST)
-		for (int o = 0; o < ns->g->t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
-			r[n++] = &s->opnd[o];
-	if (s->kind == NS_INST || s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET)
-		r[n++] = &s->out;
-	if (s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET)
-		r[n++] = &s->src;
-	return n;
 }
 
 /* Is s a load of tensors no statement of [lo, hi] writes, into a tile of its own? */
@@ -169,7 +123,7 @@ plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
 		if (j >= i && j <= end)
 			continue;
 		NsRef *r[AX_MAXOPND + 2];
-		int nr = refs(ns, &ns->s[j], r);
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[j], r, wr);
 		for (int k = 0; k < nr; k++)
 			if (r[k]->var == s->var)
 				return 0;
@@ -236,9 +190,9 @@ nest_hoist(Nest *ns)
 			wrote[id] = 0;
 		for (int i = a; i <= e; i++) {
 			NsRef *r[AX_MAXOPND + 2];
-			int nr = refs(ns, &ns->s[i], r);
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
 			for (int k = 0; k < nr; k++)
-				if (r[k]->var < 0 && r[k]->var != NS_NONE && (r[k] == &ns->s[i].out))
+				if (r[k]->var < 0 && wr[k])
 					wrote[-1 - r[k]->var] = 1;
 		}
 		for (int i = 0; i < n; i++)   /* a view of a tensor written here is written too */
@@ -251,7 +205,7 @@ nest_hoist(Nest *ns)
 			if (loads(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
 				for (int k = 0; k < nh && h[nh].same < 0; k++)
 					if (h[k].at == h[nh].at && same_chain(ns, &h[k], &h[nh]) &&
-					    same_load(ns, &ns->s[h[k].st], &ns->s[i]))
+					    nest_same_load(ns, &ns->s[h[k].st], &ns->s[i]))
 						h[nh].same = k;
 				nh++;
 			}
@@ -284,7 +238,7 @@ nest_hoist(Nest *ns)
 		skip[x->st] = 1;
 		for (int j = x->st + 1; j <= end; j++) {
 			NsRef *r[AX_MAXOPND + 2];
-			int nr = refs(ns, &w[j], r);
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &w[j], r, wr);
 			for (int q = 0; q < nr; q++)
 				if (r[q]->var == ld->var) {
 					if (y->nc)

@@ -46,6 +46,55 @@ ns_var(int var, const AxShape *s)
 	return r;
 }
 
+int
+nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr)
+{
+	int n = 0;
+	if (s->kind == NS_INST)
+		for (int o = 0; o < ns->g->t->insts[s->inst].nopnd && o < AX_MAXOPND; o++)
+			if (s->opnd[o].var != NS_NONE)
+				wr[n] = 0, r[n++] = &s->opnd[o];
+	if ((s->kind == NS_INST || s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) &&
+	    s->out.var != NS_NONE)
+		wr[n] = s->kind == NS_ACC ? 2 : 1, r[n++] = &s->out;
+	if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var != NS_NONE)
+		wr[n] = 0, r[n++] = &s->src;
+	return n;
+}
+
+static int
+same_ref(const NsRef *a, const NsRef *b)
+{
+	if (a->var != b->var || a->nidx != b->nidx || a->ellipsis != b->ellipsis || a->shape.rank != b->shape.rank)
+		return 0;
+	for (int d = 0; d < a->shape.rank; d++)
+		if (a->shape.d[d] != b->shape.d[d])
+			return 0;
+	for (int d = 0; d < a->nidx; d++)
+		if (a->idx[d].len != b->idx[d].len || a->idx[d].fold != b->idx[d].fold || a->idx[d].flen != b->idx[d].flen ||
+		    strcmp(a->idx[d].start, b->idx[d].start) != 0 || strcmp(a->idx[d].fin, b->idx[d].fin) != 0)
+			return 0;
+	return 1;
+}
+
+int
+nest_same_load(const Nest *ns, const NsStmt *a, const NsStmt *b)
+{
+	const AxOp *op = &ns->g->t->insts[a->inst];
+	if (a->inst != b->inst || a->engine != b->engine || a->mem != b->mem || a->shape.rank != b->shape.rank)
+		return 0;
+	for (int d = 0; d < a->shape.rank; d++)
+		if (a->shape.d[d] != b->shape.d[d])
+			return 0;
+	for (int k = 0; k < op->nattr && k < AX_MAXATTR; k++)
+		if (a->attr[k] != b->attr[k] || a->aval[k] != b->aval[k] || a->aterm[k] != b->aterm[k])
+			return 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
+		if (!same_ref(&a->opnd[o], &b->opnd[o]))
+			return 0;
+	return 1;
+}
+
 /* The tiles live on chip: a tile lives from the statement that makes it to
  * its last reader, or to the end of a loop it is read in but made before
  * (every iteration reads it).  Bytes per partition at `scale` of 4 per

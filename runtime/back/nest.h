@@ -90,6 +90,11 @@ void nest_free(Nest *ns);
 const char *nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
+/* the refs of statement s (operands, out, src; omitted ones left out) into r, wr[k] 1 where
+ * r[k] is written, 2 written and read (an accumulation), else 0: how many */
+int nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr);
+/* two loads of the same data into the same kind of tile */
+int nest_same_load(const Nest *ns, const NsStmt *a, const NsStmt *b);
 
 /* emit_fold.c: may axis k of node id (its tiling to) fold its blocks' rows: a tile axis, not
  * reduced, the partition axis of the result, not a deep tile's? (the emitter and extraction ask) */

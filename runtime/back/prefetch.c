@@ -41,39 +41,6 @@ typedef struct Fetch {
 	int n;
 } Fetch;
 
-static int
-same_ref(const NsRef *a, const NsRef *b)
-{
-	if (a->var != b->var || a->nidx != b->nidx || a->ellipsis != b->ellipsis || a->shape.rank != b->shape.rank)
-		return 0;
-	for (int d = 0; d < a->shape.rank; d++)
-		if (a->shape.d[d] != b->shape.d[d])
-			return 0;
-	for (int d = 0; d < a->nidx; d++)
-		if (a->idx[d].len != b->idx[d].len || strcmp(a->idx[d].start, b->idx[d].start) != 0)
-			return 0;
-	return 1;
-}
-
-/* Two loads of the same data into the same kind of tile. */
-static int
-same_load(const Nest *ns, const NsStmt *a, const NsStmt *b)
-{
-	const AxOp *op = &ns->g->t->insts[a->inst];
-	if (a->inst != b->inst || a->engine != b->engine || a->mem != b->mem || a->shape.rank != b->shape.rank)
-		return 0;
-	for (int d = 0; d < a->shape.rank; d++)
-		if (a->shape.d[d] != b->shape.d[d])
-			return 0;
-	for (int k = 0; k < op->nattr && k < AX_MAXATTR; k++)
-		if (a->attr[k] != b->attr[k] || a->aval[k] != b->aval[k] || a->aterm[k] != b->aterm[k])
-			return 0;
-	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
-		if (!same_ref(&a->opnd[o], &b->opnd[o]))
-			return 0;
-	return 1;
-}
-
 /* Is statement s a load: an instruction of on-chip result from off-chip operands only? */
 static int
 is_load(const Nest *ns, const NsStmt *s)
@@ -224,7 +191,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 		folded[k] = -1;
 		for (int m = f->n - 1; m >= 0 && fresh[k]; m--) {   /* made by an earlier chain of the same loops */
 			const Made *md = &f->made[m];
-			int same = md->depth == ns->s[at].depth && md->nc == nc && same_load(ns, &md->ld, ld);
+			int same = md->depth == ns->s[at].depth && md->nc == nc && nest_same_load(ns, &md->ld, ld);
 			for (int c = 0; c < nc && same; c++)
 				same = md->hi[c] == chain[c]->hi && strcmp(md->loop[c], chain[c]->name) == 0;
 			for (int o = 0; o < AX_MAXOPND && same; o++)
