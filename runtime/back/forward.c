@@ -384,12 +384,12 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 					return -1;
 				mem = ns->s[a->src].mem;
 			} else {
-				if (s->kind != NS_INST || !is_copy(f, s->inst) || r[k] != &s->opnd[0] || s->var < 0 || s->mem < 0 ||
-				    t->mems[s->mem].offchip || t->mems[s->mem].banks > 0)
+				if (s->kind != NS_INST || !is_copy(f, s->inst) || r[k] != &s->opnd[0] ||
+				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0))
 					return -1;
-				if (s->out.var != NS_NONE && load_into_buffer(f, i, a) != 0)
+				mem = s->out.var != NS_NONE ? ns->s[a->dbuf].mem : s->mem;
+				if (mem < 0 || t->mems[mem].offchip || t->mems[mem].banks > 0)
 					return -1;
-				mem = s->mem;
 			}
 			if (p->mem >= 0 && mem != p->mem)
 				return -1;
@@ -631,9 +631,20 @@ try_group(Fw *f, int a, int e, int K)
 				f->np++;
 		}
 	}
-	free(wn);
-	if (!ok || !f->np)
+	if (getenv("XDUMP")) fprintf(stderr, "try a=%d e=%d K=%d ok=%d np=%d\n", a, e, K, ok, f->np);
+	if (!ok || !f->np) {
+		free(wn);
 		return 0;
+	}
+	/* a view between the nests of a tensor the group writes is declared after the merged nest
+	 * (in the C rendering a view is made where it is declared; none of the group reads it) */
+	for (int i = 0; i < ns->n; i++)
+		if (ns->s[i].kind == NS_VIEW) {
+			const AxNode *nd = &g->nodes[ns->s[i].node];
+			for (int o = 0; o < nd->nin; o++)
+				if (nd->in[o] >= 0 && wn[nd->in[o]] != -1)
+					wn[ns->s[i].node] = -3;
+		}
 	/* the merged statements: declarations between the nests first, then nest a without its last
 	 * K ends and with the buffers after its K loops, the others' bodies (their notes at depth K),
 	 * the K ends */
@@ -646,6 +657,7 @@ try_group(Fw *f, int a, int e, int K)
 	if (rewrite(f, w) != 0) {
 		free(w);
 		free(o);
+		free(wn);
 		return 0;
 	}
 #define PUT(i) do { if (w[i].kind >= 0) o[no++] = w[i]; } while (0)
@@ -653,7 +665,7 @@ try_group(Fw *f, int a, int e, int K)
 		PUT(i);
 	for (int m = a; m < e; m++)
 		for (int i = f->en[m] + 1; i < f->st[m + 1]; i++)
-			if (w[i].kind != NS_NOTE)
+			if (w[i].kind != NS_NOTE && !(w[i].kind == NS_VIEW && wn[w[i].node] != -1))
 				PUT(i);
 	for (int i = f->st[a]; i <= f->en[a] - K; i++) {
 		PUT(i);
@@ -674,16 +686,25 @@ try_group(Fw *f, int a, int e, int K)
 		for (int i = f->st[m] + K; i <= f->en[m] - K; i++)
 			PUT(i);
 	}
-	for (int i = f->en[e] - K + 1; i < ns->n; i++)
+	for (int i = f->en[e] - K + 1; i <= f->en[e]; i++)
+		PUT(i);
+	for (int m = a; m < e; m++)
+		for (int i = f->en[m] + 1; i < f->st[m + 1]; i++)
+			if (w[i].kind == NS_VIEW && wn[w[i].node] != -1)
+				PUT(i);
+	for (int i = f->en[e] + 1; i < ns->n; i++)
 		PUT(i);
 #undef PUT
+	free(wn);
 	free(w);
+	no = nest_drop_empty(o, no);
 	Nest tmp = *ns;
 	tmp.s = o;
 	tmp.n = no;
 	tmp.nvars = ns->nvars + f->np;
 	Footprint fp;
 	nest_room(&tmp, &fp);
+	if (getenv("XDUMP")) fprintf(stderr, "fits=%d sbuf=%lld psum=%lld banks=%lld\n", fp.fits, (long long)fp.bytes[1], (long long)fp.bytes[2], (long long)fp.banks[2]);
 	if (!fp.fits) {
 		free(o);
 		return 0;

@@ -287,6 +287,7 @@ nest_hoist(Nest *ns)
 	}
 	free(w);
 	free(skip);
+	no = nest_drop_empty(o, no);
 	Nest tmp = *ns;
 	tmp.s = o;
 	tmp.n = no;

@@ -62,6 +62,28 @@ nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr)
 	return n;
 }
 
+int
+nest_drop_empty(NsStmt *s, int n)
+{
+	for (int changed = 1; changed;) {
+		changed = 0;
+		int o = 0;
+		for (int i = 0; i < n; i++) {
+			int j = i + 1;
+			while (s[i].kind == NS_LOOP && j < n && s[j].kind == NS_NOTE)
+				j++;
+			if (s[i].kind == NS_LOOP && j < n && s[j].kind == NS_END && s[j].depth == s[i].depth) {
+				i = j;   /* the loop, its notes and its end */
+				changed = 1;
+				continue;
+			}
+			s[o++] = s[i];
+		}
+		n = o;
+	}
+	return n;
+}
+
 static int
 same_ref(const NsRef *a, const NsRef *b)
 {

@@ -93,6 +93,9 @@ NsRef ns_var(int var, const AxShape *s);
 /* the refs of statement s (operands, out, src; omitted ones left out) into r, wr[k] 1 where
  * r[k] is written, 2 written and read (an accumulation), else 0: how many */
 int nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr);
+/* s[0, n) without loops that hold no statement but notes (a pass that moved their statements out
+ * leaves them): the new n */
+int nest_drop_empty(NsStmt *s, int n);
 /* two loads of the same data into the same kind of tile */
 int nest_same_load(const Nest *ns, const NsStmt *a, const NsStmt *b);
 
