@@ -631,7 +631,6 @@ try_group(Fw *f, int a, int e, int K)
 				f->np++;
 		}
 	}
-	if (getenv("XDUMP")) fprintf(stderr, "try a=%d e=%d K=%d ok=%d np=%d\n", a, e, K, ok, f->np);
 	if (!ok || !f->np) {
 		free(wn);
 		return 0;
@@ -704,7 +703,6 @@ try_group(Fw *f, int a, int e, int K)
 	tmp.nvars = ns->nvars + f->np;
 	Footprint fp;
 	nest_room(&tmp, &fp);
-	if (getenv("XDUMP")) fprintf(stderr, "fits=%d sbuf=%lld psum=%lld banks=%lld\n", fp.fits, (long long)fp.bytes[1], (long long)fp.bytes[2], (long long)fp.banks[2]);
 	if (!fp.fits) {
 		free(o);
 		return 0;

@@ -158,8 +158,8 @@ chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, i
 	return b;
 }
 
-void
-nest_hoist(Nest *ns)
+static void
+hoist_loads(Nest *ns)
 {
 	int n = ns->n;
 	if (!n)
@@ -308,4 +308,129 @@ nest_hoist(Nest *ns)
 	}
 	free(o);
 	free(up), free(endof), free(h);
+}
+
+/* Statements [p, q] moved before statement at, the rest kept: into ns if the tiles fit. */
+typedef struct Fill {
+	int p, q, at;
+} Fill;
+
+static void
+apply_fills(Nest *ns, const Fill *fl, int nf)
+{
+	int n = ns->n, no = 0;
+	NsStmt *o = malloc(sizeof *o * (size_t)n);
+	char *moved = calloc((size_t)n, 1);
+	if (!o || !moved)
+		ax_die("out of memory");
+	for (int k = 0; k < nf; k++)
+		memset(moved + fl[k].p, 1, (size_t)(fl[k].q - fl[k].p + 1));
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < nf; k++)
+			if (fl[k].at == i)
+				for (int j = fl[k].p; j <= fl[k].q; j++) {
+					o[no] = ns->s[j];
+					o[no++].depth += ns->s[i].depth - ns->s[fl[k].p].depth;
+				}
+		if (!moved[i])
+			o[no++] = ns->s[i];
+	}
+	free(moved);
+	Nest tmp = *ns;
+	tmp.s = o;
+	tmp.n = no;
+	Footprint fp;
+	nest_room(&tmp, &fp);
+	if (fp.fits)
+		memcpy(ns->s, o, sizeof *o * (size_t)no);
+	free(o);
+}
+
+/* A block buffer and the loops that fill it with loads only, made before the loops around them
+ * whose variables their slices do not use (the innermost of them up to the first they use). */
+static void
+hoist_fills(Nest *ns)
+{
+	int n = ns->n;
+	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+	int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
+	Fill *fl = malloc(sizeof *fl * MAXH);
+	if (!up || !endof || !wrote || !fl)
+		ax_die("out of memory");
+	int stack[256], sp = 0, nf = 0;
+	for (int i = 0; i < n; i++) {
+		up[i] = sp ? stack[sp - 1] : -1;
+		endof[i] = -1;
+		if (ns->s[i].kind == NS_LOOP && sp < 256)
+			stack[sp++] = i;
+		else if (ns->s[i].kind == NS_END && sp) {
+			endof[stack[--sp]] = i;
+			up[i] = sp ? stack[sp - 1] : -1;
+		}
+	}
+	for (int a = 0; a < n; a++) {
+		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
+			continue;
+		int e = endof[a];
+		for (int id = 0; id < ns->g->nnodes; id++)
+			wrote[id] = 0;
+		for (int i = a; i <= e; i++) {
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+			for (int k = 0; k < nr; k++)
+				if (r[k]->var < 0 && wr[k])
+					wrote[-1 - r[k]->var] = 1;
+		}
+		for (int i = 0; i < n; i++)
+			if (ns->s[i].kind == NS_VIEW)
+				for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
+					int in = ns->g->nodes[ns->s[i].node].in[o];
+					wrote[ns->s[i].node] |= in >= 0 && wrote[in];
+				}
+		for (int p = a + 1; p < e && nf < MAXH; p++) {
+			const NsStmt *b = &ns->s[p];
+			if (b->kind != NS_BUF || p + 1 >= e || up[p] < 0)
+				continue;
+			int D = b->var, q = ns->s[p + 1].kind == NS_LOOP ? endof[p + 1] : p + 1, ok = q > p, any = 0;
+			for (int i = p + 1; i <= q && ok; i++) {
+				const NsStmt *s = &ns->s[i];
+				if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
+					continue;
+				NsStmt c = *s;
+				c.out.var = NS_NONE;
+				c.var = c.var < 0 ? 0 : c.var;
+				c.mem = c.mem < 0 ? b->mem : c.mem;
+				ok = s->kind == NS_INST && s->out.var == D && loads(ns, &c, wrote);
+				any = 1;
+			}
+			for (int i = a; i <= e && ok; i++)   /* filled there only */
+				ok = (i >= p && i <= q) || ns->s[i].out.var != D || ns->s[i].kind == NS_LOOP;
+			if (!ok || !any)
+				continue;
+			int at = -1;
+			for (int l = up[p]; l >= 0; l = up[l]) {
+				int used = 0;
+				for (int i = p + 1; i <= q && !used; i++)
+					if (ns->s[i].kind == NS_INST)
+						for (int o = 0; o < ns->g->t->insts[ns->s[i].inst].nopnd && o < AX_MAXOPND; o++)
+							used |= ns->s[i].opnd[o].var != NS_NONE && ref_uses(&ns->s[i].opnd[o], ns->s[l].name);
+				if (used)
+					break;
+				at = l;
+			}
+			if (at >= 0)
+				fl[nf++] = (Fill){ p, q, at };
+			p = q;
+		}
+	}
+	if (nf)
+		apply_fills(ns, fl, nf);
+	free(up), free(endof), free(wrote), free(fl);
+}
+
+void
+nest_hoist(Nest *ns)
+{
+	hoist_loads(ns);
+	hoist_fills(ns);
 }
