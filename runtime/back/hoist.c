@@ -336,13 +336,16 @@ apply_fills(Nest *ns, const Fill *fl, int nf)
 			o[no++] = ns->s[i];
 	}
 	free(moved);
+	no = nest_drop_empty(o, no);
 	Nest tmp = *ns;
 	tmp.s = o;
 	tmp.n = no;
 	Footprint fp;
 	nest_room(&tmp, &fp);
-	if (fp.fits)
+	if (fp.fits) {
 		memcpy(ns->s, o, sizeof *o * (size_t)no);
+		ns->n = no;
+	}
 	free(o);
 }
 
