@@ -697,28 +697,9 @@ try_group(Fw *f, int a, int e, int K)
 	free(wn);
 	free(w);
 	no = nest_drop_empty(o, no);
-	Nest tmp = *ns;
-	tmp.s = o;
-	tmp.n = no;
-	tmp.nvars = ns->nvars + f->np;
-	Footprint fp;
-	nest_room(&tmp, &fp);
-	if (!fp.fits) {
-		free(o);
-		return 0;
-	}
-	if (no > ns->cap) {
-		size_t got;
-		NsStmt *s = ax_spare_take(sizeof *s * (size_t)no, &got);
-		ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
-		ns->s = s;
-		ns->cap = (int)(got / sizeof *s);
-	}
-	memcpy(ns->s, o, sizeof *o * (size_t)no);
-	ns->n = no;
-	ns->nvars += f->np;
+	int made = nest_install(ns, o, no, ns->nvars + f->np);
 	free(o);
-	return 1;
+	return made;
 }
 
 void

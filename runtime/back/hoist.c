@@ -67,24 +67,6 @@ same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
 	return 1;
 }
 
-/* Is s a load of tensors no statement of [lo, hi] writes, into a tile of its own? */
-static int
-loads(const Nest *ns, const NsStmt *s, const int *wrote)
-{
-	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0 || ns->g->t->mems[s->mem].offchip)
-		return 0;
-	const AxOp *op = &ns->g->t->insts[s->inst];
-	int any = 0;
-	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
-		if (s->opnd[o].var == NS_NONE)
-			continue;
-		if (s->opnd[o].var >= 0 || wrote[-1 - s->opnd[o].var])
-			return 0;
-		any = 1;
-	}
-	return any;
-}
-
 /* The hoist of load i (0 if it stays). */
 static int
 plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
@@ -131,31 +113,35 @@ plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
 	return 1;
 }
 
-/* The buffer's tile for a use r of the hoisted load's value (partition dim, the chain's loop
- * variables, the tile's other dims). */
+/* The buffer's tile for a use r of the hoisted load's value (prefetch.c's layout). */
 static NsRef
 chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, int buf)
 {
-	NsRef b = { .var = buf, .shape = r->shape };
-	NsDim whole[AX_MAXR];
-	const NsDim *src = r->idx;
-	if (!r->nidx) {
-		for (int d = 0; d < tile->rank; d++) {
-			whole[d] = (NsDim){ .len = tile->d[d] };
-			snprintf(whole[d].start, sizeof whole[d].start, "0");
-		}
-		src = whole;
+	const NsStmt *chain[MAXCHAIN];
+	for (int c = 0; c < h->nc; c++)
+		chain[c] = &ns->s[h->chain[c]];
+	return nest_chain_ref(r, buf, chain, h->nc, tile);
+}
+
+/* wrote[id]: does a statement of [a, e] write tensor id (or one a view of it is of)? */
+static void
+written(const Nest *ns, int a, int e, int *wrote)
+{
+	for (int id = 0; id < ns->g->nnodes; id++)
+		wrote[id] = 0;
+	for (int i = a; i <= e; i++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var < 0 && wr[k])
+				wrote[-1 - r[k]->var] = 1;
 	}
-	int rank = r->nidx ? r->nidx : tile->rank;
-	b.idx[b.nidx++] = src[0];
-	for (int c = 0; c < h->nc; c++) {
-		NsDim *d = &b.idx[b.nidx++];
-		d->len = 0;
-		snprintf(d->start, sizeof d->start, "%s", ns->s[h->chain[c]].name);
-	}
-	for (int d = 1; d < rank; d++)
-		b.idx[b.nidx++] = src[d];
-	return b;
+	for (int i = 0; i < ns->n; i++)   /* a view of a tensor written here is written too */
+		if (ns->s[i].kind == NS_VIEW)
+			for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
+				int in = ns->g->nodes[ns->s[i].node].in[o];
+				wrote[ns->s[i].node] |= in >= 0 && wrote[in];
+			}
 }
 
 static void
@@ -186,23 +172,9 @@ hoist_loads(Nest *ns)
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
 			continue;
 		int e = endof[a];
-		for (int id = 0; id < ns->g->nnodes; id++)
-			wrote[id] = 0;
-		for (int i = a; i <= e; i++) {
-			NsRef *r[AX_MAXOPND + 2];
-			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
-			for (int k = 0; k < nr; k++)
-				if (r[k]->var < 0 && wr[k])
-					wrote[-1 - r[k]->var] = 1;
-		}
-		for (int i = 0; i < n; i++)   /* a view of a tensor written here is written too */
-			if (ns->s[i].kind == NS_VIEW)
-				for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
-					int in = ns->g->nodes[ns->s[i].node].in[o];
-					wrote[ns->s[i].node] |= in >= 0 && wrote[in];
-				}
+		written(ns, a, e, wrote);
 		for (int i = a + 1; i < e && nh < MAXH; i++)
-			if (loads(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
+			if (nest_is_load(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
 				for (int k = 0; k < nh && h[nh].same < 0; k++)
 					if (h[k].at == h[nh].at && same_chain(ns, &h[k], &h[nh]) &&
 					    nest_same_load(ns, &ns->s[h[k].st], &ns->s[i]))
@@ -288,24 +260,7 @@ hoist_loads(Nest *ns)
 	free(w);
 	free(skip);
 	no = nest_drop_empty(o, no);
-	Nest tmp = *ns;
-	tmp.s = o;
-	tmp.n = no;
-	tmp.nvars = nv;
-	Footprint fp;
-	nest_room(&tmp, &fp);
-	if (fp.fits) {
-		if (no > ns->cap) {
-			size_t got;
-			NsStmt *s = ax_spare_take(sizeof *s * (size_t)no, &got);
-			ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
-			ns->s = s;
-			ns->cap = (int)(got / sizeof *s);
-		}
-		memcpy(ns->s, o, sizeof *o * (size_t)no);
-		ns->n = no;
-		ns->nvars = nv;
-	}
+	nest_install(ns, o, no, nv);
 	free(o);
 	free(up), free(endof), free(h);
 }
@@ -337,15 +292,7 @@ apply_fills(Nest *ns, const Fill *fl, int nf)
 	}
 	free(moved);
 	no = nest_drop_empty(o, no);
-	Nest tmp = *ns;
-	tmp.s = o;
-	tmp.n = no;
-	Footprint fp;
-	nest_room(&tmp, &fp);
-	if (fp.fits) {
-		memcpy(ns->s, o, sizeof *o * (size_t)no);
-		ns->n = no;
-	}
+	nest_install(ns, o, no, ns->nvars);
 	free(o);
 }
 
@@ -375,21 +322,7 @@ hoist_fills(Nest *ns)
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
 			continue;
 		int e = endof[a];
-		for (int id = 0; id < ns->g->nnodes; id++)
-			wrote[id] = 0;
-		for (int i = a; i <= e; i++) {
-			NsRef *r[AX_MAXOPND + 2];
-			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
-			for (int k = 0; k < nr; k++)
-				if (r[k]->var < 0 && wr[k])
-					wrote[-1 - r[k]->var] = 1;
-		}
-		for (int i = 0; i < n; i++)
-			if (ns->s[i].kind == NS_VIEW)
-				for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
-					int in = ns->g->nodes[ns->s[i].node].in[o];
-					wrote[ns->s[i].node] |= in >= 0 && wrote[in];
-				}
+		written(ns, a, e, wrote);
 		for (int p = a + 1; p < e && nf < MAXH; p++) {
 			const NsStmt *b = &ns->s[p];
 			if (b->kind != NS_BUF || p + 1 >= e || up[p] < 0)
@@ -403,7 +336,7 @@ hoist_fills(Nest *ns)
 				c.out.var = NS_NONE;
 				c.var = c.var < 0 ? 0 : c.var;
 				c.mem = c.mem < 0 ? b->mem : c.mem;
-				ok = s->kind == NS_INST && s->out.var == D && loads(ns, &c, wrote);
+				ok = s->kind == NS_INST && s->out.var == D && nest_is_load(ns, &c, wrote);
 				any = 1;
 			}
 			for (int i = a; i <= e && ok; i++)   /* filled there only */

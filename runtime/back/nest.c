@@ -62,6 +62,76 @@ nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr)
 	return n;
 }
 
+/* The buffer's tile for a reference r to the loaded value (partition dim,
+ * then the chain's loop variables, then the tile's other dims). */
+NsRef
+nest_chain_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc, const AxShape *tile)
+{
+	NsRef b = { 0 };
+	b.var = buf;
+	b.shape = r->shape;
+	const NsDim *src = r->idx;
+	NsDim whole[AX_MAXR];
+	if (!r->nidx) {   /* the whole tile */
+		for (int d = 0; d < tile->rank; d++) {
+			whole[d] = (NsDim){ .len = tile->d[d] };
+			snprintf(whole[d].start, sizeof whole[d].start, "0");
+		}
+		src = whole;
+	}
+	int rank = r->nidx ? r->nidx : tile->rank;
+	b.idx[b.nidx++] = src[0];
+	for (int k = 0; k < nc; k++) {
+		NsDim *d = &b.idx[b.nidx++];
+		d->len = 0;
+		snprintf(d->start, sizeof d->start, "%s", chain[k]->name);
+	}
+	for (int d = 1; d < rank; d++)
+		b.idx[b.nidx++] = src[d];
+	return b;
+}
+
+int
+nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote)
+{
+	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0 || ns->g->t->mems[s->mem].offchip)
+		return 0;
+	const AxOp *op = &ns->g->t->insts[s->inst];
+	int any = 0;
+	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
+		if (s->opnd[o].var == NS_NONE)
+			continue;
+		if (s->opnd[o].var >= 0 || (wrote && wrote[-1 - s->opnd[o].var]))
+			return 0;
+		any = 1;
+	}
+	return any;
+}
+
+int
+nest_install(Nest *ns, const NsStmt *o, int no, int nvars)
+{
+	Nest tmp = *ns;
+	tmp.s = (NsStmt *)o;
+	tmp.n = no;
+	tmp.nvars = nvars;
+	Footprint fp;
+	nest_room(&tmp, &fp);
+	if (!fp.fits)
+		return 0;
+	if (no > ns->cap) {
+		size_t got;
+		NsStmt *s = ax_spare_take(sizeof *s * (size_t)no, &got);
+		ax_spare_give(ns->s, sizeof *ns->s * (size_t)ns->cap);
+		ns->s = s;
+		ns->cap = (int)(got / sizeof *s);
+	}
+	memcpy(ns->s, o, sizeof *o * (size_t)no);
+	ns->n = no;
+	ns->nvars = nvars;
+	return 1;
+}
+
 int
 nest_drop_empty(NsStmt *s, int n)
 {

@@ -93,6 +93,14 @@ NsRef ns_var(int var, const AxShape *s);
 /* the refs of statement s (operands, out, src; omitted ones left out) into r, wr[k] 1 where
  * r[k] is written, 2 written and read (an accumulation), else 0: how many */
 int nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr);
+/* the tile of block buffer buf, a dim per loop of chain (its variable) after the partition dim,
+ * for a reference r to a tile of shape tile (whole if r takes no slice) */
+NsRef nest_chain_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc, const AxShape *tile);
+/* Is s a load: an instruction of an on-chip tile of its own, from off-chip operands only (none
+ * of which wrote[id] marks, wrote non-NULL)? */
+int nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote);
+/* ns's statements replaced by o[0, no) (nvars variables), if their tiles fit on chip: 1, else 0 */
+int nest_install(Nest *ns, const NsStmt *o, int no, int nvars);
 /* s[0, n) without loops that hold no statement but notes (a pass that moved their statements out
  * leaves them): the new n */
 int nest_drop_empty(NsStmt *s, int n);

@@ -41,24 +41,6 @@ typedef struct Fetch {
 	int n;
 } Fetch;
 
-/* Is statement s a load: an instruction of on-chip result from off-chip operands only? */
-static int
-is_load(const Nest *ns, const NsStmt *s)
-{
-	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0)
-		return 0;
-	const AxOp *op = &ns->g->t->insts[s->inst];
-	int any = 0;
-	for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++) {
-		if (s->opnd[o].var == NS_NONE)
-			continue;
-		if (s->opnd[o].var >= 0)
-			return 0;
-		any = 1;
-	}
-	return any;
-}
-
 /* Does a statement of s[lo, hi) write off-chip tensor node `node`? */
 static int
 writes_tensor(const NsStmt *st, int lo, int hi, int node)
@@ -72,40 +54,11 @@ writes_tensor(const NsStmt *st, int lo, int hi, int node)
 	return 0;
 }
 
-/* The buffer's tile for a reference r to the loaded value (partition dim,
- * then the chain's loop variables, then the tile's other dims). */
-static NsRef
-buffer_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc, const AxShape *tile)
-{
-	NsRef b = { 0 };
-	b.var = buf;
-	b.shape = r->shape;
-	const NsDim *src = r->idx;
-	NsDim whole[AX_MAXR];
-	if (!r->nidx) {   /* the whole tile */
-		for (int d = 0; d < tile->rank; d++) {
-			whole[d] = (NsDim){ .len = tile->d[d] };
-			snprintf(whole[d].start, sizeof whole[d].start, "0");
-		}
-		src = whole;
-	}
-	int rank = r->nidx ? r->nidx : tile->rank;
-	b.idx[b.nidx++] = src[0];
-	for (int k = 0; k < nc; k++) {
-		NsDim *d = &b.idx[b.nidx++];
-		d->len = 0;
-		snprintf(d->start, sizeof d->start, "%s", chain[k]->name);
-	}
-	for (int d = 1; d < rank; d++)
-		b.idx[b.nidx++] = src[d];
-	return b;
-}
-
 static void
 rewrite(NsRef *r, int var, int buf, const NsStmt *const *chain, int nc, const AxShape *tile)
 {
 	if (r->var == var)
-		*r = buffer_ref(r, buf, chain, nc, tile);
+		*r = nest_chain_ref(r, buf, chain, nc, tile);
 }
 
 /* The chain of fetch loops starting at statement at: how many (directly
@@ -169,7 +122,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 	int loads[MAXLOADS], nl = 0, depth = ns->s[at].depth + nc;
 	for (int i = body; i < end && nl < MAXLOADS; i++) {
 		const NsStmt *s = &ns->s[i];
-		if (s->depth != depth || !is_load(ns, s))
+		if (s->depth != depth || !nest_is_load(ns, s, NULL))
 			continue;
 		const AxOp *op = &ns->g->t->insts[s->inst];
 		int ok = s->shape.rank >= 1 && s->shape.rank + nc <= AX_MAXR;
@@ -258,7 +211,7 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 		*s = ns->s[loads[k]];
 		s->depth = ns->s[at].depth + nc;
 		NsRef whole = ns_var(s->var, &s->shape);
-		s->out = buffer_ref(&whole, bufs[k], chain, nc, &s->shape);
+		s->out = nest_chain_ref(&whole, bufs[k], chain, nc, &s->shape);
 		s->mem = -1;
 	}
 	for (int c = nc - 1; c >= 0 && nnew; c--)
