@@ -279,7 +279,8 @@ apply_fills(Nest *ns, const Fill *fl, int nf)
 	if (!o || !moved)
 		ax_die("out of memory");
 	for (int k = 0; k < nf; k++)
-		memset(moved + fl[k].p, 1, (size_t)(fl[k].q - fl[k].p + 1));
+		for (int j = fl[k].p; j <= fl[k].q; j++)
+			moved[j] = 1;
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < nf; k++)
 			if (fl[k].at == i)
