@@ -339,6 +339,24 @@ load_into_buffer(Fw *f, int i, Acc *a)
 	return 0;
 }
 
+/* Are the variables of access a's place in the buffer loops around where it is written (the
+ * instruction making a stored tile) or read (a loaded tile's uses; a block buffer's: its slot
+ * variables or loops around the buffer)? */
+static int
+in_scope(const Fw *f, const Acc *a, int rank)
+{
+	int at = a->write ? a->src : a->dbuf >= 0 ? a->dbuf : a->st;
+	for (int d = 0; d < rank; d++)
+		for (int j = 0; j < a->in[d].n; j++) {
+			int shared = 0, slot = 0;
+			for (int q = 0; q < a->nslot; q++)
+				slot |= strcmp(a->slot[q], a->in[d].v[j]) == 0;
+			if (a->in[d].k[j] && !slot && loop_of(f, at, a->in[d].v[j], &shared, NULL) <= 0)
+				return 0;
+		}
+	return 1;
+}
+
 /* The accesses of tensor node T (written in the group's nest wn, read in later ones) and its buffer. */
 static int
 plan_tensor(Fw *f, int T, int wn, Plan *p)
@@ -394,7 +412,7 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 			if (p->mem >= 0 && mem != p->mem)
 				return -1;
 			p->mem = mem;
-			if (access_box(f, i, r[k], ts->rank, ts, a) != 0)
+			if (access_box(f, i, r[k], ts->rank, ts, a) != 0 || !in_scope(f, a, ts->rank))
 				return -1;
 			int dp = 0;
 			while (dp < ts->rank && a->len[dp] == 0)
