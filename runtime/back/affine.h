@@ -7,13 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { AFF_MAXV = 12 };
+enum { AFF_MAXV = 8 };
 
 typedef struct Aff {
 	int64_t c;
 	int n;
 	int64_t k[AFF_MAXV];
-	char v[AFF_MAXV][24];
+	char v[AFF_MAXV][16];
 } Aff;
 
 /* the text of a start ("(b3 * 4 + j3) * 128"): 0, or -1 if it is not affine (or too long) */

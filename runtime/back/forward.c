@@ -32,7 +32,7 @@
 #include "affine.h"
 #include "nest.h"
 
-enum { MAXNEST = 64, MAXACC = 96, MAXFWD = 8, MAXDEPTH = 16 };
+enum { MAXNEST = 64, MAXACC = 32, MAXFWD = 4, MAXDEPTH = 16 };
 
 /* ---- the statements' structure ------------------------------------------------------------ */
 
@@ -363,7 +363,11 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 {
 	const Nest *ns = f->ns;
 	const AxTarget *t = ns->g->t;
-	*p = (Plan){ .node = T, .mem = -1, .dp = -1 };
+	p->node = T;   /* not zeroed whole: a plan is large, and most are refused early */
+	p->outside = p->nacc = p->nfd = 0;
+	p->mem = p->dp = -1;
+	p->P = 0;
+	p->shape.rank = 0;
 	const AxShape *ts = NULL;
 	for (int i = 0; i < ns->n; i++) {
 		NsStmt *s = &ns->s[i];
@@ -724,7 +728,7 @@ void
 nest_forward(Nest *ns)
 {
 	int nodes = ns->g->nnodes, nins = ns->g->t->ninsts;
-	Fw *f = calloc(1, sizeof *f);
+	Fw *f = malloc(sizeof *f);   /* every field set before it is read */
 	if (!f)
 		ax_die("out of memory");
 	f->ns = ns;
