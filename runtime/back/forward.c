@@ -301,6 +301,20 @@ stored_tile(Fw *f, const NsRef *x)
 	return d;
 }
 
+/* Does a statement write into variable v (a running value that starts from a load)? */
+static int
+written_var(Fw *f, int v)
+{
+	for (int i = 0; i < f->ns->n; i++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(f->ns, &f->ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (wr[k] && r[k]->var == v)
+				return 1;
+	}
+	return 0;
+}
+
 /* A load's use through a block buffer: its block dims loop variables of loops around the load
  * but not around the buffer; 0 = ok. */
 static int
@@ -407,7 +421,7 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 				mem = ns->s[a->src].mem;
 			} else {
 				if (s->kind != NS_INST || !is_copy(f, s->inst) || r[k] != &s->opnd[0] ||
-				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0))
+				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0 || written_var(f, s->var)))
 					return -1;
 				mem = s->out.var != NS_NONE ? ns->s[a->dbuf].mem : s->mem;
 				if (mem < 0 || t->mems[mem].offchip || t->mems[mem].banks > 0)

@@ -99,15 +99,14 @@ plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
 	}
 	if (h->at < 0)
 		return 0;
-	/* the uses: inside the load's own loop */
+	/* the uses: inside the load's own loop, and none writing the tile (a running value that
+	 * starts from the load starts again every iteration) */
 	int end = endof[up[i]];
 	for (int j = 0; j < ns->n; j++) {
-		if (j >= i && j <= end)
-			continue;
 		NsRef *r[AX_MAXOPND + 2];
 		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[j], r, wr);
 		for (int k = 0; k < nr; k++)
-			if (r[k]->var == s->var)
+			if (r[k]->var == s->var && (wr[k] || j < i || j > end))
 				return 0;
 	}
 	return 1;
