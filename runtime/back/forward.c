@@ -84,24 +84,15 @@ static void
 fw_scan(Fw *f)
 {
 	const Nest *ns = f->ns;
-	int stack[256], ns_ = 0;
 	f->n = ns->n;
 	f->nn = 0;
+	nest_loops(ns, f->up, f->endof);
 	for (int v = 0; v < ns->nvars; v++)
 		f->def[v] = -1, f->uses[v] = 0;
 	for (int i = 0; i < ns->n; i++) {
 		NsStmt *s = &ns->s[i];
-		f->up[i] = ns_ ? stack[ns_ - 1] : -1;
-		f->endof[i] = -1;
-		if (s->kind == NS_LOOP) {
-			if (ns_ < 256)
-				stack[ns_++] = i;
-			if (s->depth == 0 && f->nn < MAXNEST)
-				f->st[f->nn++] = i;
-		} else if (s->kind == NS_END && ns_) {
-			f->endof[stack[--ns_]] = i;
-			f->up[i] = ns_ ? stack[ns_ - 1] : -1;
-		}
+		if (s->kind == NS_LOOP && s->depth == 0 && f->nn < MAXNEST)
+			f->st[f->nn++] = i;
 		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < ns->nvars)
 			f->def[s->var] = i;
 		NsRef *r[AX_MAXOPND + 2];

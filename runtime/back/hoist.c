@@ -154,18 +154,7 @@ hoist_loads(Nest *ns)
 	Hoist *h = malloc(sizeof *h * MAXH);
 	if (!up || !endof || !wrote || !h)
 		ax_die("out of memory");
-	int stack[256], sp = 0;
-	for (int i = 0; i < n; i++) {
-		const NsStmt *s = &ns->s[i];
-		up[i] = sp ? stack[sp - 1] : -1;
-		endof[i] = -1;
-		if (s->kind == NS_LOOP && sp < 256)
-			stack[sp++] = i;
-		else if (s->kind == NS_END && sp) {
-			endof[stack[--sp]] = i;
-			up[i] = sp ? stack[sp - 1] : -1;
-		}
-	}
+	nest_loops(ns, up, endof);
 	int nh = 0;
 	for (int a = 0; a < n; a++) {   /* per top-level loop nest: the tensors it writes, then its loads */
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
@@ -307,17 +296,8 @@ hoist_fills(Nest *ns)
 	Fill *fl = malloc(sizeof *fl * MAXH);
 	if (!up || !endof || !wrote || !fl)
 		ax_die("out of memory");
-	int stack[256], sp = 0, nf = 0;
-	for (int i = 0; i < n; i++) {
-		up[i] = sp ? stack[sp - 1] : -1;
-		endof[i] = -1;
-		if (ns->s[i].kind == NS_LOOP && sp < 256)
-			stack[sp++] = i;
-		else if (ns->s[i].kind == NS_END && sp) {
-			endof[stack[--sp]] = i;
-			up[i] = sp ? stack[sp - 1] : -1;
-		}
-	}
+	int nf = 0;
+	nest_loops(ns, up, endof);
 	for (int a = 0; a < n; a++) {
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
 			continue;
@@ -332,11 +312,7 @@ hoist_fills(Nest *ns)
 				const NsStmt *s = &ns->s[i];
 				if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
 					continue;
-				NsStmt c = *s;
-				c.out.var = NS_NONE;
-				c.var = c.var < 0 ? 0 : c.var;
-				c.mem = c.mem < 0 ? b->mem : c.mem;
-				ok = s->kind == NS_INST && s->out.var == D && nest_is_load(ns, &c, wrote);
+				ok = s->out.var == D && nest_reads_offchip(ns, s, wrote);
 				any = 1;
 			}
 			for (int i = a; i <= e && ok; i++)   /* filled there only */

@@ -92,9 +92,9 @@ nest_chain_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc, cons
 }
 
 int
-nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote)
+nest_reads_offchip(const Nest *ns, const NsStmt *s, const int *wrote)
 {
-	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0 || ns->g->t->mems[s->mem].offchip)
+	if (s->kind != NS_INST)
 		return 0;
 	const AxOp *op = &ns->g->t->insts[s->inst];
 	int any = 0;
@@ -106,6 +106,29 @@ nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote)
 		any = 1;
 	}
 	return any;
+}
+
+int
+nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote)
+{
+	return s->kind == NS_INST && s->out.var == NS_NONE && s->var >= 0 && s->mem >= 0 &&
+	       !ns->g->t->mems[s->mem].offchip && nest_reads_offchip(ns, s, wrote);
+}
+
+void
+nest_loops(const Nest *ns, int *up, int *endof)
+{
+	int stack[256], sp = 0;
+	for (int i = 0; i < ns->n; i++) {
+		up[i] = sp ? stack[sp - 1] : -1;
+		endof[i] = -1;
+		if (ns->s[i].kind == NS_LOOP && sp < 256)
+			stack[sp++] = i;
+		else if (ns->s[i].kind == NS_END && sp) {
+			endof[stack[--sp]] = i;
+			up[i] = sp ? stack[sp - 1] : -1;
+		}
+	}
 }
 
 int

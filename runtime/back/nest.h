@@ -99,6 +99,11 @@ NsRef nest_chain_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc
 /* Is s a load: an instruction of an on-chip tile of its own, from off-chip operands only (none
  * of which wrote[id] marks, wrote non-NULL)? */
 int nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote);
+/* ... an instruction reading off-chip operands only (at least one, none marked in wrote) */
+int nest_reads_offchip(const Nest *ns, const NsStmt *s, const int *wrote);
+/* per statement: the loop around it (up, -1 none: an NS_END's is the loop around its loop), and
+ * per NS_LOOP its NS_END (endof, else -1) */
+void nest_loops(const Nest *ns, int *up, int *endof);
 /* ns's statements replaced by o[0, no) (nvars variables), if their tiles fit on chip: 1, else 0 */
 int nest_install(Nest *ns, const NsStmt *o, int no, int nvars);
 /* s[0, n) without loops that hold no statement but notes (a pass that moved their statements out
