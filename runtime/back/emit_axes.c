@@ -21,6 +21,8 @@ em_op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 	st->blocked = 0;
 	st->kax = -1;
 	st->kj[0] = 0;
+	for (int k = 0; k < AX_MAXR + 4; k++)   /* every entry: callers scan them all */
+		st->blk[k] = 1;
 	for (int k = 0; k < to->naxes; k++) {
 		const TileAxis *ax = &to->ax[k];
 		ext[k] = em_int(e, ax->extent);
