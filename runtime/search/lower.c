@@ -331,6 +331,57 @@ lower_is_copy(const AxTarget *t, TermCtx *tc, int inst)
 	return in->enc(tc, &s, idx) == t_tensor(tc, 0, "@a", 2, idx);
 }
 
+static int
+bits(uint32_t m)
+{
+	int n = 0;
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+static int copy_root(const AxTarget *t, TermCtx *tc, int i);
+
+/* a property of the target alone, asked per synthesis and per candidate: found once per target
+ * (axonc runs one thread; a new target starts the table again) */
+int
+lower_copy_root(const AxTarget *t, TermCtx *tc, int i)
+{
+	static const AxTarget *of;
+	static int *root, n;
+	if (i < 0 || i >= t->ninsts)
+		return -1;
+	if (of != t || n < t->ninsts) {
+		free(root);
+		n = t->ninsts;
+		if (!(root = malloc(sizeof *root * (size_t)n)))
+			ax_die("out of memory");
+		for (int k = 0; k < n; k++)
+			root[k] = -2;
+		of = t;
+	}
+	if (root[i] == -2)
+		root[i] = copy_root(t, tc, i);
+	return root[i];
+}
+
+static int
+copy_root(const AxTarget *t, TermCtx *tc, int i)
+{
+	if (!lower_is_copy(t, tc, i))
+		return -1;
+	const AxOp *a = &t->insts[i];
+	int root = i;
+	for (int j = 0; j < t->ninsts; j++) {
+		const AxOp *b = &t->insts[j], *r = &t->insts[root];
+		int nb = bits(b->engines), nr = bits(r->engines);
+		if (j != i && a->opnd[0].mems == b->opnd[0].mems && a->out_mems == b->out_mems &&
+		    (nb > nr || (nb == nr && j < root)) && lower_is_copy(t, tc, j))
+			root = j;
+	}
+	return root;
+}
+
 /* ---- data movement ----------------------------------------------------------------- */
 
 typedef struct Movers {
@@ -350,8 +401,8 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 			mv->offchip = m;
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
-		if (!lower_is_copy(t, tc, i))
-			continue;
+		if (lower_copy_root(t, tc, i) != i)
+			continue;   /* no copy, or a twin of one (back/balance.c places copies on the twins) */
 		for (int e = 0; e < t->nengines && e < 32; e++) {
 			uint32_t from = ax_inst_mems(t, in, 0, 1u << e), to = ax_inst_mems(t, in, -1, 1u << e);
 			for (int a = 0; a < t->nmems; a++)
