@@ -3,14 +3,12 @@
  * least work (one pass over a candidate's statements, nest.h).
  *
  * A copy (an instruction whose semantics are its operand, lower_is_copy)
- * that moves a tile between on-chip memories, a product's result out of
- * PSUM say, runs on the first engine of the first instruction that moves
- * between those memories.  A target may declare other instructions that
- * copy between the same memories on other engines (Trainium: tensor_copy on
- * the Vector engine, and activation with op copy on the Scalar engine, as
- * the NKI page of tensor_copy says to write it); synthesis leaves such
- * twins out (they compute nothing new, synth.c) and this pass chooses among
- * them.  The work of every other instruction is summed per engine (its
+ * that moves a tile between on-chip memories, a product's result out of an
+ * accumulator memory say, runs on the first engine of the copy instruction
+ * synthesis and the moves use (lower_copy_root).  A target may declare
+ * other instructions that copy between the same memories on other engines
+ * (docs/design.md has the Trainium pair); synthesis leaves such twins out
+ * (they compute nothing new) and this pass chooses among them.  The work of every other instruction is summed per engine (its
  * spec cost over its engine's clock, times the trips of the loops around
  * it); then, in program order, each copy goes to the twin and engine
  * (reading its operand's memory and writing its result's, its limits
@@ -69,7 +67,7 @@ nest_balance(Nest *ns)
 		ax_die("out of memory");
 	for (int v = 0; v < ns->nvars; v++)
 		mem[v] = -1;
-	double stack[64], cur = 1, load[MAXENG] = { 0 };
+	double stack[64], cur = 1, work[MAXENG] = { 0 };
 	int depth = 0;
 	for (int i = 0; i < n; i++) {   /* trips of the loops around each statement; values' memories */
 		NsStmt *s = &ns->s[i];
@@ -101,7 +99,7 @@ nest_balance(Nest *ns)
 					             time_on(t, s, j, e, src, dst) >= 0;
 		}
 		if (!movable[i] && d > 0 && s->engine >= 0 && s->engine < MAXENG)
-			load[s->engine] += d * trips[i];
+			work[s->engine] += d * trips[i];
 	}
 	for (int i = 0; i < n; i++) {
 		if (!movable[i])
@@ -110,20 +108,20 @@ nest_balance(Nest *ns)
 		int src = mem[s->opnd[0].var];
 		int dst = s->out.var == NS_NONE ? s->mem : mem[s->out.var];
 		int bi = s->inst, be = s->engine;
-		double best = load[be] + time_on(t, s, bi, be, -1, -1) * trips[i];
+		double best = work[be] + time_on(t, s, bi, be, -1, -1) * trips[i];
 		for (int j = 0; j < ni; j++) {
 			if (!twin(ns, s->inst, j))
 				continue;
 			for (int e = 0; e < t->nengines && e < MAXENG; e++) {
 				double d = time_on(t, s, j, e, src, dst);
-				if (d >= 0 && load[e] + d * trips[i] < best) {
-					best = load[e] + d * trips[i];
+				if (d >= 0 && work[e] + d * trips[i] < best) {
+					best = work[e] + d * trips[i];
 					bi = j;
 					be = e;
 				}
 			}
 		}
-		load[be] = best;
+		work[be] = best;
 		s->inst = bi;
 		s->engine = be;
 	}
