@@ -8,9 +8,10 @@
  * synthesis and the moves use (lower_copy_root).  A target may declare
  * other instructions that copy between the same memories on other engines
  * (docs/design.md has the Trainium pair); synthesis leaves such twins out
- * (they compute nothing new) and this pass chooses among them.  The work of every other instruction is summed per engine (its
- * spec cost over its engine's clock, times the trips of the loops around
- * it); then, in program order, each copy goes to the twin and engine
+ * (they compute nothing new) and this pass chooses among them.  The work
+ * of every other instruction is summed per engine (its spec cost over its
+ * engine's clock, times the trips of the loops around it); then, in
+ * program order, each copy goes to the twin and engine
  * (reading its operand's memory and writing its result's, its limits
  * holding at its sizes) where that sum plus its own cost is least, the
  * one it has on a tie.  Transfers (engines that move data off chip) are
