@@ -682,10 +682,9 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		return NULL;
 	}
 	nest_prefetch(ns);
-	if (fuse) {   /* loop nests merged, loads hoisted, copies balanced: loop fusion too (none in the naive lowering) */
+	if (fuse) {   /* loop nests merged and loads hoisted: loop fusion too (none in the naive lowering) */
 		nest_forward(ns);
 		nest_hoist(ns);
-		nest_balance(ns);
 	}
 	return ns;
 }

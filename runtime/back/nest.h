@@ -155,9 +155,6 @@ void nest_prefetch(Nest *ns);
 void nest_forward(Nest *ns);
 /* hoist.c: loads made before the loops they do not depend on (if the tiles still fit) */
 void nest_hoist(Nest *ns);
-/* balance.c: each copy between on-chip memories on the engine (of it and its twins,
- * lower_copy_root) with the least work so far */
-void nest_balance(Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else

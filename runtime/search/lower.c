@@ -257,6 +257,13 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 
 /* ---- ops and instructions found by their element equations ------------------------ */
 
+static Term *
+read_input(TermCtx *tc, void *env, int o, Term *const *idx, int n)
+{
+	(void)env;
+	return t_tensor(tc, o, o ? "@b" : "@a", n, idx);
+}
+
 /* The op whose element equation over two scalars is a + b, max(a, b) or
  * min(a, b) (kind TR_SUM, TR_MAX, TR_MIN; TR_SCAN carries a sum); -1 if the
  * specs have none. */
@@ -273,7 +280,7 @@ combiner(const AxTarget *t, TermCtx *tc, int kind)
 		    op->opnd[1].nfixed)
 			continue;
 		AxSym s = { 0 };
-		s.access = lower_read_input;
+		s.access = read_input;
 		Term *e = op->enc(tc, &s, none);
 		if (e == want1 || e == want2)
 			return i;
@@ -306,6 +313,24 @@ combine_tile(const AxGraph *tile, int opi, int scan)
 	return g;
 }
 
+int
+lower_is_copy(const AxTarget *t, TermCtx *tc, int inst)
+{
+	const AxOp *in = &t->insts[inst];
+	/* a copy of [P, F] tiles (groups, as in [par P, ...F], are inferred from the rank: it copies
+	 * tiles of more free axes too) */
+	if (in->nopnd != 1 || in->nattr || !in->layout_only || in->opnd[0].nfixed > 2 ||
+	    (in->opnd[0].nfixed < 2 && !in->opnd[0].groups))
+		return 0;
+	AxSym s = { 0 };
+	s.rank[0] = 2;
+	s.dim[0][0] = t_var(tc, "@P", TS_INT);
+	s.dim[0][1] = t_var(tc, "@F", TS_INT);
+	s.access = read_input;
+	Term *idx[2] = { t_var(tc, "@p", TS_INT), t_var(tc, "@f", TS_INT) };
+	return in->enc(tc, &s, idx) == t_tensor(tc, 0, "@a", 2, idx);
+}
+
 /* ---- data movement ----------------------------------------------------------------- */
 
 typedef struct Movers {
@@ -325,8 +350,8 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 			mv->offchip = m;
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
-		if (lower_copy_root(t, tc, i) != i)
-			continue;   /* no copy, or a twin of one (back/balance.c places copies on the twins) */
+		if (!lower_is_copy(t, tc, i))
+			continue;
 		for (int e = 0; e < t->nengines && e < 32; e++) {
 			uint32_t from = ax_inst_mems(t, in, 0, 1u << e), to = ax_inst_mems(t, in, -1, 1u << e);
 			for (int a = 0; a < t->nmems; a++)
@@ -555,7 +580,7 @@ constant_inst(Smt *smt, const AxGraph *g, const AxNode *nd, Term *psize, Term **
 	AxSym cs = { 0 };
 	memcpy(cs.sattr, nd->sattr, sizeof cs.sattr);
 	memcpy(cs.attr, nd->attr, sizeof cs.attr);
-	cs.access = lower_read_input;
+	cs.access = read_input;
 	Term *none[1] = { NULL };
 	Term *want = op->enc(tc, &cs, none);
 	int found = -1;
@@ -579,7 +604,7 @@ constant_inst(Smt *smt, const AxGraph *g, const AxNode *nd, Term *psize, Term **
 		}
 		if (!ok || !floats)
 			continue;
-		s.access = lower_read_input;
+		s.access = read_input;
 		Term *idx[2] = { t_var(tc, "@p", TS_INT), t_var(tc, "@f", TS_INT) };
 		Term *e = in->enc(tc, &s, idx);
 		char why[128];

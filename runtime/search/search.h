@@ -168,13 +168,7 @@ int lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o);
  * sequence, or none whose memories copies connect); NULL if it can. */
 const char *lower_unwritable(const AxTiling *T, const LowerNode *L, int id);
 /* An instruction whose element equation is the identity on its one operand (a copy). */
-/* copies.c: operand o of an instruction or op read as tensor @a (o = 0) or @b, for the encoders */
-Term *lower_read_input(TermCtx *tc, void *env, int o, Term *const *idx, int n);
 int lower_is_copy(const AxTarget *t, TermCtx *tc, int inst);
-/* Of the copy instructions between the same memories as copy instruction inst, the one on the
- * most engines (the first of those; -1 if inst is no copy): the others are its twins, the same
- * copy on other engines, which synthesis and the moves leave out and back/balance.c chooses among */
-int lower_copy_root(const AxTarget *t, TermCtx *tc, int inst);
 
 /* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
 typedef struct FuseFound {

@@ -590,9 +590,8 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 			plain_attrs &= in->attr[a].kind == AX_ATTR_ENUM;
 		for (int k = 0; k < lhs->nnodes; k++)
 			shares |= lhs->nodes[k].op >= 0 && shares_gran(in, node_op(lhs, &lhs->nodes[k]));
-		int root = in->layout_only ? lower_copy_root(t, tc, i) : -1;
-		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares) && (root < 0 || root == i))
-			sy.pool[sy.npool++] = i;   /* a copy's twins left out: the same copy on other engines */
+		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares))
+			sy.pool[sy.npool++] = i;
 	}
 	/* concrete sizes: distinct small values; inputs in [-1.5, 1.5) so that
 	 * sign-blind instructions (relu, abs) do not pass for the identity */
