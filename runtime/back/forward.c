@@ -62,6 +62,7 @@ typedef struct Fw {
 	Nest *ns;
 	int n;
 	int *up, *endof, *def, *uses;   /* per statement: its loop, a loop's end; per variable: its statement, refs */
+	int *wrt;                /* per variable: written by a statement (a running value, an accumulation) */
 	int nn, st[MAXNEST], en[MAXNEST], perf[MAXNEST];
 	int *base;               /* per node: the tensor a view of it is (itself if none; -2 several) */
 	int K;                   /* the shared loops of the group tried */
@@ -88,7 +89,7 @@ fw_scan(Fw *f)
 	f->nn = 0;
 	nest_loops(ns, f->up, f->endof);
 	for (int v = 0; v < ns->nvars; v++)
-		f->def[v] = -1, f->uses[v] = 0;
+		f->def[v] = -1, f->uses[v] = 0, f->wrt[v] = 0;
 	for (int i = 0; i < ns->n; i++) {
 		NsStmt *s = &ns->s[i];
 		if (s->kind == NS_LOOP && s->depth == 0 && f->nn < MAXNEST)
@@ -99,7 +100,7 @@ fw_scan(Fw *f)
 		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, s, r, wr);
 		for (int k = 0; k < nr; k++)
 			if (r[k]->var >= 0 && r[k]->var < ns->nvars)
-				f->uses[r[k]->var]++;
+				f->uses[r[k]->var]++, f->wrt[r[k]->var] |= wr[k] != 0;
 	}
 	for (int m = 0; m < f->nn; m++) {
 		int a = f->st[m], e = f->endof[a], k = 0;
@@ -292,20 +293,6 @@ stored_tile(Fw *f, const NsRef *x)
 	return d;
 }
 
-/* Does a statement write into variable v (a running value that starts from a load)? */
-static int
-written_var(Fw *f, int v)
-{
-	for (int i = 0; i < f->ns->n; i++) {
-		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = nest_refs(f->ns, &f->ns->s[i], r, wr);
-		for (int k = 0; k < nr; k++)
-			if (wr[k] && r[k]->var == v)
-				return 1;
-	}
-	return 0;
-}
-
 /* A load's use through a block buffer: its block dims loop variables of loops around the load
  * but not around the buffer; 0 = ok. */
 static int
@@ -412,7 +399,7 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 				mem = ns->s[a->src].mem;
 			} else {
 				if (s->kind != NS_INST || !is_copy(f, s->inst) || r[k] != &s->opnd[0] ||
-				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0 || written_var(f, s->var)))
+				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0 || (s->var < ns->nvars && f->wrt[s->var])))
 					return -1;
 				mem = s->out.var != NS_NONE ? ns->s[a->dbuf].mem : s->mem;
 				if (mem < 0 || t->mems[mem].offchip || t->mems[mem].banks > 0)
@@ -750,7 +737,8 @@ nest_forward(Nest *ns)
 		f->nest = malloc(sizeof(int) * (size_t)n);
 		f->def = malloc(sizeof(int) * (size_t)nv);
 		f->uses = malloc(sizeof(int) * (size_t)nv);
-		if (!f->up || !f->endof || !f->nest || !f->def || !f->uses)
+		f->wrt = malloc(sizeof(int) * (size_t)nv);
+		if (!f->up || !f->endof || !f->nest || !f->def || !f->uses || !f->wrt)
 			ax_die("out of memory");
 		fw_scan(f);
 		int done = 0, maxk = 0;
@@ -771,6 +759,7 @@ nest_forward(Nest *ns)
 		free(f->nest);
 		free(f->def);
 		free(f->uses);
+		free(f->wrt);
 		if (!done)
 			break;
 	}
