@@ -6,7 +6,7 @@
  *
  * Sizes are small random values that satisfy every assumption of the check
  * (equiv_sides.c); the right side gets its own names' values through the
- * renaming.  Inputs are random in [-1, 1), the same arrays for both sides.
+ * renaming, and the names it does not rename the values of those names.  Inputs are random in [-1, 1), the same arrays for both sides.
  * A tensor larger than 2^16 elements at the chosen sizes (a static size like
  * 99999) is not run.  An element that is inf or nan on either side is not
  * compared: real arithmetic, the checker's model, has no such values.
@@ -35,6 +35,20 @@ env_rhs(const Sides *s, const AxEnv *ea, const char **names, double *vals, int *
 			return -1;
 		names[*nv] = s->from[i]->name;
 		vals[(*nv)++] = v;
+	}
+	/* a size the renaming leaves alone is the same size as a's of that name (sides_rhs leaves
+	 * it so for the proof): a size that b's shapes write only in expressions (Hq // Hkv), or
+	 * one of the right side only, valued in ea by sides_run */
+	for (int i = 0; i < b->nsyms && *nv < SPOT_MAXVAL; i++) {
+		int renamed = 0;
+		for (int j = 0; j < s->nren && !renamed; j++)
+			renamed = strcmp(s->from[j]->name, b->syms[i]) == 0;
+		for (int j = 0; j < ea->n && !renamed; j++)
+			if (strcmp(ea->names[j], b->syms[i]) == 0) {
+				names[*nv] = b->syms[i];
+				vals[(*nv)++] = ea->vals[j];
+				break;
+			}
 	}
 	for (int p = 0; p < b->nparams && *nv < SPOT_MAXVAL; p++)
 		if (!b->params[p].tensor) {

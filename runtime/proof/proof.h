@@ -65,6 +65,9 @@ int smt_satisfiable(Smt *s, Term *t, char *why, size_t n);
 /* smt_witness.c: 1 if the boolean t is true with every size at one of a few values, evaluated
  * exactly as translated for Z3 (a model: t is satisfiable); 0 says nothing */
 int t_witness(const Term *t);
+/* ... and 1 if some such assignment makes hyp (NULL: true) true and goal false: a
+ * counterexample, written into why as the solver would ("counterexample: M -> 3, N -> 1") */
+int t_counterexample(const Term *hyp, const Term *goal, char *why, size_t n);
 
 /* a size or condition term with maxof/minof decided wherever the sizes allowed by hyp
  * decide them (broadcasting leaves maxof(M, M), maxof(N, 1)) */

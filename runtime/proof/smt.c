@@ -631,6 +631,10 @@ prove_with(SmtCore *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 		snprintf(why, n, "%s", m->why);
 		return m->answer;
 	}
+	if (t_counterexample(hyp, goal, why, n)) {
+		memo_keep(s, memo_slot(s, h, g), h, g, 0, why);
+		return 0;
+	}
 	Z3_ast as[2] = { h, Z3_mk_not(s->z, g) };
 	Z3_lbool r = isolate || s->idiv ? check_isolated(s, hyp, goal, 1, why, n) : check_here(s, as, 2, 1, why, n);
 	int ok = r == Z3_L_FALSE;
