@@ -219,6 +219,15 @@ if [ "$(grep -c '"id":' "$tmp/out")" -eq 1 ]; then ok; else bad "--no-algebraic 
 expect_rc 0 "$AXONC" variants examples/gqa.py --max-variants 3 --json
 expect_grep '"stop": "max-variants"' "$tmp/out" "variants cap"
 expect_grep 'propagation stopped early (max-variants)' "$tmp/err" "variants cap reported"
+# every proof behind a reordering is run at small sizes too (the spot check), also where the
+# right side writes a size only in an expression (GQA's Hq // Hkv, once left without a value)
+for f in examples/*.py; do
+	if "$AXONC" variants "$f" --json >"$tmp/sv" 2>/dev/null && grep -q '"spot_not_run": 0' "$tmp/sv"; then ok; else
+		bad "variants $f: a proof the spot check could not run"
+	fi
+done
+expect_rc 0 "$AXONC" variants examples/gqa.py --json
+expect_grep '"spot_checked": [1-9]' "$tmp/out" "GQA's proofs spot-checked"
 expect_rc 0 "$AXONC" variants examples/softmax_matmul.py --dot "$tmp/v.dot"
 expect_grep 'subgraph cluster_1' "$tmp/v.dot" "variants --dot"
 expect_rc 2 "$AXONC" variants examples/glu.py --max-variants 0

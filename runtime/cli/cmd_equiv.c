@@ -39,11 +39,13 @@ cmd_variants(const AxTarget *t, const Opts *o)
 			printf("# variant %d\n%s\n", v, src);
 	}
 	if (o->json)
-		printf("\n], \"checks\": %d, \"cache_hits\": %d, \"swaps\": %d, \"stop\": \"%s\", \"ms\": %.3f}\n",
-		       ng->checks, ng->cache_hits, ng->swaps, ng->stop, ng->ms);
+		printf("\n], \"checks\": %d, \"cache_hits\": %d, \"spot_checked\": %d, \"spot_not_run\": %d, "
+		       "\"swaps\": %d, \"stop\": \"%s\", \"ms\": %.3f}\n",
+		       ng->checks, ng->cache_hits, ng->spot_run, ng->spot_none, ng->swaps, ng->stop, ng->ms);
 	else
-		printf("# %d variant%s, %d checks (%d answered by the cache), stopped: %s, %.1f ms\n", ng->nvariants,
-		       ng->nvariants == 1 ? "" : "s", ng->checks, ng->cache_hits, ng->stop, ng->ms);
+		printf("# %d variant%s, %d checks (%d answered by the cache; %d proofs run at small sizes too, %d could "
+		       "not be run), stopped: %s, %.1f ms\n", ng->nvariants, ng->nvariants == 1 ? "" : "s", ng->checks,
+		       ng->cache_hits, ng->spot_run, ng->spot_none, ng->stop, ng->ms);
 	if (strcmp(ng->stop, "saturated") != 0)
 		fprintf(stderr, "axonc: note: propagation stopped early (%s): raise --max-variants to see more\n", ng->stop);
 	if (o->dotfile) {

@@ -439,6 +439,7 @@ typedef struct NuGraph {
 	char **canon;            /* canonical forms, for deduplication */
 	/* propagation's record */
 	int checks, cache_hits, swaps;
+	int spot_run, spot_none; /* proofs run at small sizes behind them (the spot check); not runnable */
 	double ms;
 	const char *stop;        /* "saturated", "max-variants", "time" */
 } NuGraph;

@@ -204,6 +204,7 @@ struct Equiv {
 	int nspot;
 	uint64_t spot[1024];    /* pairs whose proof the spot check confirmed */
 	int hits, checks;
+	int spot_run, spot_none; /* proofs spot-checked by running, and those no small sizes let run */
 	int solver_first;       /* equiv_runs_first(q, 0) */
 };
 
@@ -252,10 +253,9 @@ equiv_runs_first(Equiv *q, int on)
 }
 
 void
-equiv_stats(const Equiv *q, int *checks, int *hits)
+equiv_stats(const Equiv *q, EquivStats *st)
 {
-	*checks = q->checks;
-	*hits = q->hits;
+	*st = (EquivStats){ q->checks, q->hits, q->spot_run, q->spot_none };
 }
 
 typedef struct Check {
@@ -628,6 +628,10 @@ spot_check(Check *k)
 		return 0;
 	}
 	k->r->spot_runs = ran;
+	if (ran > 0)
+		q->spot_run++;
+	else
+		q->spot_none++;
 	if (q->nspot < 1024)
 		q->spot[q->nspot++] = key;
 	return 1;

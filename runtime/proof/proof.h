@@ -47,7 +47,11 @@ void equiv_runs_first(Equiv *q, int on);
  * sides' assumptions and non-zero denominators (listed with equiv_report);
  * --timeout-ms bounds the whole check.  Both graphs live in q's TermCtx. */
 int equiv_graphs(Equiv *q, const AxGraph *a, const AxGraph *b, EquivResult *r);
-void equiv_stats(const Equiv *q, int *checks, int *hits);
+typedef struct EquivStats {
+	int checks, hits;        /* checks asked; answered by the verdict cache */
+	int spot_run, spot_none; /* proofs the spot check ran both sides behind; proofs it could not run */
+} EquivStats;
+void equiv_stats(const Equiv *q, EquivStats *st);
 void equiv_clear_cache(Equiv *q);
 Smt *equiv_smt(Equiv *q);                             /* its solver, for shape questions */
 
@@ -55,6 +59,9 @@ Smt *equiv_smt(Equiv *q);                             /* its solver, for shape q
 Smt *smt_new(const AxTarget *t);
 void smt_free(Smt *s);
 void smt_set_timeout(Smt *s, int ms);                  /* per query; 0: none */
+/* on: every question to the solver, none answered by a witness (smt_witness.c) or from the
+ * memo (tests/unit/test_equiv.c checks the witnesses against the solver so); off: the default */
+void smt_solver_only(Smt *s, int on);
 /* 1 if hyp => goal for all values of the free variables; else 0 and why */
 int smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n);
 /* the same in a child process killed at the time limit (Z3 4.8 does not always stop

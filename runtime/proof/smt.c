@@ -49,6 +49,7 @@ typedef struct SmtCore {
 	Z3_func_decl recip;
 	const AxTarget *t;
 	int timeout_ms;             /* the query's, from its handle */
+	int solver_only;            /* the query's: no witness, no memo (smt_solver_only) */
 	int idiv;                   /* the query being translated has integer // or % */
 	pid_t srv, srv_owner;       /* the prover process (check_isolated) and the process it serves */
 	int srv_in, srv_out;        /* requests to it, answers from it */
@@ -66,12 +67,19 @@ typedef struct SmtCore {
 struct Smt {
 	SmtCore *c;
 	int timeout_ms;
+	int solver_only;
 };
 
 void
 smt_set_timeout(Smt *s, int ms)
 {
 	s->timeout_ms = ms;
+}
+
+void
+smt_solver_only(Smt *s, int on)
+{
+	s->solver_only = on;
 }
 
 /* A fresh simple solver with the time limit. */
@@ -157,7 +165,7 @@ smt_new(const AxTarget *t)
 	Smt *s = malloc(sizeof *s);
 	if (!s)
 		ax_die("out of memory");
-	*s = (Smt){ core_for(t), 0 };
+	*s = (Smt){ .c = core_for(t) };
 	return s;
 }
 
@@ -627,11 +635,11 @@ prove_with(SmtCore *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 		return 0;
 	}
 	Memo *m = memo_slot(s, h, g);
-	if (m->hyp) {
+	if (m->hyp && !s->solver_only) {
 		snprintf(why, n, "%s", m->why);
 		return m->answer;
 	}
-	if (t_counterexample(hyp, goal, why, n)) {
+	if (!s->solver_only && t_counterexample(hyp, goal, why, n)) {
 		memo_keep(s, memo_slot(s, h, g), h, g, 0, why);
 		return 0;
 	}
@@ -649,6 +657,7 @@ int
 smt_prove(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 {
 	s->c->timeout_ms = s->timeout_ms;
+	s->c->solver_only = s->solver_only;
 	return prove_with(s->c, hyp, goal, why, n, 0);
 }
 
@@ -660,6 +669,7 @@ int
 smt_prove_isolated(Smt *s, Term *hyp, Term *goal, char *why, size_t n)
 {
 	s->c->timeout_ms = s->timeout_ms;
+	s->c->solver_only = s->solver_only;
 	return prove_with(s->c, hyp, goal, why, n, 1);
 }
 
@@ -669,6 +679,7 @@ smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
 {
 	SmtCore *s = h->c;
 	s->timeout_ms = h->timeout_ms;
+	s->solver_only = h->solver_only;
 	const char *w = NULL;
 	s->idiv = 0;
 	Z3_ast a = tr(s, t, &w);
@@ -677,12 +688,12 @@ smt_satisfiable(Smt *h, Term *t, char *why, size_t n)
 		return 0;
 	}
 	Memo *m = memo_slot(s, a, NULL);
-	if (m->hyp) {
+	if (m->hyp && !s->solver_only) {
 		snprintf(why, n, "%s", m->why);
 		return m->answer;
 	}
 	Z3_lbool r;
-	if (t_witness(t)) {
+	if (!s->solver_only && t_witness(t)) {
 		snprintf(why, n, "sat");
 		r = Z3_L_TRUE;
 	} else

@@ -32,7 +32,7 @@ typedef struct Prop {
 	Smt *smt;
 	Equiv *eq;
 	int own_eq;              /* made here, freed here */
-	int hits0;               /* a shared checker's cache hits before this search */
+	EquivStats st0;          /* a shared checker's counts before this search */
 	Term *hyp;
 	Refute rf;               /* made at the first refuted: hyp and the sizes do not change */
 	Term **conj;             /* hyp's conjuncts */
@@ -381,8 +381,7 @@ need_solver(Prop *pr)
 		*pr->hk->eq = equiv_new(g0->t, g0->tc, ms);
 	pr->eq = pr->own_eq ? equiv_new(g0->t, g0->tc, ms) : *pr->hk->eq;
 	pr->smt = equiv_smt(pr->eq);
-	int checks;
-	equiv_stats(pr->eq, &checks, &pr->hits0);
+	equiv_stats(pr->eq, &pr->st0);
 }
 
 /* Sizes that no assignment satisfies would make every proof vacuous: asked
@@ -659,9 +658,11 @@ propagate_ex(const AxGraph *g0, const PropOpts *o, PropHooks *hk)
 	free(pr.snodes);
 	free(pr.smeta);
 	if (pr.eq) {
-		int checks, hits;
-		equiv_stats(pr.eq, &checks, &hits);
-		ng->cache_hits = hits - pr.hits0;
+		EquivStats st;
+		equiv_stats(pr.eq, &st);
+		ng->cache_hits = st.hits - pr.st0.hits;
+		ng->spot_run = st.spot_run - pr.st0.spot_run;
+		ng->spot_none = st.spot_none - pr.st0.spot_none;
 		if (pr.own_eq)
 			equiv_free(pr.eq);
 	}

@@ -16,7 +16,9 @@
  *      reductions, and a max inside a chain of matmuls)
  *   5. the witness (smt_witness.c), which answers "sat" without Z3: on random
  *      size conditions, never where Z3 proves the condition false; floored //
- *      and %, and truth values as Z3 reads them
+ *      and %, and truth values as Z3 reads them; and its counterexamples, which
+ *      answer "not proved" without Z3: never to an implication Z3 proves, over
+ *      sizes, indices and tensor elements
  *
  * The last line is "N passed, M failed".
  */
@@ -248,21 +250,87 @@ witness(TermCtx *tc, Smt *smt)
 	CHECK(t_witness(t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, t_bin(tc, TK_SUB, t_int(tc, 0), M), t_int(tc, 3)),
 	                      t_int(tc, 2))));
 	CHECK(!t_witness(t_bin(tc, TK_LT, M, t_int(tc, 0))));
-	/* random conditions: a witness is never one Z3 refutes, and some are found */
+	/* random conditions: a witness is never one Z3 refutes, and some are found (the solver
+	 * alone: smt_prove would answer from the witnesses themselves) */
+	smt_solver_only(smt, 1);
 	unsigned seed = 7;
 	int found = 0, bad = 0;
+	Term *sizes = t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, M), t_bin(tc, TK_LE, one, t_var(tc, "N", TS_INT)));
 	for (int i = 0; i < 400; i++) {
 		Term *c = rnd_cond(tc, &seed, 2);
 		if (!t_witness(c))
 			continue;
 		found++;
-		if (proves(smt, t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, M), t_bin(tc, TK_LE, one, t_var(tc, "N", TS_INT))),
-		           t_not(tc, c)))
+		if (proves(smt, sizes, t_not(tc, c)))
 			bad++;
 	}
 	CHECK(bad == 0);
 	CHECK(found >= 50);
 	printf("witness: %d of 400 random conditions with a witness, %d refuted by Z3\n", found, bad);
+	/* random implications: a counterexample found without the solver is never to one Z3 proves,
+	 * and Z3 finds one wherever the search does */
+	int cex = 0, proved = 0;
+	bad = 0;
+	for (int i = 0; i < 400; i++) {
+		Term *hyp = t_bin(tc, TK_AND, sizes, rnd_cond(tc, &seed, 1)), *goal = rnd_cond(tc, &seed, 2);
+		char why[256];
+		if (!t_counterexample(hyp, goal, why, sizeof why))
+			continue;
+		cex++;
+		bad += strncmp(why, "counterexample:", 15) != 0;
+		if (smt_prove(smt, hyp, goal, why, sizeof why)) {
+			proved++;
+			printf("  a counterexample to what Z3 proves: %s => %s\n", t_infix(tc, hyp), t_infix(tc, goal));
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(proved == 0);
+	CHECK(cex >= 50);
+	printf("counterexample: %d of 400 random implications refuted without the solver, %d proved by Z3\n", cex,
+	       proved);
+	smt_solver_only(smt, 0);
+}
+
+/* counterexamples over indices (least values from the hypothesis: 0 <= i) and tensor elements
+ * (every element one constant: a function the solver could choose): the checker's "is this
+ * denominator always 0" and front-end size questions; never where Z3 proves the implication */
+static void
+counterexample(TermCtx *tc, Smt *smt)
+{
+	Term *M = t_var(tc, "M", TS_INT), *i = t_var(tc, "$i0", TS_INT), *zero = t_int(tc, 0), *one = t_int(tc, 1);
+	Term *Hq = t_var(tc, "Hq", TS_INT), *Hkv = t_var(tc, "Hkv", TS_INT);
+	Term *hyp = t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, M),
+	                  t_bin(tc, TK_AND, t_bin(tc, TK_LE, zero, i), t_bin(tc, TK_LT, i, M)));
+	Term *x = t_tensor(tc, 0, "X", 1, &i), *rz = t_num(tc, 0, 1, TS_REAL), *two = t_num(tc, 2, 1, TS_REAL);
+	Term *heads = t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, Hq),
+	                    t_bin(tc, TK_AND, t_bin(tc, TK_LE, one, Hkv),
+	                          t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, Hkv, t_bin(tc, TK_DIV, Hq, Hkv)), Hq)));
+	struct {
+		Term *hyp, *goal;
+		int refuted;
+		const char *what;
+	} c[] = {
+		{ hyp, t_bin(tc, TK_EQ, x, rz), 1, "X[i] == 0" },
+		{ hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, x, rz), rz), 0, "X[i] * 0 == 0" },
+		{ hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_ADD, x, x), t_bin(tc, TK_MUL, two, x)), 0, "X[i] + X[i] == 2 X[i]" },
+		{ hyp, t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, x, x), x), 1, "X[i] * X[i] == X[i] (not at X = 2)" },
+		{ hyp, t_bin(tc, TK_LT, i, t_bin(tc, TK_ADD, M, one)), 0, "i < M + 1" },
+		{ hyp, t_bin(tc, TK_LE, one, i), 1, "1 <= i (not at i = 0)" },
+		{ heads, t_bin(tc, TK_EQ, Hq, Hkv), 1, "Hq == Hkv" },
+		{ heads, t_bin(tc, TK_LE, Hkv, Hq), 0, "Hkv <= Hq" },
+		{ heads, t_bin(tc, TK_EQ, t_bin(tc, TK_MOD, Hq, Hkv), zero), 0, "Hq % Hkv == 0" },
+		{ heads, t_bin(tc, TK_EQ, t_bin(tc, TK_DIV, Hq, Hkv), one), 1, "Hq // Hkv == 1" },
+	};
+	smt_solver_only(smt, 1);
+	for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+		char why[256];
+		int got = t_counterexample(c[k].hyp, c[k].goal, why, sizeof why);
+		if (got != c[k].refuted)
+			printf("  counterexample: %s: %d, expected %d\n", c[k].what, got, c[k].refuted);
+		CHECK(got == c[k].refuted);
+		CHECK(smt_prove(smt, c[k].hyp, c[k].goal, why, sizeof why) == !c[k].refuted);
+	}
+	smt_solver_only(smt, 0);
 }
 
 int
@@ -274,6 +342,7 @@ main(void)
 	floored(tc, smt);
 	binding(tc);
 	witness(tc, smt);
+	counterexample(tc, smt);
 	smt_free(smt);
 	tc_free(tc);
 	checks();
