@@ -198,15 +198,19 @@ memo_slot(SmtCore *s, Z3_ast hyp, Z3_ast goal)
 			return &s->memo[i];
 }
 
-/* Remembers a definite answer in the slot memo_slot gave. */
+/* Remembers a definite answer in the slot memo_slot gave (one already there, from before
+ * smt_solver_only, is replaced). */
 static void
 memo_keep(SmtCore *s, Memo *m, Z3_ast hyp, Z3_ast goal, int answer, const char *why)
 {
 	char *w = strdup(why);
 	if (!w)
 		ax_die("out of memory");
+	if (m->hyp)
+		free(m->why);
+	else
+		s->nmemo++;
 	*m = (Memo){ hyp, goal, answer, w };
-	s->nmemo++;
 }
 
 static Z3_ast tr(SmtCore *s, const Term *t, const char **why);
