@@ -96,10 +96,11 @@ print_seq(SynthOut *so, const SynthSeq *q, const LowerChoice *ch)
 	so->nseq++;
 }
 
-static void
+static int
 synth_seq(void *env, const SynthSeq *q)
 {
 	print_seq(env, q, NULL);
+	return 0;
 }
 
 static const char *const red_names[] = { "", "sum-reduce", "max-reduce", "min-reduce", "scan" };

@@ -134,6 +134,38 @@ mem_of(const AxGraph *h, int id, const signed char *cmem)
 	return n->op < 0 ? off : first;
 }
 
+/* Can operands from[0..n) (memories, -1 any) go to distinct operands of instruction op, each
+ * one that may read that memory?  (A small matching: n and the operands are few.) */
+static int
+match_mems(const AxOp *op, const int *mem, int n, uint32_t used)
+{
+	if (n == 0)
+		return 1;
+	for (int k = 0; k < op->nopnd; k++)
+		if (!(used & (1u << k)) && (mem[0] < 0 || (op->opnd[k].mems & (1u << mem[0]))) &&
+		    match_mems(op, mem + 1, n - 1, used | (1u << k)))
+			return 1;
+	return 0;
+}
+
+/* Could a single instruction of the target read the window's operands srcs where they are?  The
+ * fused instruction must (windows, below), so where none could, nothing synthesis would find
+ * is kept and the window is not synthesized (a load from HBM and an instruction that reads
+ * only on-chip memories: a third of MatMul+Add+RMSNorm's Phase 1).  A fused instruction that
+ * leaves an operand unread is the one loss. */
+static int
+readable(const Fuser *fu, const AxGraph *h, const int *srcs, int nsrc)
+{
+	const AxTarget *t = h->t;
+	int mem[2 * AX_MAXOPND];
+	for (int f = 0; f < nsrc; f++)
+		mem[f] = mem_of(h, srcs[f], fu->cmem);
+	for (int i = 0; i < t->ninsts; i++)
+		if (match_mems(&t->insts[i], mem, nsrc, 0))
+			return 1;
+	return 0;
+}
+
 /* The second round's admission: every instruction reads the program's
  * tensors only where it can (a load is not pushed past its reader). */
 static int
@@ -303,7 +335,7 @@ windows(Fuser *fu, FuseNest *nest, int vi)
 				}
 			fu->res->nwindows++;
 			SynthSeq out[16];
-			int nf = lower_tile(fu->c1, w, out, 16);
+			int nf = readable(fu, h, srcs, nsrc) ? lower_tile(fu->c1, w, out, 16) : 0;
 			FuseFound f = { .nodes = { oy, ox }, .inst = { y, x }, .nmoves = v->nmoves, .moves = v->moves,
 			                .nwsrc = nsrc };
 			memcpy(f.wsrc, srcs, sizeof *srcs * (size_t)nsrc);

@@ -35,6 +35,7 @@ struct LowerCache {
 	int nseq, seqcap;
 	int hits, checked;
 	double ms;
+	int first_only;      /* the search under way ends at its first sequence (lower_tile_first) */
 	Equiv *eq;   /* every search's checker (synth_tile) */
 	LowerCache *c1;      /* the fusion search's depth-1 cache, shared by every variant lowered here */
 	int fuse_windows;    /* windows the fusion searches of the variants lowered here tried */
@@ -82,7 +83,7 @@ lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked, doub
 	*ms = c->ms;
 }
 
-static void
+static int
 collect(void *env, const SynthSeq *q)
 {
 	LowerCache *c = env;
@@ -93,6 +94,7 @@ collect(void *env, const SynthSeq *q)
 			ax_die("out of memory");
 	}
 	c->seq[c->nseq++] = *q;
+	return c->first_only;
 }
 
 /* ---- renaming sizes ------------------------------------------------------------ */
@@ -196,8 +198,8 @@ canonical(const AxGraph *tile, const char **from, const char **to, int *nren)
 
 /* The sequences for a tile graph, from the cache or found now; renamed to
  * the tile's own sizes into out[] (at most max); returns how many. */
-int
-lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
+static int
+lower_cached(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap, int first_only)
 {
 	const char *from[16], *to[16];
 	int nren = 0;
@@ -206,7 +208,7 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 		return 0;
 	char *canon = graph_canon(cg), key[2048];
 	size_t k = (size_t)snprintf(key, sizeof key, "%s|%d|", c->t->name, c->depth);
-	k += (size_t)snprintf(key + k, sizeof key - k, "%s|", canon);
+	k += (size_t)snprintf(key + k, sizeof key - k, "%s%s|", first_only ? "first|" : "", canon);
 	for (int n = 0; n < cg->nnodes && k < sizeof key - 64; n++)
 		for (int d = 0; d < cg->nodes[n].rank && k < sizeof key - 64; d++)
 			k += (size_t)snprintf(key + k, sizeof key - k, "%s,", t_str(c->tc, cg->nodes[n].dim[d]));
@@ -228,7 +230,9 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 		int ch = 0;
 		c->key[m] = arena_strdup(tc_arena(c->tc), key);
 		c->first[m] = c->nseq;
+		c->first_only = first_only;
 		synth_tile(c->t, c->tc, cg, c->depth, &c->eq, collect, c, &ch);
+		c->first_only = 0;
 		c->count[m] = c->nseq - c->first[m];
 		c->checked += ch;
 		c->ms += ax_now_ms() - t0;
@@ -253,6 +257,18 @@ lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
 		n++;
 	}
 	return n;
+}
+
+int
+lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap)
+{
+	return lower_cached(c, tile, out, cap, 0);
+}
+
+int
+lower_tile_first(LowerCache *c, const AxGraph *tile, SynthSeq *out)
+{
+	return lower_cached(c, tile, out, 1, 1);
 }
 
 /* ---- ops and instructions found by their element equations ------------------------ */
@@ -685,7 +701,7 @@ lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices)
 				continue;
 			}
 			AxGraph *cg = combine_tile(to->tile, op, ax->red == TR_SCAN);
-			int m = lower_tile(c, cg, buf, maxchoices);
+			int m = lower_tile_first(c, cg, buf);
 			ln->combine = arena_alloc(a, sizeof *ln->combine * (size_t)(m + 1));
 			memcpy(ln->combine, buf, sizeof *buf * (size_t)m);
 			ln->ncombine = m;

@@ -35,7 +35,7 @@ typedef struct SynthSeq {
 	char constraints[512];   /* hardware limits on the tile sizes */
 	Term *limit;             /* the same limits as a term (on the instructions' first engines) */
 } SynthSeq;
-typedef void (*SynthCb)(void *env, const SynthSeq *seq);
+typedef int (*SynthCb)(void *env, const SynthSeq *seq);   /* nonzero: the caller has what it needs */
 typedef void (*SynthInstCb)(void *env, const AxGraph *tile);
 /* Sequences of at most depth instructions proved equal to the graph's one
  * operation (inputs first); each reported through cb.  0 = ok.  The checker
@@ -152,6 +152,9 @@ void lower_cache_stats(const LowerCache *c, int *tiles, int *hits, int *checked,
 LowerCache *lower_cache_fusion(LowerCache *c, int **windows, int **skipped);
 /* sequences for one tile graph (cached), renamed to its sizes; returns how many */
 int lower_tile(LowerCache *c, const AxGraph *tile, SynthSeq *out, int cap);
+/* ... the first sequence synthesis finds only (the back end writes a reduction's partial tiles
+ * combined by its first; synthesis stops there); 1 if there is one */
+int lower_tile_first(LowerCache *c, const AxGraph *tile, SynthSeq *out);
 /* every compute node of a tiled variant: its choices (per node, NULL for others), the
  * synthesized sequences first, then those instruction fusion adds (fuse_apply) */
 LowerNode *lower_variant(LowerCache *c, const AxTiling *T, int maxchoices);

@@ -45,7 +45,7 @@ typedef struct Synth {
 	AxEnv env;
 	Cand *c;
 	int nc, capc;
-	int spent;               /* MAXCAND was reached */
+	int spent;               /* MAXCAND was reached, or the callback ended the search */
 	float *want;
 	AxShape wshape;
 	int *pool, npool;

@@ -200,5 +200,6 @@ try_solution(Synth *sy, int id)
 		seq.ninsts++;
 	}
 	sy->longer += sy->found >= 1 && seq.ninsts > sy->found;
-	sy->cb(sy->cbenv, &seq);
+	if (sy->cb(sy->cbenv, &seq))
+		sy->spent = 1;
 }
