@@ -15,12 +15,15 @@
  *   5. the descent: extract_neighbours is symmetric (one move there, one back), never the
  *      choice itself; a compile with a second round ends at a choice none of whose
  *      neighbours is faster, the same with one worker and with two
+ *   6. lower_tile_first (a reduction's partial tiles combined by it): the first sequence of
+ *      the whole search, and the search stops there
  *
  * Run from the repository root (examples/).  The last line is
  * "N passed, M failed".
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "front.h"
 #include "measure.h"
 #include "measure.h"
@@ -274,6 +277,48 @@ test_descent(void)
 	prog_close(&a);
 }
 
+static void
+test_first(void)
+{
+	const char *path = "/tmp/axon_test_first.py";
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("import numpy as np\n\n\ndef kernel(A: \"f32[M,1]\", B: \"f32[M,1]\"):\n    return np.maximum(A, B)\n", f);
+	fclose(f);
+	TermCtx *tc = tc_new(T);
+	AxGraph *g = frontend_read(T, tc, path, NULL);
+	CHECK(g != NULL);
+	if (g) {
+		AxTiling *tl = tile_graph(g);
+		const AxGraph *tile = NULL;
+		for (int id = 0; id < g->nnodes && !tile; id++)
+			if (tl->op[id].kind == TO_COMPUTE)
+				tile = tl->op[id].tile;
+		CHECK(tile != NULL);
+		if (tile) {
+			LowerCache *all = lower_cache_new(T, tc, 3), *first = lower_cache_new(T, tc, 3);
+			SynthSeq a[64], b[1];
+			int na = lower_tile(all, tile, a, 64), nb = lower_tile_first(first, tile, b);
+			int tiles, hits, ca = 0, cb = 0;
+			double ms;
+			lower_cache_stats(all, &tiles, &hits, &ca, &ms);
+			lower_cache_stats(first, &tiles, &hits, &cb, &ms);
+			CHECK(na > 1);
+			CHECK(nb == 1);
+			CHECK(nb == 1 && strcmp(a[0].text, b[0].text) == 0);
+			CHECK(cb < ca);
+			printf("first: %d sequences for a max of two column tiles (%d checked), the first alone (%d checked): %s\n", na,
+			       ca, cb, nb ? b[0].text : "none");
+			lower_cache_free(all);
+			lower_cache_free(first);
+		}
+	}
+	tc_free(tc);
+	remove(path);
+}
+
 int
 main(void)
 {
@@ -286,5 +331,6 @@ main(void)
 	test_command();
 	test_shrink();
 	test_descent();
+	test_first();
 	return check_done();
 }
