@@ -644,7 +644,7 @@ prove_with(SmtCore *s, Term *hyp, Term *goal, char *why, size_t n, int isolate)
 		return m->answer;
 	}
 	if (!s->solver_only && t_counterexample(hyp, goal, why, n)) {
-		memo_keep(s, memo_slot(s, h, g), h, g, 0, why);
+		memo_keep(s, m, h, g, 0, why);
 		return 0;
 	}
 	Z3_ast as[2] = { h, Z3_mk_not(s->z, g) };

@@ -134,7 +134,7 @@ mem_of(const AxGraph *h, int id, const signed char *cmem)
 	return n->op < 0 ? off : first;
 }
 
-/* Can operands from[0..n) (memories, -1 any) go to distinct operands of instruction op, each
+/* Can operands of memories mem[0..n) (-1: any) go to distinct operands of instruction op, each
  * one that may read that memory?  (A small matching: n and the operands are few.) */
 static int
 match_mems(const AxOp *op, const int *mem, int n, uint32_t used)
