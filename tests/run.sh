@@ -687,6 +687,17 @@ for d in 256,32 129,16; do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims "B=1,Hq=4,Hkv=2,S=$S,D=${d#*,}" >"$tmp/out" 2>&1; then ok; else
 		bad "the merged gqa kernel at S=$S differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
+# software pipelining (pipeline.c): at S=512 the model prefers the twin whose row-block loop
+# runs the next block's scores and softmax before this block's P @ V (a sequential loop, the
+# exp'd rows in two slots); the report says so, the kernel agrees with NumPy, and its
+# configuration written again gives the same kernel
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --budget 2000 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(jget "$tmp/r.json" "r['best']['config'].get('pipelined', 0)")" = 1 ] && grep -q 'sequential_range' "$tmp/k.py" &&
+	grep -q '\[([a-z0-9]* + 1) % 2, ' "$tmp/k.py"; then ok; else bad "gqa at S=512: no software-pipelined loop"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 >"$tmp/out" 2>&1; then ok; else
+	bad "the pipelined gqa kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --config "$tmp/r.json" -o "$tmp/k2.py"
+if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "gqa: the pipelined configuration written again differs"; fi
 # independent operations share a loop nest and read X once; --no-fusion gives each its own
 first_cand examples/qkv_projection.py M=256,K=256,N=512
 if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 2 ] && [ "$(grep -c 'dma_transpose(X' "$tmp/k.py")" -eq 2 ]; then ok; else
@@ -876,7 +887,8 @@ for a in "gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=128" "softmax.py --dims M=1024,N=
 		bad "model $a: not roofline <= best <= naive"; grep '^roofline\|^naive\|^best' "$tmp/out" | sed 's/^/    /'; fi
 done
 # the steady-state jumps are exact: every candidate's latency equals the one scheduled iteration by iteration
-for a in "matmul.py --dims M=512,K=1024,N=512" "softmax_matmul.py --dims M=256,K=1024,N=256" "rmsnorm.py --dims M=512,N=2048 --max-variants 1"; do
+for a in "matmul.py --dims M=512,K=1024,N=512" "softmax_matmul.py --dims M=256,K=1024,N=256" "rmsnorm.py --dims M=512,N=2048 --max-variants 1" \
+	"gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --budget 300"; do
 	# shellcheck disable=SC2086
 	"$AXONC" model examples/$a --list | grep '^cand ' >"$tmp/j1"
 	# shellcheck disable=SC2086

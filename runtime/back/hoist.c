@@ -29,31 +29,6 @@ typedef struct Hoist {
 	int same;                /* an earlier hoist of the same load to the same place (-1: none) */
 } Hoist;
 
-/* Does the text of an index use loop variable v? */
-static int
-uses_var(const char *e, const char *v)
-{
-	size_t n = strlen(v);
-	for (const char *p = strstr(e, v); p; p = strstr(p + 1, v)) {
-		int before = p > e && (p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') || (p[-1] >= 'a' && p[-1] <= 'z') ||
-		                       (p[-1] >= 'A' && p[-1] <= 'Z'));
-		char c = p[n];
-		int after = c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-		if (!before && !after)
-			return 1;
-	}
-	return 0;
-}
-
-static int
-ref_uses(const NsRef *r, const char *v)
-{
-	for (int d = 0; d < r->nidx; d++)
-		if (uses_var(r->idx[d].start, v) || (r->idx[d].fold > 0 && uses_var(r->idx[d].fin, v)))
-			return 1;
-	return 0;
-}
-
 /* Chains of loops of the same variables and trips (their uses read the buffer by those names). */
 static int
 same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
@@ -82,7 +57,7 @@ plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
 	for (int k = 0; k < nl; k++) {
 		used[k] = 0;
 		for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
-			used[k] |= s->opnd[o].var != NS_NONE && ref_uses(&s->opnd[o], ns->s[loops[k]].name);
+			used[k] |= s->opnd[o].var != NS_NONE && nest_ref_uses(&s->opnd[o], ns->s[loops[k]].name);
 		/* a loop it uses is written again around it, up to MAXCHAIN of them, MAXSLOTS tiles */
 		if (used[k]) {
 			if (nused == MAXCHAIN || slots * ns->s[loops[k]].hi > MAXSLOTS)
@@ -325,7 +300,7 @@ hoist_fills(Nest *ns)
 				for (int i = p + 1; i <= q && !used; i++)
 					if (ns->s[i].kind == NS_INST)
 						for (int o = 0; o < ns->g->t->insts[ns->s[i].inst].nopnd && o < AX_MAXOPND; o++)
-							used |= ns->s[i].opnd[o].var != NS_NONE && ref_uses(&ns->s[i].opnd[o], ns->s[l].name);
+							used |= ns->s[i].opnd[o].var != NS_NONE && nest_ref_uses(&ns->s[i].opnd[o], ns->s[l].name);
 				if (used)
 					break;
 				at = l;

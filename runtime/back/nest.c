@@ -37,6 +37,23 @@ nest_free(Nest *ns)
 	}
 }
 
+Nest *
+nest_dup(const Nest *ns)
+{
+	Nest *d = malloc(sizeof *d);
+	if (!d)
+		ax_die("out of memory");
+	*d = *ns;
+	d->s = NULL;
+	d->n = d->cap = 0;
+	size_t got;
+	d->s = ax_spare_take(sizeof *d->s * (size_t)(ns->n ? ns->n : 1), &got);
+	d->cap = (int)(got / sizeof *d->s);
+	memcpy(d->s, ns->s, sizeof *d->s * (size_t)ns->n);
+	d->n = ns->n;
+	return d;
+}
+
 NsRef
 ns_var(int var, const AxShape *s)
 {
@@ -60,6 +77,61 @@ nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr)
 	if ((s->kind == NS_STORE || s->kind == NS_ACC || s->kind == NS_SET) && s->src.var != NS_NONE)
 		wr[n] = 0, r[n++] = &s->src;
 	return n;
+}
+
+static int
+ident_char(char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The next use of loop variable v in e at or after p (a whole identifier), NULL if none. */
+static const char *
+next_use(const char *e, const char *p, const char *v)
+{
+	size_t n = strlen(v);
+	for (p = strstr(p, v); p; p = strstr(p + 1, v))
+		if (!(p > e && ident_char(p[-1])) && !ident_char(p[n]))
+			return p;
+	return NULL;
+}
+
+int
+nest_uses_var(const char *e, const char *v)
+{
+	return next_use(e, e, v) != NULL;
+}
+
+int
+nest_ref_uses(const NsRef *r, const char *v)
+{
+	for (int d = 0; d < r->nidx; d++)
+		if (nest_uses_var(r->idx[d].start, v) || (r->idx[d].fold > 0 && nest_uses_var(r->idx[d].fin, v)))
+			return 1;
+	return 0;
+}
+
+int
+nest_subst_var(char *e, size_t cap, const char *v, const char *with)
+{
+	char out[256];
+	size_t k = 0, n = strlen(v), w = strlen(with);
+	const char *p = e;
+	for (const char *u = next_use(e, e, v); u; u = next_use(e, u + n, v)) {
+		size_t pre = (size_t)(u - p);
+		if (k + pre + w >= sizeof out)
+			return -1;
+		memcpy(out + k, p, pre);
+		memcpy(out + k + pre, with, w);
+		k += pre + w;
+		p = u + n;
+	}
+	size_t rest = strlen(p);
+	if (k + rest >= cap || k + rest >= sizeof out)
+		return -1;
+	memcpy(out + k, p, rest + 1);
+	memcpy(e, out, k + rest + 1);
+	return 0;
 }
 
 /* The buffer's tile for a reference r to the loaded value (partition dim,

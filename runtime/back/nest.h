@@ -63,6 +63,7 @@ typedef struct NsStmt {
 	int64_t hi;              /* NS_SIZE: value; NS_LOOP: trip count */
 	int seq;                 /* NS_LOOP: sequential */
 	int fetch;               /* NS_LOOP: over a block's tiles, its loads may be made before it (prefetch.c) */
+	int piped;               /* NS_LOOP: software-pipelined (pipeline.c): it runs one stage of two iterations */
 	int onetile;             /* NS_BUF: one tile of several free axes (partition dim first), not an array
 	                            of tiles: filled by one transfer of folded rows */
 	int inst, engine;        /* NS_INST */
@@ -90,6 +91,12 @@ void nest_free(Nest *ns);
 const char *nest_tensor_name(const AxGraph *g, int id, char *buf, size_t n);
 /* a ref to variable var (whole) of shape s */
 NsRef ns_var(int var, const AxShape *s);
+/* Does the text of an index use loop variable v (a whole identifier)?  Does a slice of r? */
+int nest_uses_var(const char *e, const char *v);
+int nest_ref_uses(const NsRef *r, const char *v);
+/* every use of loop variable v in index text e (of cap bytes) replaced by `with`: 0, or -1 if
+ * the result does not fit (e unchanged) */
+int nest_subst_var(char *e, size_t cap, const char *v, const char *with);
 /* the refs of statement s (operands, out, src; omitted ones left out) into r, wr[k] 1 where
  * r[k] is written, 2 written and read (an accumulation), else 0: how many */
 int nest_refs(const Nest *ns, NsStmt *s, NsRef **r, int *wr);
@@ -155,6 +162,11 @@ void nest_prefetch(Nest *ns);
 void nest_forward(Nest *ns);
 /* hoist.c: loads made before the loops they do not depend on (if the tiles still fit) */
 void nest_hoist(Nest *ns);
+/* pipeline.c: a loop per loop nest software-pipelined, its first stage of the next iteration
+ * before its second stage of this one (if the tiles still fit): how many loops */
+int nest_pipeline(Nest *ns);
+/* nest.c: a copy of ns (nest_free frees it) */
+Nest *nest_dup(const Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else
@@ -200,6 +212,7 @@ typedef struct ExtractCand {
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	int fold;                /* its blocks along partition axes folded (emit_fold.c) */
+	int piped;               /* its form with a loop software-pipelined (pipeline.c; the selection's twin) */
 	AxEnv env;               /* sizes and tile sizes, likewise */
 	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */

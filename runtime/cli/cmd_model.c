@@ -150,7 +150,7 @@ visit_all(Visit *m, int v, Extract *x)
 		}
 		Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
 		double t0 = ax_now_ms();
-		p.ms = model_latency(ns, m->dtype, &c.fp, &p.st) * 1e3;
+		p.ms = model_pick_form(&ns, &c, m->dtype, &p.st) * 1e3;
 		m->model_ms += ax_now_ms() - t0;
 		if (!p.st.fits) {   /* at this element size */
 			m->nofit++;
@@ -171,7 +171,7 @@ visit_all(Visit *m, int v, Extract *x)
 			printf(" tiles=");
 			for (int k = m->n; k < c.env.n; k++)
 				printf("%s%s:%.0f", k > m->n ? "," : "", c.env.names[k], c.env.vals[k]);
-			printf("\n");
+			printf(" piped=%d\n", c.piped);
 		}
 		if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
 			char why[256];

@@ -78,8 +78,10 @@ slot_at(const Model *m, int k)
 		int64_t i = r->lit[d];
 		if (r->loop[d] >= 0) {
 			int l = r->loop[d];
-			i = (m->cnt[m->host[l]] / m->div[l]) % m->mod[l];
+			i += (m->cnt[m->host[l]] / m->div[l]) % m->mod[l];
 		}
+		if (r->mod[d] > 0)
+			i %= r->mod[d];
 		at += i * r->stride[d];
 	}
 	return at >= 0 && at < m->nsl[r->var] ? (int)at : 0;
@@ -269,6 +271,31 @@ run_loop(Model *m, int at)
 		} else
 			wait = k + 2 * p;   /* the regime is changing: run on before trying again */
 	}
+}
+
+double
+model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
+{
+	double lat = model_latency(*ns, dtype_bytes, &c->fp, st);
+	if (!st->fits || c->fused < 0)
+		return lat;
+	Nest *tw = nest_dup(*ns);
+	ModelStats ts;
+	Footprint fp;
+	if (nest_pipeline(tw)) {
+		nest_room(tw, &fp);
+		double tl = model_latency(tw, dtype_bytes, &fp, &ts);
+		if (ts.fits && tl < lat) {
+			nest_free(*ns);
+			*ns = tw;
+			*st = ts;
+			c->fp = fp;
+			c->piped = 1;
+			return tl;
+		}
+	}
+	nest_free(tw);
+	return lat;
 }
 
 /* ---- capacity ----------------------------------------------------------------------- */

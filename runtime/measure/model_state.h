@@ -39,10 +39,11 @@ typedef struct MOp {
 } MOp;
 
 /* One tile of a block buffer, its slot computed from the iteration: per
- * block dim a literal (loop -1) or a loop's index, times a stride. */
+ * block dim a literal (loop -1) or a loop's index plus lit, modulo mod if
+ * mod > 0 (a pipelined loop's slots, back/pipeline.c), times a stride. */
 typedef struct SlotRef {
 	int var, nd;
-	int loop[AX_MAXR], lit[AX_MAXR];
+	int loop[AX_MAXR], lit[AX_MAXR], mod[AX_MAXR];
 	int stride[AX_MAXR];
 } SlotRef;
 

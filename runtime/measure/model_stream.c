@@ -212,6 +212,37 @@ model_slot_plan(Model *m)
 	free(shape);
 }
 
+/* An index of one of the forms "7", "i", "(i + 1)", "i % 2", "(i + 1) % 2"
+ * (i a loop around, back/pipeline.c writes the last three): the loop (-1
+ * none), what is added, the modulus (0 none); 0 if it is none of them. */
+static int
+index_form(const Model *m, const char *a, int *loop, int *add, int *mod)
+{
+	char name[32];
+	int c = 0, q = 0, k = 0;
+	*loop = -1;
+	*add = *mod = 0;
+	if (sscanf(a, "%d%n", &c, &k) == 1 && !a[k]) {
+		*add = c;
+		return 1;
+	}
+	if (!(sscanf(a, "(%31[A-Za-z0-9_] + %d)%n", name, &c, &k) == 2 ||
+	      (c = 0, sscanf(a, "%31[A-Za-z0-9_]%n", name, &k) == 1)))
+		return 0;
+	a += k;
+	if (*a && !(sscanf(a, " %% %d%n", &q, &k) == 1 && !a[k] && q > 0))
+		return 0;
+	int l = m->nopen - 1;
+	while (l >= 0 && strcmp(m->ns->s[m->open[l]].name, name) != 0)
+		l--;
+	if (l < 0)
+		return 0;
+	*loop = m->open[l];
+	*add = c;
+	*mod = q;
+	return 1;
+}
+
 /* Reference r (at statement at, inside the loops m->open) to one tile of a
  * buffer kept per tile: its SlotRef; -1 if r is not one. */
 static int
@@ -226,22 +257,10 @@ slot_ref(Model *m, const NsRef *r, int at)
 	for (int d = 0; d < r->nidx && d < 32; d++) {
 		if (!(dims & (1u << d)))
 			continue;
-		const char *a = r->idx[d].start;
-		char *end;
-		long lit = strtol(a, &end, 10);
-		sr.loop[sr.nd] = -1;
-		sr.lit[sr.nd] = 0;
-		if (*a && !*end)
-			sr.lit[sr.nd] = (int)lit;
-		else {
-			int l = m->nopen - 1;
-			while (l >= 0 && strcmp(m->ns->s[m->open[l]].name, a) != 0)
-				l--;
-			if (l < 0)
-				return -1;
-			sr.loop[sr.nd] = m->open[l];
-		}
-		sr.nd++;
+		int l;
+		if (!index_form(m, r->idx[d].start, &l, &sr.lit[sr.nd], &sr.mod[sr.nd]))
+			return -1;
+		sr.loop[sr.nd++] = l;
 	}
 	/* row-major strides over the block dims of the buffer */
 	int stride = 1;
@@ -374,7 +393,7 @@ model_slot_periods(Model *m)
 				if (l < 0)
 					continue;
 				MOp *h = &m->op[m->host[l]];
-				int64_t c = (int64_t)m->div[l] * m->mod[l];
+				int64_t c = (int64_t)m->div[l] * m->mod[l] * (m->sref[r].mod[d] > 0 ? m->sref[r].mod[d] : 1);
 				h->sper = h->sper / ax_gcd(h->sper, c) * c;
 				if (h->sper > MAXPER)
 					h->sper = MAXPER + 1;

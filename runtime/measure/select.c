@@ -454,7 +454,9 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
 			              .fused = c.fused, .fold = c.fold };
-			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
+			/* with a command, the candidate as it is (its twin would need measuring too) */
+			p.latency = in->cmd ? model_latency(ns, in->dtype, &c.fp, &p.st) : model_pick_form(&ns, &c, in->dtype, &p.st);
+			p.piped = c.piped;
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
 				nest_free(ns);
@@ -862,15 +864,21 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 	Extract *x = extract_new(in->T[p->v], in->L[p->v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 	                         in->budget);
 	*xo = x;
+	Nest *ns = NULL;
 	if (p->visit >= EXTRACT_FOCUS_BASE)   /* of the second round: by its choices */
-		return extract_at(x, p->combo, p->sub, NEST_FUSE_OF(p->unfused ? -1 : p->fused), c);
-	extract_share(x, p->visit, INT64_MAX);
-	for (;;) {
-		Nest *ns = extract_next(x, c);
-		if (c->end)
-			return NULL;
-		if ((c->fused < 0) == p->unfused && c->fold == p->fold && (p->unfused || c->fused == p->fused))
-			return ns;
-		nest_free(ns);
+		ns = extract_at(x, p->combo, p->sub, NEST_FUSE_OF(p->unfused ? -1 : p->fused), c);
+	else {
+		extract_share(x, p->visit, INT64_MAX);
+		for (;;) {
+			ns = extract_next(x, c);
+			if (c->end)
+				return NULL;
+			if ((c->fused < 0) == p->unfused && c->fold == p->fold && (p->unfused || c->fused == p->fused))
+				break;
+			nest_free(ns);
+		}
 	}
+	if (ns && p->piped)   /* the twin the model chose */
+		c->piped = nest_pipeline(ns) > 0;
+	return ns;
 }

@@ -1,0 +1,324 @@
+/*
+ * pipeline.c — a loop of each loop nest software-pipelined (one pass over
+ * a candidate's statements, nest.h).
+ *
+ * Every engine runs its instructions in program order.  A loop body whose
+ * second part waits for its first part's results on other engines keeps
+ * the engines idle in turn: attention's row block makes its scores on one
+ * engine, their softmax on two others, then P @ V on the first again, and
+ * the next block's scores queue behind that.  An affine loop's iterations
+ * are independent (none reads what another writes), so its body may be
+ * split into a first stage A and a second B and run as
+ *
+ *     A(0); for i < n - 1: { A(i + 1); B(i) }; B(n - 1)
+ *
+ * which queues every engine's part of A(i + 1) before its part of B(i).
+ * What A makes for B now lives across an iteration: a block buffer declared
+ * in A and read in B gets a slot dim of 2 (A(i) writes slot i % 2), declared
+ * before the loop, and the loop becomes sequential (its iterations share
+ * the slots).  Refused: a loop whose body writes anything made outside it
+ * (a running value across its iterations), a split after which B reads a
+ * tile of A other than a block buffer declared at the top of A, or A reads
+ * anything of B, or no engine works in both stages.  Of the splits left in
+ * a loop nest the one whose stages' work (elements touched) is most even
+ * is taken, one loop per nest; if the tiles then do not fit on chip, the
+ * nest stays as it was.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nest.h"
+
+enum { MAXRING = 8 };
+
+typedef struct Split {
+	int loop, at;                      /* the loop; the first statement of B */
+	int nring, ring[MAXRING];          /* block buffers of A that B reads: given slots */
+	int nmove, move[MAXRING];          /* ... declared in A, used in B only: declared in B */
+	double score;
+} Split;
+
+/* The transferring engine (stores), -1 if none. */
+static int
+xfer_engine(const AxTarget *t)
+{
+	for (int e = 0; e < t->nengines; e++)
+		if (t->engines[e].dma)
+			return e;
+	return -1;
+}
+
+/* Elements statement i touches per iteration of loop l around it, and its engine bit. */
+static double
+work(const Nest *ns, const int *up, int l, int i, uint32_t *eng)
+{
+	const NsStmt *s = &ns->s[i];
+	double n = 0;
+	int e = -1;
+	if (s->kind == NS_INST) {
+		n = (double)ax_numel(&s->shape);
+		const AxOp *op = &ns->g->t->insts[s->inst];
+		for (int o = 0; o < op->nopnd && o < AX_MAXOPND; o++)
+			if (s->opnd[o].var != NS_NONE && (double)ax_numel(&s->opnd[o].shape) > n)
+				n = (double)ax_numel(&s->opnd[o].shape);
+		e = s->engine;
+	} else if (s->kind == NS_STORE) {
+		n = (double)ax_numel(&s->src.shape);
+		e = xfer_engine(ns->g->t);
+	}
+	if (e >= 0 && e < 32)
+		*eng |= 1u << e;
+	for (int k = up[i]; k >= 0 && k != l; k = up[k])
+		n *= (double)ns->s[k].hi;
+	return n;
+}
+
+/* Is statement i a definition of a variable (its number, else -1)? */
+static int
+defines(const NsStmt *s)
+{
+	return (s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 ? s->var : -1;
+}
+
+static int
+has(const int *a, int n, int v)
+{
+	for (int k = 0; k < n; k++)
+		if (a[k] == v)
+			return 1;
+	return 0;
+}
+
+/* The split of loop l before statement at (a statement of its body's top level): 1 if allowed. */
+static int
+try_split(Nest *ns, const int *up, const int *endof, const int *defat, int l, int at, Split *sp)
+{
+	int e = endof[l];
+	*sp = (Split){ .loop = l, .at = at };
+	uint32_t ea = 0, eb = 0;
+	double wa = 0, wb = 0;
+	for (int i = l + 1; i < e; i++) {
+		NsStmt *s = &ns->s[i];
+		if (i < at)
+			wa += work(ns, up, l, i, &ea);
+		else
+			wb += work(ns, up, l, i, &eb);
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, s, r, wr);
+		for (int k = 0; k < nr; k++) {
+			int v = r[k]->var;
+			if (v < 0 || v >= ns->nvars)
+				continue;
+			int d = defat[v];
+			if (i < at && d >= at)
+				return 0;   /* A reads what B makes */
+			if (i < at || d >= at || d <= l)
+				continue;
+			/* B reads v of A: a block buffer declared at the top of A, given slots or moved */
+			if (ns->s[d].kind != NS_BUF || up[d] != l || ns->s[d].onetile || ns->s[d].shape.rank + 1 > AX_MAXR)
+				return 0;
+			if (has(sp->ring, sp->nring, v) || has(sp->move, sp->nmove, v))
+				continue;
+			int inA = 0;
+			for (int j = d + 1; j < at && !inA; j++) {
+				NsRef *q[AX_MAXOPND + 2];
+				int wq[AX_MAXOPND + 2], nq = nest_refs(ns, &ns->s[j], q, wq);
+				for (int m = 0; m < nq; m++)
+					inA |= q[m]->var == v;
+			}
+			if (inA && sp->nring < MAXRING)
+				sp->ring[sp->nring++] = v;
+			else if (!inA && sp->nmove < MAXRING)
+				sp->move[sp->nmove++] = v;
+			else
+				return 0;
+		}
+	}
+	if (!sp->nring || !(ea & eb))
+		return 0;
+	sp->score = wa < wb ? wa : wb;
+	return 1;
+}
+
+/* May loop l be pipelined at all: affine, two iterations or more, its body writing nothing made
+ * outside it and declaring no tensor or size? */
+static int
+loop_ok(const Nest *ns, const int *defat, const int *endof, int l)
+{
+	const NsStmt *L = &ns->s[l];
+	if (L->kind != NS_LOOP || L->seq || L->hi < 2 || endof[l] < 0)
+		return 0;
+	for (int i = l + 1; i < endof[l]; i++) {
+		NsStmt *s = &ns->s[i];
+		if (s->kind == NS_TENSOR || s->kind == NS_VIEW || s->kind == NS_SIZE || (s->kind == NS_LOOP && s->piped))
+			return 0;
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, s, r, wr);
+		for (int k = 0; k < nr; k++)
+			if (wr[k] && r[k]->var >= 0 && r[k]->var < ns->nvars && defat[r[k]->var] <= l)
+				return 0;
+	}
+	return 1;
+}
+
+/* A copy of statement s: loop variable lv replaced by `with` (NULL: kept), variables renamed by
+ * map (-1: kept), references to the slotted buffers at slot `slot`; 0 if an index does not fit. */
+static int
+copy_stmt(const Nest *ns, const NsStmt *s, NsStmt *o, int ddepth, const char *lv, const char *with, const int *map,
+          const Split *sp, const char *slot)
+{
+	*o = *s;
+	o->depth += ddepth;
+	int d = defines(o);
+	if (d >= 0 && map && map[d] >= 0)
+		o->var = map[d];
+	NsRef *r[AX_MAXOPND + 2];
+	int wr[AX_MAXOPND + 2], nr = nest_refs(ns, o, r, wr);
+	for (int k = 0; k < nr; k++) {
+		NsRef *x = r[k];
+		for (int q = 0; with && q < x->nidx; q++)
+			if (nest_subst_var(x->idx[q].start, sizeof x->idx[q].start, lv, with) != 0 ||
+			    (x->idx[q].fold > 0 && nest_subst_var(x->idx[q].fin, sizeof x->idx[q].fin, lv, with) != 0))
+				return 0;
+		if (x->var >= 0 && has(sp->ring, sp->nring, x->var)) {
+			NsStmt ch = { .kind = NS_LOOP };
+			snprintf(ch.name, sizeof ch.name, "%s", slot);
+			const NsStmt *chain[1] = { &ch };
+			int v = x->var;
+			AxShape whole = x->shape;
+			for (int i = 0; i < ns->n; i++)
+				if (ns->s[i].kind == NS_BUF && ns->s[i].var == v)
+					whole = ns->s[i].shape;
+			*x = nest_chain_ref(x, v, chain, 1, &whole);
+		}
+		if (x->var >= 0 && map && map[x->var] >= 0)
+			x->var = map[x->var];
+	}
+	return 1;
+}
+
+/* The nest with sp applied into o (room for 2 * n statements): how many, 0 if it cannot be. */
+static int
+apply(Nest *ns, const int *endof, const int *defat, const Split *sp, NsStmt *o, int *nvars)
+{
+	const NsStmt *L = &ns->s[sp->loop];
+	int l = sp->loop, e = endof[l], at = sp->at, no = 0, nv = ns->nvars;
+	char next[64], last[24], s0[24], s1[64], s2[64], s3[24];
+	snprintf(next, sizeof next, "(%s + 1)", L->name);
+	snprintf(last, sizeof last, "%lld", (long long)(L->hi - 1));
+	snprintf(s0, sizeof s0, "0");
+	snprintf(s1, sizeof s1, "(%s + 1) %% 2", L->name);
+	snprintf(s2, sizeof s2, "%s %% 2", L->name);
+	snprintf(s3, sizeof s3, "%lld", (long long)((L->hi - 1) % 2));
+	if (strlen(s1) >= sizeof L->name || strlen(next) >= sizeof L->name)
+		return 0;
+	int *mapa = malloc(sizeof(int) * (size_t)ns->nvars), *mapb = malloc(sizeof(int) * (size_t)ns->nvars);
+	if (!mapa || !mapb)
+		ax_die("out of memory");
+	for (int v = 0; v < ns->nvars; v++) {   /* the prologue's and the epilogue's own variables */
+		int d = defat[v];
+		int ring = has(sp->ring, sp->nring, v);
+		mapa[v] = d > l && d < at && !ring ? nv++ : -1;
+		mapb[v] = d >= at && d < e ? nv++ : d > l && d < at && has(sp->move, sp->nmove, v) ? nv++ : -1;
+	}
+	int ok = 1;
+	for (int i = 0; i < l; i++)
+		o[no++] = ns->s[i];
+	for (int k = 0; k < sp->nring; k++) {   /* the slotted buffers, before the loop */
+		NsStmt *b = &o[no++];
+		*b = ns->s[defat[sp->ring[k]]];
+		b->depth = L->depth;
+		for (int q = b->shape.rank; q > 1; q--)
+			b->shape.d[q] = b->shape.d[q - 1];
+		b->shape.d[1] = 2;
+		b->shape.rank++;
+	}
+	/* A(0) */
+	for (int i = l + 1; i < at && ok; i++)
+		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
+			ok = copy_stmt(ns, &ns->s[i], &o[no++], -1, L->name, s0, mapa, sp, s0);
+	o[no] = *L;
+	o[no].hi = L->hi - 1;
+	o[no].seq = 1;
+	o[no++].piped = 1;
+	/* A(i + 1), then B(i) with the buffers moved into it */
+	for (int i = l + 1; i < at && ok; i++)
+		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
+			ok = copy_stmt(ns, &ns->s[i], &o[no++], 0, L->name, next, NULL, sp, s1);
+	for (int k = 0; k < sp->nmove; k++)
+		o[no++] = ns->s[defat[sp->move[k]]];
+	for (int i = at; i < e && ok; i++)
+		ok = copy_stmt(ns, &ns->s[i], &o[no++], 0, NULL, NULL, NULL, sp, s2);
+	o[no++] = ns->s[e];
+	/* B(n - 1) */
+	for (int k = 0; k < sp->nmove && ok; k++)
+		ok = copy_stmt(ns, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, last, mapb, sp, s3);
+	for (int i = at; i < e && ok; i++)
+		ok = copy_stmt(ns, &ns->s[i], &o[no++], -1, L->name, last, mapb, sp, s3);
+	for (int i = e + 1; i < ns->n; i++)
+		o[no++] = ns->s[i];
+	free(mapa);
+	free(mapb);
+	*nvars = nv;
+	return ok ? no : 0;
+}
+
+/* The best split of a loop in the nest [a, e] (0 if none). */
+static int
+best_split(Nest *ns, const int *up, const int *endof, const int *defat, int a, int e, Split *best)
+{
+	int found = 0;
+	for (int l = a; l <= e; l++) {
+		if (!loop_ok(ns, defat, endof, l))
+			continue;
+		for (int at = l + 2; at < endof[l]; at++) {   /* B starts at a statement of the body's top level */
+			if (up[at] != l || ns->s[at].kind == NS_END)
+				continue;
+			Split sp;
+			if (try_split(ns, up, endof, defat, l, at, &sp) && (!found || sp.score > best->score)) {
+				*best = sp;
+				found = 1;
+			}
+		}
+	}
+	return found;
+}
+
+int
+nest_pipeline(Nest *ns)
+{
+	int done = 0;
+	for (int a = 0; a < ns->n; a++) {
+		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0)
+			continue;
+		int n = ns->n;
+		int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+		int *defat = malloc(sizeof(int) * (size_t)(ns->nvars + 1));
+		if (!up || !endof || !defat)
+			ax_die("out of memory");
+		nest_loops(ns, up, endof);
+		for (int v = 0; v < ns->nvars; v++)
+			defat[v] = -1;
+		for (int i = 0; i < n; i++) {
+			int d = defines(&ns->s[i]);
+			if (d >= 0 && d < ns->nvars && defat[d] < 0)
+				defat[d] = i;
+		}
+		int e = endof[a] < 0 ? n - 1 : endof[a];
+		Split sp;
+		if (best_split(ns, up, endof, defat, a, e, &sp)) {
+			NsStmt *o = malloc(sizeof *o * (size_t)(2 * n + MAXRING));
+			if (!o)
+				ax_die("out of memory");
+			int nv, no = apply(ns, endof, defat, &sp, o, &nv);
+			if (no && nest_install(ns, o, no, nv)) {
+				e += no - n;
+				done++;
+			}
+			free(o);
+		}
+		free(up), free(endof), free(defat);
+		a = e;
+	}
+	return done;
+}
