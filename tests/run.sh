@@ -687,13 +687,15 @@ for d in 256,32 129,16; do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims "B=1,Hq=4,Hkv=2,S=$S,D=${d#*,}" >"$tmp/out" 2>&1; then ok; else
 		bad "the merged gqa kernel at S=$S differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
-# software pipelining (pipeline.c): at S=512 the model prefers the twin whose row-block loop
-# runs the next block's scores and softmax before this block's P @ V (a sequential loop, the
-# exp'd rows in two slots); the report says so, the kernel agrees with NumPy, and its
-# configuration written again gives the same kernel
+# the scheduled twin (nest_schedule): at S=512 the model prefers the form whose row-block loop
+# runs the next block's scores and softmax before this block's P @ V (pipeline.c: a sequential
+# loop, the exp'd rows in two slots) and whose copies out of PSUM are shared with the Scalar
+# engine (balance.c: activation with op=nl.copy); the report says so, the kernel agrees with
+# NumPy, and its configuration written again gives the same kernel
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --budget 2000 -o "$tmp/k.py" --report "$tmp/r.json"
-if [ "$(jget "$tmp/r.json" "r['best']['config'].get('pipelined', 0)")" = 1 ] && grep -q 'sequential_range' "$tmp/k.py" &&
-	grep -q '\[([a-z0-9]* + 1) % 2, ' "$tmp/k.py"; then ok; else bad "gqa at S=512: no software-pipelined loop"; fi
+if [ "$(jget "$tmp/r.json" "r['best']['config'].get('scheduled', 0)")" = 1 ] && grep -q 'sequential_range' "$tmp/k.py" &&
+	grep -q '\[([a-z0-9]* + 1) % 2, ' "$tmp/k.py" && grep -q 'activation(op=nl.copy, data=v' "$tmp/k.py"; then ok; else
+	bad "gqa at S=512: no software-pipelined loop, or no copy on the Scalar engine"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 >"$tmp/out" 2>&1; then ok; else
 	bad "the pipelined gqa kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --config "$tmp/r.json" -o "$tmp/k2.py"

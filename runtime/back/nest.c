@@ -37,6 +37,13 @@ nest_free(Nest *ns)
 	}
 }
 
+int
+nest_schedule(Nest *ns)
+{
+	int k = nest_pipeline(ns);
+	return k + nest_balance(ns);
+}
+
 Nest *
 nest_dup(const Nest *ns)
 {

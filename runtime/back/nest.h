@@ -165,6 +165,11 @@ void nest_hoist(Nest *ns);
 /* pipeline.c: a loop per loop nest software-pipelined, its first stage of the next iteration
  * before its second stage of this one (if the tiles still fit): how many loops */
 int nest_pipeline(Nest *ns);
+/* balance.c: copies given to another engine where that lowers the busier one's time in the loop
+ * nest (cost by the spec): how many */
+int nest_balance(Nest *ns);
+/* nest.c: both passes above, pipelining first: how many changes (0: the nest as it was) */
+int nest_schedule(Nest *ns);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
@@ -212,7 +217,7 @@ typedef struct ExtractCand {
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	int fold;                /* its blocks along partition axes folded (emit_fold.c) */
-	int piped;               /* its form with a loop software-pipelined (pipeline.c; the selection's twin) */
+	int sched;               /* its scheduled twin (nest_schedule: a loop software-pipelined, copies balanced) */
 	AxEnv env;               /* sizes and tile sizes, likewise */
 	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */

@@ -164,8 +164,8 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		ExtractCand c;
 		extract_set_tries(x, WINNER_TRIES);
 		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
-		if (ns && p->piped)
-			nest_pipeline(ns);
+		if (ns && p->sched)
+			nest_schedule(ns);
 		if (!ns)
 			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
 		else {

@@ -17,6 +17,8 @@ typedef struct Pick {
 	int64_t combo, sub;
 	int fused;
 	double ms;
+	double plain;            /* ms of the candidate without its scheduled twin: what the rounds steer by */
+	int sched;               /* ms is its scheduled twin's (model_pick_form) */
 	ModelStats st;
 	char blocks[256], key[256];
 } Pick;
@@ -75,9 +77,10 @@ print_pick(const AxTarget *t, const char *what, const Pick *p, double roof_ms)
 		return;
 	}
 	print_stats(t, what, p->ms, roof_ms, &p->st);
-	printf("%-12s  variant %d, candidate %lld.%lld, %s, blocks %s, sequences %s\n", "", p->v, (long long)p->combo,
+	printf("%-12s  variant %d, candidate %lld.%lld, %s%s, blocks %s, sequences %s\n", "", p->v, (long long)p->combo,
 	       (long long)p->sub,
-	       p->fused < 0 ? "unfused" : p->fused > 0 ? "loop-fused" : "nothing to fuse", p->blocks, p->key);
+	       p->fused < 0 ? "unfused" : p->fused > 0 ? "loop-fused" : "nothing to fuse", p->sched ? ", scheduled" : "",
+	       p->blocks, p->key);
 }
 
 /* the naive lowering of the program as written (variant 0) */
@@ -111,20 +114,21 @@ typedef struct Visit {       /* the candidates met so far */
 
 static int shown(const char *want, int64_t combo, int64_t sub, int fused);
 
-/* the best per combination, distinct combinations, in order (ties: the first met) */
+/* the best per combination by the candidates' own latencies (not their twins'), distinct
+ * combinations, in order (ties: the first met) */
 static void
 topc_put(Pick *top, const Pick *p)
 {
 	for (int i = 0; i < TOPC; i++)
 		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (p->ms >= top[i].ms)
+			if (p->plain >= top[i].plain)
 				return;
 			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(TOPC - 1 - i));
 			top[TOPC - 1] = (Pick){ 0 };
 			break;
 		}
 	int i = TOPC;
-	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
+	while (i > 0 && (!top[i - 1].have || p->plain < top[i - 1].plain))
 		i--;
 	if (i >= TOPC)
 		return;
@@ -150,7 +154,9 @@ visit_all(Visit *m, int v, Extract *x)
 		}
 		Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
 		double t0 = ax_now_ms();
-		p.ms = model_pick_form(&ns, &c, m->dtype, &p.st) * 1e3;
+		p.ms = model_pick_form(&ns, &c, m->dtype, &p.st, &p.plain) * 1e3;
+		p.plain *= 1e3;
+		p.sched = c.sched;
 		m->model_ms += ax_now_ms() - t0;
 		if (!p.st.fits) {   /* at this element size */
 			m->nofit++;
@@ -171,7 +177,7 @@ visit_all(Visit *m, int v, Extract *x)
 			printf(" tiles=");
 			for (int k = m->n; k < c.env.n; k++)
 				printf("%s%s:%.0f", k > m->n ? "," : "", c.env.names[k], c.env.vals[k]);
-			printf(" piped=%d\n", c.piped);
+			printf(" sched=%d\n", c.sched);
 		}
 		if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
 			char why[256];
@@ -244,7 +250,7 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 		for (int i = 0; i < nc; i++)
 			for (int j = 0; j < TOPC; j++)
 				if (m->topc[j].have && m->topc[j].v == cur[i].v && m->topc[j].combo == cur[i].combo &&
-				    m->topc[j].ms < cur[i].ms) {
+				    m->topc[j].plain < cur[i].plain) {
 					cur[i] = m->topc[j];
 					improved = 1;
 				}

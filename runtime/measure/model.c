@@ -274,15 +274,16 @@ run_loop(Model *m, int at)
 }
 
 double
-model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
+model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st, double *plain)
 {
 	double lat = model_latency(*ns, dtype_bytes, &c->fp, st);
+	*plain = lat;
 	if (!st->fits || c->fused < 0)
 		return lat;
 	Nest *tw = nest_dup(*ns);
 	ModelStats ts;
 	Footprint fp;
-	if (nest_pipeline(tw)) {
+	if (nest_schedule(tw)) {
 		nest_room(tw, &fp);
 		double tl = model_latency(tw, dtype_bytes, &fp, &ts);
 		if (ts.fits && tl < lat) {
@@ -290,7 +291,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 			*ns = tw;
 			*st = ts;
 			c->fp = fp;
-			c->piped = 1;
+			c->sched = 1;
 			return tl;
 		}
 	}

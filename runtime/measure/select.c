@@ -74,15 +74,17 @@ shared_alloc(size_t n)
 	return p;
 }
 
+/* a before b: by latency, or with plain by the candidates' own (without their twins) */
 static int
-better(const SelPick *a, const SelPick *b)   /* a before b */
+better_by(const SelPick *a, const SelPick *b, int plain)
 {
 	if (!b->have)
 		return a->have;
 	if (!a->have)
 		return 0;
-	if (a->latency != b->latency)
-		return a->latency < b->latency;
+	double x = plain ? a->plain : a->latency, y = plain ? b->plain : b->latency;
+	if (x != y)
+		return x < y;
 	if (a->v != b->v)
 		return a->v < b->v;
 	if (a->visit != b->visit)
@@ -95,10 +97,10 @@ better(const SelPick *a, const SelPick *b)   /* a before b */
 }
 
 static void
-insert_n(SelPick *top, int n, const SelPick *p)
+insert_n(SelPick *top, int n, const SelPick *p, int plain)
 {
 	int i = n;
-	while (i > 0 && better(p, &top[i - 1]))
+	while (i > 0 && better_by(p, &top[i - 1], plain))
 		i--;
 	if (i >= n)
 		return;
@@ -109,22 +111,23 @@ insert_n(SelPick *top, int n, const SelPick *p)
 static void
 top_insert(SelPick *top, const SelPick *p)
 {
-	insert_n(top, SEL_TOP, p);
+	insert_n(top, SEL_TOP, p, 0);
 }
 
-/* the best per combination: p replaces its combination's pick if better */
+/* the best per combination by the candidates' own latencies (what the second round and the
+ * descent start from): p replaces its combination's pick if better */
 static void
 topc_insert(SelPick *top, const SelPick *p)
 {
 	for (int i = 0; i < SEL_TOPC; i++)
 		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (!better(p, &top[i]))
+			if (!better_by(p, &top[i], 1))
 				return;
 			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPC - 1 - i));
 			top[SEL_TOPC - 1] = (SelPick){ 0 };
 			break;
 		}
-	insert_n(top, SEL_TOPC, p);
+	insert_n(top, SEL_TOPC, p, 1);
 }
 
 /* ---- validation by structure, at reduced sizes ------------------------------------ */
@@ -455,8 +458,9 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
 			              .fused = c.fused, .fold = c.fold };
 			/* with a command, the candidate as it is (its twin would need measuring too) */
-			p.latency = in->cmd ? model_latency(ns, in->dtype, &c.fp, &p.st) : model_pick_form(&ns, &c, in->dtype, &p.st);
-			p.piped = c.piped;
+			p.latency = in->cmd ? model_latency(ns, in->dtype, &c.fp, &p.st)
+			                    : model_pick_form(&ns, &c, in->dtype, &p.st, &p.plain);
+			p.sched = c.sched;
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
 				nest_free(ns);
@@ -481,6 +485,8 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				}
 				p.latency = s;
 			}
+			if (in->cmd)
+				p.plain = p.latency;
 			o->feasible++;
 			top_insert(o->top, &p);
 			topc_insert(o->topc, &p);
@@ -668,7 +674,7 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < SEL_TOPC; j++)
 				if (out->topc[j].have && out->topc[j].v == cur[i].v && out->topc[j].combo == cur[i].combo &&
-				    out->topc[j].latency < cur[i].latency) {
+				    out->topc[j].plain < cur[i].plain) {
 					cur[i] = out->topc[j];
 					improved = 1;
 				}
@@ -757,7 +763,7 @@ measure_deferred(Sel *S, int jobs, SelOut *out)
 		char why[600];
 		double s = slurm_latency(S->slurm, d[i].key, why, sizeof why);
 		if (s > 0) {
-			d[i].p.latency = s;
+			d[i].p.latency = d[i].p.plain = s;
 			out->feasible++;
 			top_insert(out->top, &d[i].p);
 		} else if (s == -1) {
@@ -878,7 +884,7 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 			nest_free(ns);
 		}
 	}
-	if (ns && p->piped)   /* the twin the model chose */
-		c->piped = nest_pipeline(ns) > 0;
+	if (ns && p->sched)   /* the twin the model chose */
+		c->sched = nest_schedule(ns) > 0;
 	return ns;
 }

@@ -377,7 +377,14 @@ movers_init(const AxTarget *t, TermCtx *tc, Movers *mv)
 					int k = 0;
 					while (k < mv->n && !(mv->from[k] == a && mv->to[k] == b))
 						k++;
-					if (k < mv->n) {   /* the first instruction that moves a -> b serves */
+					/* the instruction with the most engines that moves a -> b serves (the first
+					 * by name of those): a copy that only one engine makes is the back end's
+					 * to choose (balance.c) */
+					if (k < mv->n && mv->inst[k] != i &&
+					    __builtin_popcount(in->engines) > __builtin_popcount(t->insts[mv->inst[k]].engines)) {
+						mv->inst[k] = i;
+						mv->eng[k] = 1u << e;
+					} else if (k < mv->n) {
 						if (mv->inst[k] == i)
 							mv->eng[k] |= 1u << e;
 					} else if (mv->n < 16) {

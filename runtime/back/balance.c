@@ -1,0 +1,126 @@
+/*
+ * balance.c — copies given to the engine with less to do (one pass over a
+ * candidate's statements, nest.h).
+ *
+ * The lowering makes each move between on-chip memories with one copy
+ * instruction (of those that move between the two memories, the one with
+ * the most engines, lower.c).  A kernel with many such moves (attention:
+ * its scores and every transposed block copied out of the matrix unit's
+ * accumulators) then loads that engine with all of them while another that
+ * could copy them idles.  Per loop nest, in program order, a copy (an
+ * instruction the lowering takes for one) becomes another copy instruction
+ * on another engine where that one reads and writes the same memories,
+ * takes the tile (its constraints checked on the sizes) and the move lowers
+ * the larger of the two engines' busy time in the nest: each instruction's
+ * cost from the spec on its engine's clock, times the trips of the loops
+ * around it in the nest.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "nest.h"
+#include "../search/search.h"
+
+/* The instance of s as instruction `inst` on engine e: its cost in seconds (-1 if it cannot be). */
+static double
+seconds(const AxTarget *t, const NsStmt *s, int inst, int e)
+{
+	const AxOp *op = &t->insts[inst];
+	if (op->nattr || !op->cost || e < 0 || e >= t->nengines || t->engines[e].dma)
+		return -1;
+	AxConc c = { .nopnd = op->nopnd, .engine = e };
+	for (int k = 0; k < op->nopnd && k < AX_MAXOPND; k++) {
+		c.rank[k] = s->opnd[k].var == NS_NONE ? -1 : s->opnd[k].shape.rank;
+		memcpy(c.dim[k], s->opnd[k].shape.d, sizeof c.dim[k]);
+	}
+	AxShape out;
+	char err[128];
+	if (op->check && op->check(&c, &out, err, sizeof err) != 0)
+		return -1;
+	double hz = t->engines[e].clock_hz > 0 ? t->engines[e].clock_hz : 1e9;
+	return op->cost(&c, 4) / hz;
+}
+
+int
+nest_balance(Nest *ns)
+{
+	const AxTarget *t = ns->g->t;
+	int n = ns->n, nv = ns->nvars, moved = 0;
+	if (!n)
+		return 0;
+	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+	int *mem = malloc(sizeof(int) * (size_t)(nv + 1)), *copy = malloc(sizeof(int) * (size_t)(t->ninsts + 1));
+	if (!up || !endof || !mem || !copy)
+		ax_die("out of memory");
+	nest_loops(ns, up, endof);
+	for (int v = 0; v < nv; v++)
+		mem[v] = -1;
+	for (int i = 0; i < n; i++) {
+		const NsStmt *s = &ns->s[i];
+		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv)
+			mem[s->var] = s->mem;
+	}
+	for (int k = 0; k < t->ninsts; k++)
+		copy[k] = lower_is_copy(t, ns->g->tc, k);
+	for (int a = 0; a < n; a++) {
+		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
+			continue;
+		int e = endof[a];
+		double busy[32] = { 0 };
+		for (int i = a; i <= e; i++) {   /* the nest's busy time per engine */
+			NsStmt *s = &ns->s[i];
+			if (s->kind != NS_INST)
+				continue;
+			double c = seconds(t, s, s->inst, s->engine);
+			for (int l = up[i]; l >= 0 && l >= a; l = up[l])
+				c *= (double)ns->s[l].hi;
+			if (c > 0 && s->engine >= 0 && s->engine < 32)
+				busy[s->engine] += c;
+		}
+		for (int i = a; i <= e; i++) {
+			NsStmt *s = &ns->s[i];
+			if (s->kind != NS_INST || !copy[s->inst] || s->engine < 0 || s->engine >= 32)
+				continue;
+			int src = s->opnd[0].var >= 0 && s->opnd[0].var < nv ? mem[s->opnd[0].var] : -1;
+			int dst = s->out.var == NS_NONE ? s->mem : s->out.var >= 0 && s->out.var < nv ? mem[s->out.var] : -1;
+			if (src < 0 || dst < 0 || t->mems[src].offchip || t->mems[dst].offchip)
+				continue;
+			double mult = 1;
+			for (int l = up[i]; l >= 0 && l >= a; l = up[l])
+				mult *= (double)ns->s[l].hi;
+			double now = seconds(t, s, s->inst, s->engine) * mult;
+			if (now <= 0)
+				continue;
+			int bi = -1, be = -1;
+			double bmax = 0, bcost = 0;
+			for (int k = 0; k < t->ninsts; k++) {
+				if (!copy[k])
+					continue;
+				for (int f = 0; f < t->nengines && f < 32; f++) {
+					if (f == s->engine || !(t->insts[k].engines & (1u << f)) ||
+					    !(ax_inst_mems(t, &t->insts[k], 0, 1u << f) & (1u << src)) ||
+					    !(ax_inst_mems(t, &t->insts[k], -1, 1u << f) & (1u << dst)))
+						continue;
+					double c = seconds(t, s, k, f) * mult;
+					if (c <= 0)
+						continue;
+					double was = busy[s->engine] > busy[f] ? busy[s->engine] : busy[f];
+					double a1 = busy[s->engine] - now, b1 = busy[f] + c;
+					double will = a1 > b1 ? a1 : b1;
+					if (will < was * (1 - 1e-9) && (bi < 0 || will < bmax)) {
+						bi = k, be = f, bmax = will, bcost = c;
+					}
+				}
+			}
+			if (bi < 0)
+				continue;
+			busy[s->engine] -= now;
+			busy[be] += bcost;
+			s->inst = bi;
+			s->engine = be;
+			moved++;
+		}
+		a = e;
+	}
+	free(up), free(endof), free(mem), free(copy);
+	return moved;
+}
