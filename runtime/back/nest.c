@@ -38,9 +38,11 @@ nest_free(Nest *ns)
 }
 
 int
-nest_schedule(Nest *ns)
+nest_schedule(Nest *ns, int form, int *piped)
 {
-	int k = nest_pipeline(ns);
+	int k = nest_pipeline(ns, form == 2);
+	if (piped)
+		*piped = k;
 	return k + nest_balance(ns);
 }
 

@@ -163,13 +163,16 @@ void nest_forward(Nest *ns);
 /* hoist.c: loads made before the loops they do not depend on (if the tiles still fit) */
 void nest_hoist(Nest *ns);
 /* pipeline.c: a loop per loop nest software-pipelined, its first stage of the next iteration
- * before its second stage of this one (if the tiles still fit): how many loops */
-int nest_pipeline(Nest *ns);
+ * before its second stage of this one or (interleave) their statements in turn (if the tiles
+ * still fit): how many loops */
+int nest_pipeline(Nest *ns, int interleave);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
-/* nest.c: both passes above, pipelining first: how many changes (0: the nest as it was) */
-int nest_schedule(Nest *ns);
+/* nest.c: both passes above, pipelining first, its stages in sequence (form 1) or interleaved
+ * (form 2): how many changes (0: the nest as it was), and in *piped (if not NULL) how many loops
+ * were pipelined */
+int nest_schedule(Nest *ns, int form, int *piped);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
@@ -217,7 +220,7 @@ typedef struct ExtractCand {
 	int fused;               /* producers and independent operations loop-fused (-1: the unfused form) */
 	const int *choice, *engsel, *blocks;   /* valid until the next call */
 	int fold;                /* its blocks along partition axes folded (emit_fold.c) */
-	int sched;               /* its scheduled twin (nest_schedule: a loop software-pipelined, copies balanced) */
+	int sched;               /* its scheduled twin's form (nest_schedule; 0: none) */
 	AxEnv env;               /* sizes and tile sizes, likewise */
 	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */

@@ -197,9 +197,10 @@ copy_stmt(const Nest *ns, const NsStmt *s, NsStmt *o, int ddepth, const char *lv
 	return 1;
 }
 
-/* The nest with sp applied into o (room for 2 * n statements): how many, 0 if it cannot be. */
+/* The nest with sp applied into o (room for 2 * n statements), the stages' statements of the
+ * loop body one after the other or (interleave) in turn: how many, 0 if it cannot be. */
 static int
-apply(Nest *ns, const int *endof, const int *defat, const Split *sp, NsStmt *o, int *nvars)
+apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interleave, NsStmt *o, int *nvars)
 {
 	const NsStmt *L = &ns->s[sp->loop];
 	int l = sp->loop, e = endof[l], at = sp->at, no = 0, nv = ns->nvars;
@@ -241,14 +242,26 @@ apply(Nest *ns, const int *endof, const int *defat, const Split *sp, NsStmt *o, 
 	o[no].hi = L->hi - 1;
 	o[no].seq = 1;
 	o[no++].piped = 1;
-	/* A(i + 1), then B(i) with the buffers moved into it */
-	for (int i = l + 1; i < at && ok; i++)
-		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
-			ok = copy_stmt(ns, &ns->s[i], &o[no++], 0, L->name, next, NULL, sp, s1);
+	/* A(i + 1) and B(i) (the buffers moved into it declared first): all of A first, or their
+	 * statements of the body's top level taken in turn, each with what it holds, so that each
+	 * engine alternates between the two iterations */
 	for (int k = 0; k < sp->nmove; k++)
 		o[no++] = ns->s[defat[sp->move[k]]];
-	for (int i = at; i < e && ok; i++)
-		ok = copy_stmt(ns, &ns->s[i], &o[no++], 0, NULL, NULL, NULL, sp, s2);
+	for (int pa = l + 1, pb = at; ok && (pa < at || pb < e);) {
+		while (pa < at && ns->s[pa].kind == NS_BUF &&
+		       (has(sp->ring, sp->nring, ns->s[pa].var) || has(sp->move, sp->nmove, ns->s[pa].var)))
+			pa++;
+		if (pa < at) {
+			int qa = ns->s[pa].kind == NS_LOOP ? endof[pa] : pa;
+			for (; pa <= qa && ok; pa++)
+				ok = copy_stmt(ns, &ns->s[pa], &o[no++], 0, L->name, next, NULL, sp, s1);
+		}
+		if (pb < e && (!interleave ? pa >= at : 1)) {
+			int qb = ns->s[pb].kind == NS_LOOP ? endof[pb] : pb;
+			for (; pb <= qb && ok; pb++)
+				ok = copy_stmt(ns, &ns->s[pb], &o[no++], 0, NULL, NULL, NULL, sp, s2);
+		}
+	}
 	o[no++] = ns->s[e];
 	/* B(n - 1) */
 	for (int k = 0; k < sp->nmove && ok; k++)
@@ -285,7 +298,7 @@ best_split(Nest *ns, const int *up, const int *endof, const int *defat, int a, i
 }
 
 int
-nest_pipeline(Nest *ns)
+nest_pipeline(Nest *ns, int interleave)
 {
 	int done = 0;
 	for (int a = 0; a < ns->n; a++) {
@@ -310,7 +323,7 @@ nest_pipeline(Nest *ns)
 			NsStmt *o = malloc(sizeof *o * (size_t)(2 * n + MAXRING));
 			if (!o)
 				ax_die("out of memory");
-			int nv, no = apply(ns, endof, defat, &sp, o, &nv);
+			int nv, no = apply(ns, endof, defat, &sp, interleave, o, &nv);
 			if (no && nest_install(ns, o, no, nv)) {
 				e += no - n;
 				done++;

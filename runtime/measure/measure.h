@@ -32,9 +32,10 @@ double model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, Model
  * engine that transfers, its queues, how many a transfer used on average, the share of its busy
  * time that is the fixed per-transfer latency and the mean transfer's bytes. */
 void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t n);
-/* The candidate *ns (c's) and, for a loop-fused form, its scheduled twin (nest_schedule: a loop
- * software-pipelined, copies balanced over engines), modelled: *ns becomes the twin where that
- * is faster (c->sched set, its footprint in c->fp); the latency of the one kept, and in *plain
+/* The candidate *ns (c's) and, for a loop-fused form, its scheduled twins (nest_schedule: a loop
+ * software-pipelined, its stages in sequence or interleaved, copies balanced over engines),
+ * modelled: *ns becomes the fastest twin where that is faster than the candidate (c->sched its
+ * form, its footprint in c->fp); the latency of the one kept, and in *plain
  * the candidate's own (the search steers by that one, so that the twins change no path). */
 double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st, double *plain);
 extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
@@ -106,7 +107,7 @@ typedef struct SelPick {     /* a candidate, by its place in the stream */
 	int unfused;             /* the unfused form of that visit */
 	int fused;               /* ... else its count of fusions (nest_build's; NEST_EPILOGUE per epilogue) */
 	int fold;                /* ... its folded form (its sub says so too) */
-	int sched;               /* ... its scheduled twin (model_pick_form) */
+	int sched;               /* ... its scheduled twin's form (model_pick_form; 0: none) */
 	double latency;          /* seconds */
 	double plain;            /* ... of the candidate without its twin: what the rounds steer by */
 	ModelStats st;           /* the model's view of it (also with a command) */

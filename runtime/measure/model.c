@@ -280,22 +280,33 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st, doub
 	*plain = lat;
 	if (!st->fits || c->fused < 0)
 		return lat;
-	Nest *tw = nest_dup(*ns);
-	ModelStats ts;
-	Footprint fp;
-	if (nest_schedule(tw)) {
+	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; each
+	 * made from the candidate as it is */
+	Nest *own = *ns, *best = NULL;
+	for (int form = 1, piped = 0; form <= 2 && (form == 1 || piped); form++) {
+		Nest *tw = nest_dup(own);
+		if (!nest_schedule(tw, form, &piped)) {
+			nest_free(tw);
+			break;
+		}
+		ModelStats ts;
+		Footprint fp;
 		nest_room(tw, &fp);
 		double tl = model_latency(tw, dtype_bytes, &fp, &ts);
 		if (ts.fits && tl < lat) {
-			nest_free(*ns);
-			*ns = tw;
+			lat = tl;
 			*st = ts;
 			c->fp = fp;
-			c->sched = 1;
-			return tl;
-		}
+			c->sched = form;
+			nest_free(best);
+			best = tw;
+		} else
+			nest_free(tw);
 	}
-	nest_free(tw);
+	if (best) {
+		nest_free(own);
+		*ns = best;
+	}
 	return lat;
 }
 

@@ -885,6 +885,6 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 		}
 	}
 	if (ns && p->sched)   /* the twin the model chose */
-		c->sched = nest_schedule(ns) > 0;
+		c->sched = nest_schedule(ns, p->sched, NULL) > 0 ? p->sched : 0;
 	return ns;
 }

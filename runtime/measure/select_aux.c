@@ -56,7 +56,9 @@ select_config_json(FILE *f, const SelIn *in, int v, const ExtractCand *c)
 			first = 0;
 		}
 	fputs(c->fold ? "}, \"fold\": 1" : "}", f);   /* folded blocks (emit_fold.c) */
-	fputs(c->sched ? ", \"scheduled\": 1, \"tiles\": {" : ", \"tiles\": {", f);   /* nest_schedule */
+	if (c->sched)   /* nest_schedule's form */
+		fprintf(f, ", \"scheduled\": %d", c->sched);
+	fputs(", \"tiles\": {", f);
 	for (int i = in->n; i < c->env.n; i++)
 		fprintf(f, "%s\"%s\": %.0f", i > in->n ? ", " : "", c->env.names[i], c->env.vals[i]);
 	fputs("}}", f);
