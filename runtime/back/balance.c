@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nest.h"
-#include "../search/search.h"
 
 /* The instance of s as instruction `inst` on engine e: its cost in seconds (-1 if it cannot be). */
 static double
@@ -123,4 +122,14 @@ nest_balance(Nest *ns)
 	}
 	free(up), free(endof), free(mem), free(copy);
 	return moved;
+}
+
+/* The scheduled twin: a loop per nest pipelined (pipeline.c), then the copies balanced. */
+int
+nest_schedule(Nest *ns, int form, int *piped)
+{
+	int k = nest_pipeline(ns, form == 2);
+	if (piped)
+		*piped = k;
+	return k + nest_balance(ns);
 }

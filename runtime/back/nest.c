@@ -37,15 +37,6 @@ nest_free(Nest *ns)
 	}
 }
 
-int
-nest_schedule(Nest *ns, int form, int *piped)
-{
-	int k = nest_pipeline(ns, form == 2);
-	if (piped)
-		*piped = k;
-	return k + nest_balance(ns);
-}
-
 Nest *
 nest_dup(const Nest *ns)
 {

@@ -169,7 +169,7 @@ int nest_pipeline(Nest *ns, int interleave);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
-/* nest.c: both passes above, pipelining first, its stages in sequence (form 1) or interleaved
+/* balance.c: both passes above, pipelining first, its stages in sequence (form 1) or interleaved
  * (form 2): how many changes (0: the nest as it was), and in *piped (if not NULL) how many loops
  * were pipelined */
 int nest_schedule(Nest *ns, int form, int *piped);

@@ -214,16 +214,16 @@ model_slot_plan(Model *m)
 
 /* An index of one of the forms "7", "i", "(i + 1)", "i % 2", "(i + 1) % 2"
  * (i a loop around, back/pipeline.c writes the last three): the loop (-1
- * none), what is added, the modulus (0 none); 0 if it is none of them. */
+ * none), the constant plus it, the modulus (0 none); 0 if it is none of them. */
 static int
-index_form(const Model *m, const char *a, int *loop, int *add, int *mod)
+index_form(const Model *m, const char *a, int *loop, int *plus, int *mod)
 {
 	char name[32];
 	int c = 0, q = 0, k = 0;
 	*loop = -1;
-	*add = *mod = 0;
+	*plus = *mod = 0;
 	if (sscanf(a, "%d%n", &c, &k) == 1 && !a[k]) {
-		*add = c;
+		*plus = c;
 		return 1;
 	}
 	if (!(sscanf(a, "(%31[A-Za-z0-9_] + %d)%n", name, &c, &k) == 2 ||
@@ -238,7 +238,7 @@ index_form(const Model *m, const char *a, int *loop, int *add, int *mod)
 	if (l < 0)
 		return 0;
 	*loop = m->open[l];
-	*add = c;
+	*plus = c;
 	*mod = q;
 	return 1;
 }
