@@ -884,7 +884,9 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 			nest_free(ns);
 		}
 	}
-	if (ns && p->sched)   /* the twin the model chose */
+	if (ns && p->sched) {   /* the twin the model chose, and its footprint */
 		c->sched = nest_schedule(ns, p->sched, NULL) > 0 ? p->sched : 0;
+		nest_room(ns, &c->fp);
+	}
 	return ns;
 }
