@@ -107,7 +107,7 @@ typedef struct Visit {       /* the candidates met so far */
 	AxTiling **T;
 	LowerNode **L;
 	int n, dtype, list;
-	Pick first, best, *vbest, topc[TOPC];
+	Pick first, best, *vbest, topc[TOPC], topp[SEL_TWINS];
 	int64_t considered, modelled, nofit, failed;
 	double model_ms;
 } Visit;
@@ -154,9 +154,7 @@ visit_all(Visit *m, int v, Extract *x)
 		}
 		Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
 		double t0 = ax_now_ms();
-		p.ms = model_pick_form(&ns, &c, m->dtype, &p.st, &p.plain) * 1e3;
-		p.plain *= 1e3;
-		p.sched = c.sched;
+		p.ms = p.plain = model_latency(ns, m->dtype, &c.fp, &p.st) * 1e3;
 		m->model_ms += ax_now_ms() - t0;
 		if (!p.st.fits) {   /* at this element size */
 			m->nofit++;
@@ -177,7 +175,7 @@ visit_all(Visit *m, int v, Extract *x)
 			printf(" tiles=");
 			for (int k = m->n; k < c.env.n; k++)
 				printf("%s%s:%.0f", k > m->n ? "," : "", c.env.names[k], c.env.vals[k]);
-			printf(" sched=%d\n", c.sched);
+			printf("\n");
 		}
 		if (o->show && shown(o->show, c.combo, c.sub, c.fused)) {
 			char why[256];
@@ -193,6 +191,13 @@ visit_all(Visit *m, int v, Extract *x)
 		if (!m->vbest[v].have || p.ms < m->vbest[v].ms)
 			m->vbest[v] = p;
 		topc_put(m->topc, &p);
+		int i = SEL_TWINS;   /* the best by their own latencies: their twins modelled at the end */
+		while (i > 0 && (!m->topp[i - 1].have || p.plain < m->topp[i - 1].plain))
+			i--;
+		if (i < SEL_TWINS) {
+			memmove(&m->topp[i + 1], &m->topp[i], sizeof *m->topp * (size_t)(SEL_TWINS - 1 - i));
+			m->topp[i] = p;
+		}
 		nest_free(ns);
 	}
 }
@@ -357,6 +362,27 @@ cmd_model(const AxTarget *t, const Opts *o)
 	}
 	if (nc)   /* then the descent from their best choices, with the rest (as compile's) */
 		descend(&m, ng->nvariants, names, vals, budget, refine - refine / 2);
+	for (int i = 0; i < SEL_TWINS && m.topp[i].have; i++) {   /* the twins of the best, as compile's */
+		Pick p = m.topp[i];
+		Extract *x = extract_new(T[p.v], L[p.v], names, vals, n, o->tile_cap, o->no_fusion, budget);
+		ExtractCand c;
+		Nest *ns = extract_at(x, p.combo, p.sub, NEST_FUSE_OF(p.fused), &c);
+		if (ns) {
+			ModelStats st;
+			double plain, s = model_pick_form(&ns, &c, dtype, &st, &plain) * 1e3;
+			if (c.sched && st.fits && s < p.ms) {
+				p.ms = s;
+				p.st = st;
+				p.sched = c.sched;
+				if (s < m.best.ms)
+					m.best = p;
+				if (s < m.vbest[p.v].ms)
+					m.vbest[p.v] = p;
+			}
+		}
+		nest_free(ns);
+		extract_free(x);
+	}
 	for (int v = 0; v < ng->nvariants; v++) {
 		const Pick *vb = &m.vbest[v];
 		if (vb->have) {

@@ -67,6 +67,7 @@ double naive_latency(const AxTiling *T, const LowerNode *L, const char *const *n
 enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
        SEL_TOPC = 4,         /* best combinations kept (the second round visits more of their tiles and blocks) */
+       SEL_TWINS = 16,       /* best candidates by their own latencies whose scheduled twins are modelled at the end */
        SEL_MAXJOBS = 64 };
 
 /* --slurm: where and how the command runs on a cluster (slurm.c) */
@@ -108,7 +109,7 @@ typedef struct SelPick {     /* a candidate, by its place in the stream */
 	int fused;               /* ... else its count of fusions (nest_build's; NEST_EPILOGUE per epilogue) */
 	int fold;                /* ... its folded form (its sub says so too) */
 	int sched;               /* ... its scheduled twin's form (model_pick_form; 0: none) */
-	double latency;          /* seconds */
+	double latency;          /* seconds (its twin's where sched) */
 	double plain;            /* ... of the candidate without its twin: what the rounds steer by */
 	ModelStats st;           /* the model's view of it (also with a command) */
 } SelPick;
@@ -129,6 +130,7 @@ typedef struct SelOut {
 	double validate_ms;
 	SelPick top[SEL_TOP];    /* the best, in order (latency, then stream order) */
 	SelPick topc[SEL_TOPC];  /* the best of distinct combinations, in order */
+	SelPick topp[SEL_TWINS]; /* the best by their own latencies (their twins modelled after the rounds) */
 	int64_t refined;         /* visits of the second round */
 	char first_failure[600];    /* why a candidate (or any) could not be written */
 	char first_rejection[600];

@@ -457,10 +457,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
 			              .fused = c.fused, .fold = c.fold };
-			/* with a command, the candidate as it is (its twin would need measuring too) */
-			p.latency = in->cmd ? model_latency(ns, in->dtype, &c.fp, &p.st)
-			                    : model_pick_form(&ns, &c, in->dtype, &p.st, &p.plain);
-			p.sched = c.sched;
+			p.latency = p.plain = model_latency(ns, in->dtype, &c.fp, &p.st);
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
 				nest_free(ns);
@@ -487,6 +484,8 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			if (in->cmd)
 				p.plain = p.latency;
+			else   /* the twins of the best: modelled after the rounds (twins()) */
+				insert_n(o->topp, SEL_TWINS, &p, 1);
 			o->feasible++;
 			top_insert(o->top, &p);
 			topc_insert(o->topc, &p);
@@ -604,6 +603,44 @@ add_counts(SelOut *o, const SelOut *p)
 	for (int i = 0; i < SEL_TOPC; i++)
 		if (p->topc[i].have)
 			topc_insert(o->topc, &p->topc[i]);
+	for (int i = 0; i < SEL_TWINS; i++)
+		if (p->topp[i].have)
+			insert_n(o->topp, SEL_TWINS, &p->topp[i], 1);
+}
+
+/* The scheduled twins (model_pick_form) of the best candidates by their own latencies, after
+ * the rounds, which steer by those alone: a twin faster than its candidate takes its place among
+ * the best. */
+static void
+twins(const Sel *S, SelOut *out)
+{
+	const SelIn *in = S->in;
+	for (int i = 0; i < SEL_TWINS && out->topp[i].have; i++) {
+		SelPick p = out->topp[i];
+		ExtractCand c;
+		Extract *x;
+		Nest *ns = select_rebuild(in, &p, &c, &x);
+		if (ns) {
+			ModelStats st;
+			double plain, s = model_pick_form(&ns, &c, in->dtype, &st, &plain);
+			if (c.sched && st.fits && s < p.latency) {
+				for (int k = 0; k < SEL_TOP; k++)   /* the candidate itself leaves the best */
+					if (out->top[k].have && out->top[k].v == p.v && out->top[k].visit == p.visit &&
+					    out->top[k].unfused == p.unfused && out->top[k].fused == p.fused &&
+					    out->top[k].fold == p.fold) {
+						memmove(&out->top[k], &out->top[k + 1], sizeof *out->top * (size_t)(SEL_TOP - 1 - k));
+						out->top[SEL_TOP - 1] = (SelPick){ 0 };
+						break;
+					}
+				p.latency = s;
+				p.st = st;
+				p.sched = c.sched;
+				top_insert(out->top, &p);
+			}
+		}
+		nest_free(ns);
+		extract_free(x);
+	}
 }
 
 /* A step's round over the workers: its visits counted, its results merged into out. */
@@ -833,6 +870,8 @@ select_run(const SelIn *in, SelOut *out)
 	}
 	if (rc == 0 && !in->cmd)
 		rc = refine(&S, jobs, out);
+	if (rc == 0 && !in->cmd)
+		twins(&S, out);
 	if (rc == 0 && S.slurm)
 		rc = measure_deferred(&S, jobs, out);
 	for (int v = 0; v < in->nv; v++)   /* the structures met */
