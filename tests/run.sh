@@ -892,9 +892,9 @@ done
 for a in "matmul.py --dims M=512,K=1024,N=512" "softmax_matmul.py --dims M=256,K=1024,N=256" "rmsnorm.py --dims M=512,N=2048 --max-variants 1" \
 	"gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --budget 300"; do
 	# shellcheck disable=SC2086
-	"$AXONC" model examples/$a --list | grep '^cand ' >"$tmp/j1"
+	"$AXONC" model examples/$a --list | grep '^cand \|^twin ' >"$tmp/j1"
 	# shellcheck disable=SC2086
-	"$AXONC" model examples/$a --list --no-jump | grep '^cand ' >"$tmp/j2"
+	"$AXONC" model examples/$a --list --no-jump | grep '^cand \|^twin ' >"$tmp/j2"
 	# the same candidates, their latencies equal up to rounding (1e-9 relative)
 	if [ -s "$tmp/j1" ] && paste -d' ' "$tmp/j1" "$tmp/j2" | awk -v n="$(wc -l <"$tmp/j2")" '
 		{ a = substr($7, 4) + 0; b = substr($(NF / 2 + 7), 4) + 0; d = a - b; if (d < 0) d = -d
@@ -1025,8 +1025,9 @@ compile_runs tests/compile/concat.py M=130,N=300,K=77 three_pieces
 COMPILE_OPTS="--max-tile 32"
 compile_runs tests/compile/concat.py M=130,N=206 rope
 COMPILE_OPTS=
-# (the rows in one transfer or not: X or X.reshape((groups, fold, N)) in the slices)
-expect_grep 'src=X\(\.reshape([0-9, ()]*)\)\?\[.*, 103 + i1 \* [0-9]*:103 + i1 \* [0-9]* + [0-9]*\]' "$tmp/c_rope.py" "X[:, N // 2:] read at the tile's start within the part"
+# (the rows in one transfer or not: X or X.reshape((groups, fold, N)) in the slices; the tile loop
+# software-pipelined or not: i1, or i1 + 1 for the next tile's loads)
+expect_grep 'src=X\(\.reshape([0-9, ()]*)\)\?\[.*, 103 + \(i1\|(i1 + 1)\) \* [0-9]*:103 + \(i1\|(i1 + 1)\) \* [0-9]* + [0-9]*\]' "$tmp/c_rope.py" "X[:, N // 2:] read at the tile's start within the part"
 expect_grep 'dst=t[0-9]*\(\.reshape([0-9, ()]*)\)\?\[.*, 1[0-9][0-9]:206\], src=' "$tmp/c_rope.py" "the second part's tail tile stored at its place in the result"
 if [ "$(grep -c 'src=X\(\.reshape([0-9, ()]*)\)\?\[' "$tmp/c_rope.py")" -eq "$(grep -c 'src=cos\(\.reshape([0-9, ()]*)\)\?\[' "$tmp/c_rope.py")" ]; then ok; else
 	bad "concat.py:rope with tiles of at most 32: X is loaded more often than cos (the parts share a loop)"; fi
