@@ -26,11 +26,8 @@ seconds(const AxTarget *t, const NsStmt *s, int inst, int e)
 	const AxOp *op = &t->insts[inst];
 	if (op->nattr || !op->cost || e < 0 || e >= t->nengines || t->engines[e].dma)
 		return -1;
-	AxConc c = { .nopnd = op->nopnd, .engine = e };
-	for (int k = 0; k < op->nopnd && k < AX_MAXOPND; k++) {
-		c.rank[k] = s->opnd[k].var == NS_NONE ? -1 : s->opnd[k].shape.rank;
-		memcpy(c.dim[k], s->opnd[k].shape.d, sizeof c.dim[k]);
-	}
+	AxConc c;
+	nest_conc(t, s, inst, e, &c);
 	AxShape out;
 	char err[128];
 	if (op->check && op->check(&c, &out, err, sizeof err) != 0)

@@ -37,6 +37,26 @@ nest_free(Nest *ns)
 	}
 }
 
+void
+nest_conc(const AxTarget *t, const NsStmt *s, int inst, int e, AxConc *c)
+{
+	const AxOp *op = &t->insts[inst];
+	*c = (AxConc){ .nopnd = op->nopnd, .engine = e };
+	for (int k = 0; k < op->nopnd && k < AX_MAXOPND; k++) {
+		c->rank[k] = s->opnd[k].var == NS_NONE ? -1 : s->opnd[k].shape.rank;
+		if (c->rank[k] >= 0)
+			memcpy(c->dim[k], s->opnd[k].shape.d, sizeof c->dim[k]);
+	}
+	for (int a = 0; inst == s->inst && a < op->nattr && a < AX_MAXATTR; a++) {
+		if (op->attr[a].kind == AX_ATTR_ENUM)
+			c->attr[a] = s->attr[a];
+		else if (op->attr[a].kind == AX_ATTR_SIZE)
+			c->size[a] = (int64_t)s->aval[a];
+		else
+			c->fval[a] = s->aval[a];
+	}
+}
+
 Nest *
 nest_dup(const Nest *ns)
 {

@@ -175,6 +175,9 @@ int nest_balance(Nest *ns);
 int nest_schedule(Nest *ns, int form, int *piped);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
+/* The concrete instance of statement s as instruction inst on engine e: its operands'
+ * shapes and, for its own instruction, its attributes (the cost and check functions' input). */
+void nest_conc(const AxTarget *t, const NsStmt *s, int inst, int e, AxConc *c);
 /* kernel_print.c: the kernel `name` through the target's templates (malloc'd); NULL and why */
 char *nest_kernel(const Nest *ns, const char *name, char *why, size_t nwhy);
 /* ... its tiles of dtype_bytes per element (2: the target's dtype_bf16 template, else

@@ -38,16 +38,6 @@ typedef struct Split {
 	double score;
 } Split;
 
-/* The transferring engine (stores), -1 if none. */
-static int
-xfer_engine(const AxTarget *t)
-{
-	for (int e = 0; e < t->nengines; e++)
-		if (t->engines[e].dma)
-			return e;
-	return -1;
-}
-
 /* Elements statement i touches per iteration of loop l around it, and its engine bit. */
 static double
 work(const Nest *ns, const int *up, int l, int i, uint32_t *eng)
@@ -64,7 +54,7 @@ work(const Nest *ns, const int *up, int l, int i, uint32_t *eng)
 		e = s->engine;
 	} else if (s->kind == NS_STORE) {
 		n = (double)ax_numel(&s->src.shape);
-		e = xfer_engine(ns->g->t);
+		e = ax_xfer_engine(ns->g->t);
 	}
 	if (e >= 0 && e < 32)
 		*eng |= 1u << e;

@@ -17,7 +17,6 @@ typedef struct Pick {
 	int64_t combo, sub;
 	int fused;
 	double ms;
-	double plain;            /* ms of the candidate without its scheduled twin: what the rounds steer by */
 	int sched;               /* ms is its scheduled twin's (model_pick_form) */
 	ModelStats st;
 	char blocks[256], key[256];
@@ -121,14 +120,14 @@ topc_put(Pick *top, const Pick *p)
 {
 	for (int i = 0; i < TOPC; i++)
 		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (p->plain >= top[i].plain)
+			if (p->ms >= top[i].ms)
 				return;
 			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(TOPC - 1 - i));
 			top[TOPC - 1] = (Pick){ 0 };
 			break;
 		}
 	int i = TOPC;
-	while (i > 0 && (!top[i - 1].have || p->plain < top[i - 1].plain))
+	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
 		i--;
 	if (i >= TOPC)
 		return;
@@ -154,7 +153,7 @@ visit_all(Visit *m, int v, Extract *x)
 		}
 		Pick p = { .have = 1, .v = v, .combo = c.combo, .sub = c.sub, .fused = c.fused };
 		double t0 = ax_now_ms();
-		p.ms = p.plain = model_latency(ns, m->dtype, &c.fp, &p.st) * 1e3;
+		p.ms = model_latency(ns, m->dtype, &c.fp, &p.st) * 1e3;
 		m->model_ms += ax_now_ms() - t0;
 		if (!p.st.fits) {   /* at this element size */
 			m->nofit++;
@@ -192,7 +191,7 @@ visit_all(Visit *m, int v, Extract *x)
 			m->vbest[v] = p;
 		topc_put(m->topc, &p);
 		int i = SEL_TWINS;   /* the best by their own latencies: their twins modelled at the end */
-		while (i > 0 && (!m->topp[i - 1].have || p.plain < m->topp[i - 1].plain))
+		while (i > 0 && (!m->topp[i - 1].have || p.ms < m->topp[i - 1].ms))
 			i--;
 		if (i < SEL_TWINS) {
 			memmove(&m->topp[i + 1], &m->topp[i], sizeof *m->topp * (size_t)(SEL_TWINS - 1 - i));
@@ -255,7 +254,7 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 		for (int i = 0; i < nc; i++)
 			for (int j = 0; j < TOPC; j++)
 				if (m->topc[j].have && m->topc[j].v == cur[i].v && m->topc[j].combo == cur[i].combo &&
-				    m->topc[j].plain < cur[i].plain) {
+				    m->topc[j].ms < cur[i].ms) {
 					cur[i] = m->topc[j];
 					improved = 1;
 				}
@@ -369,7 +368,7 @@ cmd_model(const AxTarget *t, const Opts *o)
 		Nest *ns = extract_at(x, p.combo, p.sub, NEST_FUSE_OF(p.fused), &c);
 		if (ns) {
 			ModelStats st;
-			double plain, s = model_pick_form(&ns, &c, dtype, &st, &plain) * 1e3;
+			double s = model_pick_form(&ns, &c, dtype, &st) * 1e3;
 			if (list && c.sched)   /* fields as a cand line's: the ms in the 7th */
 				printf("twin v=%d i=%lld.%lld fused=%d form=%d - ms=%.9f\n", p.v, (long long)p.combo,
 				       (long long)p.sub, p.fused, c.sched, s);

@@ -573,6 +573,7 @@ int ax_has_role(const AxOp *op, const char *role);   /* the op declares python "
  * when it runs on one of the engines in the mask: its own memories, narrowed
  * by what those engines read (write). */
 uint32_t ax_inst_mems(const AxTarget *t, const AxOp *op, int o, uint32_t engines);
+int ax_xfer_engine(const AxTarget *t);   /* the first engine that transfers (stores); -1 none */
 int ax_nth_bit(uint32_t mask, int k);   /* the k-th set bit of an engine or memory mask (its first if k is out of range; -1 none) */
 void ax_print_target(FILE *f, const AxTarget *t);
 

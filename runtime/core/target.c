@@ -56,6 +56,15 @@ ax_inst_mems(const AxTarget *t, const AxOp *op, int o, uint32_t engines)
 }
 
 int
+ax_xfer_engine(const AxTarget *t)
+{
+	for (int e = 0; e < t->nengines; e++)
+		if (t->engines[e].dma)
+			return e;
+	return -1;
+}
+
+int
 ax_nth_bit(uint32_t mask, int k)
 {
 	int first = -1;

@@ -35,9 +35,9 @@ void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, s
 /* The candidate *ns (c's) and, for a loop-fused form, its scheduled twins (nest_schedule: a loop
  * software-pipelined, its stages in sequence or interleaved, copies balanced over engines),
  * modelled: *ns becomes the fastest twin where that is faster than the candidate (c->sched its
- * form, its footprint in c->fp); the latency of the one kept, and in *plain
- * the candidate's own (the search steers by that one, so that the twins change no path). */
-double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st, double *plain);
+ * form, its footprint in c->fp); the latency of the one kept.  The search calls it after its
+ * rounds, on the best by their own latencies, so that the twins change no path it takes. */
+double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st);
 extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
 
 /* roofline.c: the physical bound of a program at sizes */
@@ -110,7 +110,6 @@ typedef struct SelPick {     /* a candidate, by its place in the stream */
 	int fold;                /* ... its folded form (its sub says so too) */
 	int sched;               /* ... its scheduled twin's form (model_pick_form; 0: none) */
 	double latency;          /* seconds (its twin's where sched) */
-	double plain;            /* ... of the candidate without its twin: what the rounds steer by */
 	ModelStats st;           /* the model's view of it (also with a command) */
 } SelPick;
 

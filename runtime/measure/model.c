@@ -274,10 +274,9 @@ run_loop(Model *m, int at)
 }
 
 double
-model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st, double *plain)
+model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 {
 	double lat = model_latency(*ns, dtype_bytes, &c->fp, st);
-	*plain = lat;
 	if (!st->fits || c->fused < 0)
 		return lat;
 	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; each

@@ -45,16 +45,6 @@ add_in(Model *m, MOp *o, const NsRef *r, int at)
 		o->rd[o->nrd++] = r->var;
 }
 
-/* The first engine that transfers (-1: none). */
-static int
-xfer_engine(const AxTarget *t)
-{
-	for (int e = 0; e < t->nengines && e < MAXENG; e++)
-		if (t->engines[e].dma)
-			return e;
-	return -1;
-}
-
 /* A transfer of bytes over P partitions on engine e. */
 static void
 set_xfer(const Model *m, MOp *o, int e, double bytes, int64_t P)
@@ -82,25 +72,11 @@ set_inst(Model *m, MOp *o, const NsStmt *s, int at, int dtype_bytes)
 {
 	const AxTarget *t = m->t;
 	const AxOp *op = &t->insts[s->inst];
-	AxConc c = { .nopnd = op->nopnd, .engine = s->engine };
-	for (int k = 0; k < op->nopnd && k < AX_MAXOPND; k++) {
-		const NsRef *r = &s->opnd[k];
-		if (r->var == NS_NONE) {
-			c.rank[k] = -1;
-			continue;
-		}
-		add_in(m, o, r, at);
-		c.rank[k] = r->shape.rank;
-		memcpy(c.dim[k], r->shape.d, sizeof c.dim[k]);
-	}
-	for (int a = 0; a < op->nattr && a < AX_MAXATTR; a++) {
-		if (op->attr[a].kind == AX_ATTR_ENUM)
-			c.attr[a] = s->attr[a];
-		else if (op->attr[a].kind == AX_ATTR_SIZE)
-			c.size[a] = (int64_t)s->aval[a];
-		else
-			c.fval[a] = s->aval[a];
-	}
+	AxConc c;
+	nest_conc(t, s, s->inst, s->engine, &c);
+	for (int k = 0; k < op->nopnd && k < AX_MAXOPND; k++)
+		if (s->opnd[k].var != NS_NONE)
+			add_in(m, o, &s->opnd[k], at);
 	double cost = op->cost ? op->cost(&c, dtype_bytes) : 0;
 	int e = s->engine >= 0 && s->engine < t->nengines && s->engine < MAXENG ? s->engine : 0;
 	if (t->engines[e].dma) {
@@ -283,7 +259,9 @@ void
 model_compile_ops(Model *m, int dtype_bytes)
 {
 	const Nest *ns = m->ns;
-	int xe = xfer_engine(m->t);
+	int xe = ax_xfer_engine(m->t);
+	if (xe >= MAXENG)
+		xe = -1;
 	int *open = m->open, nopen = 0;
 	for (int i = 0; i < ns->n; i++) {
 		m->host[i] = i;

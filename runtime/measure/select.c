@@ -74,17 +74,16 @@ shared_alloc(size_t n)
 	return p;
 }
 
-/* a before b: by latency, or with plain by the candidates' own (without their twins) */
+/* a before b: by latency, then by place in the stream */
 static int
-better_by(const SelPick *a, const SelPick *b, int plain)
+better(const SelPick *a, const SelPick *b)
 {
 	if (!b->have)
 		return a->have;
 	if (!a->have)
 		return 0;
-	double x = plain ? a->plain : a->latency, y = plain ? b->plain : b->latency;
-	if (x != y)
-		return x < y;
+	if (a->latency != b->latency)
+		return a->latency < b->latency;
 	if (a->v != b->v)
 		return a->v < b->v;
 	if (a->visit != b->visit)
@@ -97,10 +96,10 @@ better_by(const SelPick *a, const SelPick *b, int plain)
 }
 
 static void
-insert_n(SelPick *top, int n, const SelPick *p, int plain)
+insert_n(SelPick *top, int n, const SelPick *p)
 {
 	int i = n;
-	while (i > 0 && better_by(p, &top[i - 1], plain))
+	while (i > 0 && better(p, &top[i - 1]))
 		i--;
 	if (i >= n)
 		return;
@@ -111,7 +110,7 @@ insert_n(SelPick *top, int n, const SelPick *p, int plain)
 static void
 top_insert(SelPick *top, const SelPick *p)
 {
-	insert_n(top, SEL_TOP, p, 0);
+	insert_n(top, SEL_TOP, p);
 }
 
 /* the best per combination by the candidates' own latencies (what the second round and the
@@ -121,13 +120,13 @@ topc_insert(SelPick *top, const SelPick *p)
 {
 	for (int i = 0; i < SEL_TOPC; i++)
 		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (!better_by(p, &top[i], 1))
+			if (!better(p, &top[i]))
 				return;
 			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPC - 1 - i));
 			top[SEL_TOPC - 1] = (SelPick){ 0 };
 			break;
 		}
-	insert_n(top, SEL_TOPC, p, 1);
+	insert_n(top, SEL_TOPC, p);
 }
 
 /* ---- validation by structure, at reduced sizes ------------------------------------ */
@@ -457,7 +456,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			SelPick p = { .have = 1, .v = v, .visit = c.visit, .combo = c.combo, .sub = c.sub, .unfused = unfused,
 			              .fused = c.fused, .fold = c.fold };
-			p.latency = p.plain = model_latency(ns, in->dtype, &c.fp, &p.st);
+			p.latency = model_latency(ns, in->dtype, &c.fp, &p.st);
 			if (!p.st.fits) {   /* at this element size, with its double buffers */
 				o->dropped++;
 				nest_free(ns);
@@ -482,10 +481,8 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				}
 				p.latency = s;
 			}
-			if (in->cmd)
-				p.plain = p.latency;
-			else   /* the twins of the best: modelled after the rounds (twins()) */
-				insert_n(o->topp, SEL_TWINS, &p, 1);
+			if (!in->cmd)   /* the twins of the best: modelled after the rounds (twins()) */
+				insert_n(o->topp, SEL_TWINS, &p);
 			o->feasible++;
 			top_insert(o->top, &p);
 			topc_insert(o->topc, &p);
@@ -605,7 +602,7 @@ add_counts(SelOut *o, const SelOut *p)
 			topc_insert(o->topc, &p->topc[i]);
 	for (int i = 0; i < SEL_TWINS; i++)
 		if (p->topp[i].have)
-			insert_n(o->topp, SEL_TWINS, &p->topp[i], 1);
+			insert_n(o->topp, SEL_TWINS, &p->topp[i]);
 }
 
 /* The scheduled twins (model_pick_form) of the best candidates by their own latencies, after
@@ -622,7 +619,7 @@ twins(const Sel *S, SelOut *out)
 		Nest *ns = select_rebuild(in, &p, &c, &x);
 		if (ns) {
 			ModelStats st;
-			double plain, s = model_pick_form(&ns, &c, in->dtype, &st, &plain);
+			double s = model_pick_form(&ns, &c, in->dtype, &st);
 			if (c.sched && st.fits && s < p.latency) {
 				for (int k = 0; k < SEL_TOP; k++)   /* the candidate itself leaves the best */
 					if (out->top[k].have && out->top[k].v == p.v && out->top[k].visit == p.visit &&
@@ -711,7 +708,7 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 		for (int i = 0; i < n; i++)
 			for (int j = 0; j < SEL_TOPC; j++)
 				if (out->topc[j].have && out->topc[j].v == cur[i].v && out->topc[j].combo == cur[i].combo &&
-				    out->topc[j].plain < cur[i].plain) {
+				    out->topc[j].latency < cur[i].latency) {
 					cur[i] = out->topc[j];
 					improved = 1;
 				}
@@ -800,7 +797,7 @@ measure_deferred(Sel *S, int jobs, SelOut *out)
 		char why[600];
 		double s = slurm_latency(S->slurm, d[i].key, why, sizeof why);
 		if (s > 0) {
-			d[i].p.latency = d[i].p.plain = s;
+			d[i].p.latency = s;
 			out->feasible++;
 			top_insert(out->top, &d[i].p);
 		} else if (s == -1) {

@@ -116,7 +116,7 @@ test_model_and_soundness(void)
 		nest_free(ns);
 	}
 	extract_free(x);
-	CHECK(o1.top[0].latency <= least && o1.topp[0].have && o1.topp[0].plain == least);
+	CHECK(o1.top[0].latency <= least && o1.topp[0].have && o1.topp[0].latency == least);
 	CHECK(o1.top[0].latency == least || o1.top[0].sched);
 	for (int i = 1; i < SEL_TOP; i++)
 		CHECK(!o1.top[i].have || o1.top[i].latency >= o1.top[i - 1].latency);
