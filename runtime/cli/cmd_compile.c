@@ -559,9 +559,13 @@ compile_replay(Compile *c)
 		fprintf(stderr, "axonc: error: the kernel cannot be printed: %s\n", err);
 		ok = -1;
 	}
-	if (ok > 0)
-		fprintf(stderr, "axonc: configuration %s (variant %d, %s) written at %s, no search; validated at %s\n",
-		        o->config, v, ec.fused < 0 ? "unfused" : ec.fused > 0 ? "loop-fused" : "nothing to fuse", c->dims, c->wdims);
+	if (ok > 0) {
+		ModelStats st;
+		double ms = model_latency(c->best, c->dtype, &ec.fp, &st) * 1e3;
+		fprintf(stderr, "axonc: configuration %s (variant %d, %s) written at %s, no search; %.4f ms (modelled); "
+		        "validated at %s\n", o->config, v, ec.fused < 0 ? "unfused" : ec.fused > 0 ? "loop-fused" : "nothing to fuse",
+		        c->dims, ms, c->wdims);
+	}
 	config_free(cf);
 	return ok > 0 ? 0 : 1;
 }

@@ -51,9 +51,13 @@ for p in "matmul M=256,K=256,N=512 M=300,K=200,N=700" "softmax M=256,N=512 M=130
 	expect_rc 0 "$AXONC" compile examples/$1.py --dims "$2" --config "$tmp/cfg_$1.json" -o "$tmp/k_$1.py"
 	if cmp -s "$tmp/c_$1.py" "$tmp/k_$1.py"; then ok; else bad "$1: compile --config at $2 is not compile's kernel"; fi
 	expect_rc 0 "$AXONC" compile examples/$1.py --dims "$2" --config "$tmp/r_$1.json" -o "$tmp/k_$1.py"
+	# the modelled latency it states is the report's for that kernel
+	ms=$(sed -n 's/.*no search; \([0-9.]*\) ms (modelled).*/\1/p' "$tmp/err")
+	if /usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not abs(r["best"]["latency_us"] / 1e3 - float(sys.argv[2])) <= 1e-4)' \
+		"$tmp/r_$1.json" "${ms:-nan}"; then ok; else bad "$1: --config's modelled $ms ms is not the report's best"; fi
 	if cmp -s "$tmp/c_$1.py" "$tmp/k_$1.py"; then ok; else bad "$1: compile --config REPORT at $2 is not compile's kernel"; fi
 	expect_rc 0 "$AXONC" compile examples/$1.py --dims "$3" --config "$tmp/cfg_$1.json" -o "$tmp/o_$1.py"
-	expect_grep "no search; validated at" "$tmp/err" "$1: --config says what it did"
+	expect_grep "no search; [0-9.]* ms (modelled); validated at" "$tmp/err" "$1: --config says what it did"
 	run_module "$tmp/o_$1.py" examples/$1.py "$3" "$1 --config"
 done
 printf '{"variant": 0, "instructions": {' >"$tmp/broken.json"
