@@ -121,12 +121,16 @@ nest_balance(Nest *ns)
 	return moved;
 }
 
-/* The scheduled twin: a loop per nest pipelined (pipeline.c), then the copies balanced. */
+/* The scheduled twin: with forms 3 and 4 tails first (tails.c), then a loop per nest pipelined
+ * (pipeline.c), then the copies balanced. */
 int
-nest_schedule(Nest *ns, int form, int *piped)
+nest_schedule(Nest *ns, int form, int *piped, int *tails)
 {
-	int k = nest_pipeline(ns, form == 2);
+	int t = form >= 3 ? nest_tails_first(ns) : 0;
+	int k = nest_pipeline(ns, form == 2 || form == 4);
 	if (piped)
 		*piped = k;
-	return k + nest_balance(ns);
+	if (tails)
+		*tails = t;
+	return t + k + nest_balance(ns);
 }

@@ -169,10 +169,13 @@ int nest_pipeline(Nest *ns, int interleave);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
-/* balance.c: both passes above, pipelining first, its stages in sequence (form 1) or interleaved
- * (form 2): how many changes (0: the nest as it was), and in *piped (if not NULL) how many loops
- * were pipelined */
-int nest_schedule(Nest *ns, int form, int *piped);
+/* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
+ * it follows that it is independent of: how many runs moved */
+int nest_tails_first(Nest *ns);
+/* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
+ * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as
+ * it was), and in *piped, *tails (if not NULL) how many loops were pipelined, runs moved */
+int nest_schedule(Nest *ns, int form, int *piped, int *tails);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
 /* The concrete instance of statement s as instruction inst on engine e: its operands'

@@ -165,7 +165,7 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		extract_set_tries(x, WINNER_TRIES);
 		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
 		if (ns && p->sched)
-			nest_schedule(ns, p->sched, NULL);
+			nest_schedule(ns, p->sched, NULL, NULL);
 		if (!ns)
 			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
 		else {

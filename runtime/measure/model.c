@@ -279,14 +279,17 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 	double lat = model_latency(*ns, dtype_bytes, &c->fp, st);
 	if (!st->fits || c->fused < 0)
 		return lat;
-	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; each
-	 * made from the candidate as it is */
+	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; forms 3
+	 * and 4 the same with tails first where one moved; each made from the candidate as it is */
 	Nest *own = *ns, *best = NULL;
-	for (int form = 1, piped = 0; form <= 2 && (form == 1 || piped); form++) {
+	for (int form = 1, piped = 0, tails = 1; form <= 4; form++) {
+		if ((form % 2 == 0 && !piped) || (form >= 3 && !tails))
+			continue;
 		Nest *tw = nest_dup(own);
-		if (!nest_schedule(tw, form, &piped)) {
+		int k = nest_schedule(tw, form, &piped, form >= 3 ? &tails : NULL);
+		if (!k || (form >= 3 && !tails)) {
 			nest_free(tw);
-			break;
+			continue;
 		}
 		ModelStats ts;
 		Footprint fp;
