@@ -104,8 +104,8 @@ side_scan(Nest *ns, const int *up, int s0, int s1, int a0, const char *mask, Sid
 {
 	int nv = ns->nvars;
 	sd->n = 0;
-	memset(sd->made, 0, (size_t)nv + 1);
-	memset(sd->used, 0, (size_t)nv + 1);
+	for (int v = 0; v <= nv; v++)
+		sd->made[v] = sd->used[v] = 0;
 	for (int i = s0; i < s1; i++) {
 		NsStmt *s = &ns->s[i];
 		if (mask && !mask[i])
