@@ -31,8 +31,6 @@
 #include "affine.h"
 #include "nest.h"
 
-enum { MAXV = 8 };
-
 typedef struct Box {
 	int node, write, exact;
 	int64_t lo[AX_MAXR + 2], hi[AX_MAXR + 2];
@@ -46,7 +44,7 @@ typedef struct Side {
 	char *used;              /* per variable: read on this side */
 } Side;
 
-/* The range of affine start a over the loops around statement i inside [a0, e0] (lo, hi
+/* The range of affine start a over the loops around statement i from statement a0 on (lo, hi
  * inclusive); 0, or -1 if it uses a variable of no such loop. */
 static int
 aff_range(const Nest *ns, const int *up, int i, int a0, const Aff *a, int64_t *lo, int64_t *hi)
