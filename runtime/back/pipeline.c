@@ -154,8 +154,8 @@ loop_ok(const Nest *ns, const int *defat, const int *endof, int l)
 /* A copy of statement s: loop variable lv replaced by `with` (NULL: kept), variables renamed by
  * map (-1: kept), references to the slotted buffers at slot `slot`; 0 if an index does not fit. */
 static int
-copy_stmt(const Nest *ns, const NsStmt *s, NsStmt *o, int ddepth, const char *lv, const char *with, const int *map,
-          const Split *sp, const char *slot)
+copy_stmt(const Nest *ns, const int *defat, const NsStmt *s, NsStmt *o, int ddepth, const char *lv, const char *with,
+          const int *map, const Split *sp, const char *slot)
 {
 	*o = *s;
 	o->depth += ddepth;
@@ -174,11 +174,8 @@ copy_stmt(const Nest *ns, const NsStmt *s, NsStmt *o, int ddepth, const char *lv
 			NsStmt ch = { .kind = NS_LOOP };
 			snprintf(ch.name, sizeof ch.name, "%s", slot);
 			const NsStmt *chain[1] = { &ch };
-			int v = x->var;
-			AxShape whole = x->shape;
-			for (int i = 0; i < ns->n; i++)
-				if (ns->s[i].kind == NS_BUF && ns->s[i].var == v)
-					whole = ns->s[i].shape;
+			int v = x->var, at = v < ns->nvars ? defat[v] : -1;
+			AxShape whole = at >= 0 && ns->s[at].kind == NS_BUF ? ns->s[at].shape : x->shape;
 			*x = nest_chain_ref(x, v, chain, 1, &whole);
 		}
 		if (x->var >= 0 && map && map[x->var] >= 0)
@@ -227,7 +224,7 @@ apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interle
 	/* A(0) */
 	for (int i = l + 1; i < at && ok; i++)
 		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
-			ok = copy_stmt(ns, &ns->s[i], &o[no++], -1, L->name, s0, mapa, sp, s0);
+			ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, s0, mapa, sp, s0);
 	o[no] = *L;
 	o[no].hi = L->hi - 1;
 	o[no].seq = 1;
@@ -244,20 +241,20 @@ apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interle
 		if (pa < at) {
 			int qa = ns->s[pa].kind == NS_LOOP ? endof[pa] : pa;
 			for (; pa <= qa && ok; pa++)
-				ok = copy_stmt(ns, &ns->s[pa], &o[no++], 0, L->name, next, NULL, sp, s1);
+				ok = copy_stmt(ns, defat, &ns->s[pa], &o[no++], 0, L->name, next, NULL, sp, s1);
 		}
 		if (pb < e && (!interleave ? pa >= at : 1)) {
 			int qb = ns->s[pb].kind == NS_LOOP ? endof[pb] : pb;
 			for (; pb <= qb && ok; pb++)
-				ok = copy_stmt(ns, &ns->s[pb], &o[no++], 0, NULL, NULL, NULL, sp, s2);
+				ok = copy_stmt(ns, defat, &ns->s[pb], &o[no++], 0, NULL, NULL, NULL, sp, s2);
 		}
 	}
 	o[no++] = ns->s[e];
 	/* B(n - 1) */
 	for (int k = 0; k < sp->nmove && ok; k++)
-		ok = copy_stmt(ns, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, last, mapb, sp, s3);
+		ok = copy_stmt(ns, defat, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, last, mapb, sp, s3);
 	for (int i = at; i < e && ok; i++)
-		ok = copy_stmt(ns, &ns->s[i], &o[no++], -1, L->name, last, mapb, sp, s3);
+		ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, last, mapb, sp, s3);
 	for (int i = e + 1; i < ns->n; i++)
 		o[no++] = ns->s[i];
 	free(mapa);
