@@ -685,6 +685,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	if (fuse) {   /* loop nests merged and loads hoisted: loop fusion too (none in the naive lowering) */
 		nest_forward(ns);
 		nest_hoist(ns);
+		nest_reuse(ns);
 	}
 	return ns;
 }

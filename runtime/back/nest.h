@@ -169,6 +169,10 @@ int nest_pipeline(Nest *ns, int interleave);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
+/* reuse.c: a pair (an instruction, then one writing its tile into a block buffer) made again
+ * after the loops it is in, with one of their variables a literal, read from the buffer
+ * instead (a column tail's transposes of the stationary operand): how many pairs removed */
+int nest_reuse(Nest *ns);
 /* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
  * it follows that it is independent of: how many runs moved */
 int nest_tails_first(Nest *ns);

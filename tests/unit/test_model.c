@@ -18,6 +18,10 @@
  *      before it only where the loop's stores miss what it reads (the
  *      boundary row of the loop's box is checked both ways), and the model
  *      finds the moved form faster
+ *   4. reuse (back/reuse.c): a transposed tile made again after the loop
+ *      that wrote it into a buffer is read from the buffer, at the right
+ *      slot; not where the buffer is written between, nor for a literal
+ *      past the loop's trips
  *
  * The last line is "N passed, M failed".
  */
@@ -41,7 +45,7 @@
 static const AxTarget *t;
 static Nest *ns;
 static int depth;
-static int I_DMA, I_MM, I_COPY, I_TT, I_MEMSET;
+static int I_DMA, I_MM, I_COPY, I_TT, I_MEMSET, I_TRANSPOSE;
 static int E_TENSOR, E_VECTOR, E_SCALAR, E_DMA;
 static int M_SBUF, M_PSUM;
 
@@ -539,6 +543,85 @@ test_tails(const AxGraph *g)
 	ns = NULL;
 }
 
+/* ---- 4. reuse ---------------------------------------------------------------------------- */
+
+/* tile `slot` (an index text) of block buffer b: [slot, 0:128, 0:128] */
+static NsRef
+slot_of(const NsRef *b, const char *slot)
+{
+	NsRef r = *b;
+	r.nidx = 3;
+	snprintf(r.idx[0].start, sizeof r.idx[0].start, "%s", slot);
+	r.idx[0].len = 0;
+	for (int d = 1; d < 3; d++) {
+		snprintf(r.idx[d].start, sizeof r.idx[d].start, "0");
+		r.idx[d].len = 128;
+	}
+	r.shape = shp(128, 128);
+	return r;
+}
+
+/* A [128, 256] tile's two 128-column tiles transposed into buffer B in a loop, a matmul of
+ * each; then (the column tail) the tile `at` (a column start) transposed again and a matmul
+ * of it; with clobber, B's tile 0 written between */
+static void
+reuse_nest(const AxGraph *g, const char *at, int clobber)
+{
+	begin(g);
+	NsRef x = hbm(0, 128, 256);
+	NsRef a = inst(I_DMA, E_DMA, &x, NULL, NULL, M_SBUF);
+	NsRef w = hbm(1, 128, 512);
+	NsRef wv = inst(I_DMA, E_DMA, &w, NULL, NULL, M_SBUF);
+	NsRef B = buffer(M_SBUF, 2, 128, 128);
+	B.nidx = 0;
+	loop(2, 0);
+	NsRef s = a;
+	s.nidx = 2;
+	snprintf(s.idx[0].start, sizeof s.idx[0].start, "0");
+	s.idx[0].len = 128;
+	snprintf(s.idx[1].start, sizeof s.idx[1].start, "i1 * 128");
+	s.idx[1].len = 128;
+	s.shape = shp(128, 128);
+	NsRef t1 = inst(I_TRANSPOSE, E_TENSOR, &s, NULL, NULL, M_PSUM);
+	NsRef b1 = slot_of(&B, "i1");
+	inst(I_COPY, E_VECTOR, &t1, NULL, &b1, -1);
+	end();
+	if (clobber) {
+		NsRef b0 = slot_of(&B, "0");
+		NsRef z = inst(I_COPY, E_VECTOR, &a, NULL, NULL, M_SBUF);
+		z.shape = shp(128, 128);
+		inst(I_COPY, E_VECTOR, &z, NULL, &b0, -1);
+	}
+	NsRef s2 = s;
+	snprintf(s2.idx[1].start, sizeof s2.idx[1].start, "%s", at);
+	NsRef t2 = inst(I_TRANSPOSE, E_TENSOR, &s2, NULL, NULL, M_PSUM);
+	NsRef u = inst(I_COPY, E_VECTOR, &t2, NULL, NULL, M_SBUF);
+	inst(I_MM, E_TENSOR, &u, &wv, NULL, M_PSUM);
+}
+
+static void
+test_reuse(const AxGraph *g)
+{
+	/* tile 1 (columns 128..255, "1 * 128" as the emitter writes it): read from B[1] */
+	reuse_nest(g, "1 * 128", 0);
+	int n0 = ns->n;
+	CHECK(nest_reuse(ns) == 1);
+	CHECK(ns->n == n0 - 2);
+	const NsStmt *mm = &ns->s[ns->n - 1];
+	CHECK(mm->kind == NS_INST && mm->inst == I_MM && mm->opnd[0].var >= 0 && mm->opnd[0].nidx == 3 &&
+	      strcmp(mm->opnd[0].idx[0].start, "1") == 0 && mm->opnd[0].shape.d[0] == 128);
+	nest_free(ns);
+	/* B's tile 0 written between: made again */
+	reuse_nest(g, "0", 1);
+	CHECK(nest_reuse(ns) == 0);
+	nest_free(ns);
+	/* columns 256.. are no tile B holds (the loop's trips: 2) */
+	reuse_nest(g, "2 * 128", 0);
+	CHECK(nest_reuse(ns) == 0);
+	nest_free(ns);
+	ns = NULL;
+}
+
 int
 main(void)
 {
@@ -552,13 +635,14 @@ main(void)
 	I_COPY = find_inst("tensor_copy");
 	I_TT = find_inst("tensor_tensor");
 	I_MEMSET = find_inst("memset");
+	I_TRANSPOSE = find_inst("nc_transpose");
 	E_TENSOR = find_engine("tensor");
 	E_VECTOR = find_engine("vector");
 	E_SCALAR = find_engine("scalar");
 	E_DMA = find_engine("dma");
 	M_SBUF = find_mem("sbuf");
 	M_PSUM = find_mem("psum");
-	if (I_DMA < 0 || I_MM < 0 || I_COPY < 0 || I_TT < 0 || I_MEMSET < 0 || E_TENSOR < 0 || E_VECTOR < 0 ||
+	if (I_DMA < 0 || I_MM < 0 || I_COPY < 0 || I_TT < 0 || I_MEMSET < 0 || I_TRANSPOSE < 0 || E_TENSOR < 0 || E_VECTOR < 0 ||
 	    E_DMA < 0 || M_SBUF < 0 || M_PSUM < 0) {
 		printf("the trainium tables lack a row this test names\n0 passed, 1 failed\n");
 		return 1;
@@ -569,6 +653,7 @@ main(void)
 	test_mechanics(g);
 	test_tutorial(g);
 	test_tails(g);
+	test_reuse(g);
 	tc_free(tc);
 	return check_done();
 }
