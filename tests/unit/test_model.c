@@ -116,6 +116,14 @@ shp(int64_t p, int64_t f)
 	return s;
 }
 
+/* dim d of slice r: from start (an index text), len elements (0: one index) */
+static void
+dim(NsRef *r, int d, const char *start, int64_t len)
+{
+	snprintf(r->idx[d].start, sizeof r->idx[d].start, "%s", start);
+	r->idx[d].len = len;
+}
+
 /* a slice [p, f] of off-chip tensor node */
 static NsRef
 hbm(int node, int64_t p, int64_t f)
@@ -178,10 +186,11 @@ inst(int in, int engine, const NsRef *a, const NsRef *b, const NsRef *into, int 
 	return ns_var(s->var, &s->shape);
 }
 
+/* out += src (NS_ACC), or dst = src (NS_STORE) */
 static void
-acc(const NsRef *out, const NsRef *src)
+put(int kind, const NsRef *out, const NsRef *src)
 {
-	NsStmt *s = nest_push(ns, NS_ACC, depth);
+	NsStmt *s = nest_push(ns, kind, depth);
 	s->out = *out;
 	s->src = *src;
 }
@@ -272,12 +281,10 @@ test_mechanics(const AxGraph *g)
 		NsRef buf = buffer(M_SBUF, 2, 128, 512);
 		NsRef tile = buf;
 		tile.nidx = 3;
-		snprintf(tile.idx[0].start, sizeof tile.idx[0].start, "0");
-		tile.idx[0].len = 128;
-		snprintf(tile.idx[2].start, sizeof tile.idx[2].start, "0");
-		tile.idx[2].len = 512;
+		dim(&tile, 0, "0", 128);
+		dim(&tile, 2, "0", 512);
 		loop(2, 0);
-		snprintf(tile.idx[1].start, sizeof tile.idx[1].start, "i1");
+		dim(&tile, 1, "i1", 0);
 		NsRef src = hbm(0, 128, 512);
 		inst(I_DMA, E_DMA, &src, NULL, &tile, -1);
 		end();
@@ -306,7 +313,7 @@ mm_tiled(void)
 	NsRef l = hbm(0, TK, TM), r = hbm(1, TK, TN);
 	NsRef lt = inst(I_DMA, E_DMA, &l, NULL, NULL, M_SBUF), rt = inst(I_DMA, E_DMA, &r, NULL, NULL, M_SBUF);
 	NsRef p = inst(I_MM, E_TENSOR, &lt, &rt, NULL, M_PSUM);
-	acc(&ps, &p);
+	put(NS_ACC, &ps, &p);
 	end();
 	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
 	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
@@ -333,7 +340,7 @@ mm_hoisted(void)
 	NsRef ps = buffer(M_PSUM, 1, TM, TN);
 	loop(K / TK, 0);
 	NsRef p = inst(I_MM, E_TENSOR, &lb, &rb, NULL, M_PSUM);
-	acc(&ps, &p);
+	put(NS_ACC, &ps, &p);
 	end();
 	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
 	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
@@ -361,7 +368,7 @@ mm_block_free(void)
 	NsRef ps = buffer(M_PSUM, 1, TM, TN);
 	loop(K / TK, 0);
 	NsRef p = inst(I_MM, E_TENSOR, &lb, &rb, NULL, M_PSUM);
-	acc(&ps, &p);
+	put(NS_ACC, &ps, &p);
 	end();
 	NsRef sb = inst(I_COPY, E_VECTOR, &ps, NULL, NULL, M_SBUF), o = hbm(2, TM, TN);
 	inst(I_DMA, E_DMA, &sb, NULL, &o, -1);
@@ -410,7 +417,7 @@ mm_optimized(void)
 	ls.shape = shp(TK, TM);
 	rs.shape = shp(TK, TN);
 	NsRef p = inst(I_MM, E_TENSOR, &ls, &rs, NULL, M_PSUM);
-	acc(&ps, &p);
+	put(NS_ACC, &ps, &p);
 	end();
 	inst(I_TT, E_VECTOR, &res, &ps, &res, -1);
 	end();
@@ -472,19 +479,9 @@ rows(int node, const char *start, int64_t p, int64_t f)
 {
 	NsRef r = hbm(node, p, f);
 	r.nidx = 2;
-	snprintf(r.idx[0].start, sizeof r.idx[0].start, "%s", start);
-	r.idx[0].len = p;
-	snprintf(r.idx[1].start, sizeof r.idx[1].start, "0");
-	r.idx[1].len = f;
+	dim(&r, 0, start, p);
+	dim(&r, 1, "0", f);
 	return r;
-}
-
-static void
-store(const NsRef *dst, const NsRef *src)
-{
-	NsStmt *s = nest_push(ns, NS_STORE, depth);
-	s->out = *dst;
-	s->src = *src;
 }
 
 /* X (node 0) copied to T (node 2): a loop of trips 128-row tiles, then a tail row read from
@@ -500,13 +497,13 @@ tail_nest(const AxGraph *g, int trips, int from, const char *at)
 	NsRef v = inst(I_DMA, E_DMA, &x, NULL, NULL, M_SBUF);
 	NsRef y = inst(I_COPY, E_VECTOR, &v, NULL, NULL, M_SBUF);
 	NsRef d = rows(2, "i1 * 128", 128, 512);
-	store(&d, &y);
+	put(NS_STORE, &d, &y);
 	end();
 	NsRef xt = rows(from, at, 1, 512);
 	NsRef vt = inst(I_DMA, E_DMA, &xt, NULL, NULL, M_SBUF);
 	NsRef yt = inst(I_COPY, E_VECTOR, &vt, NULL, NULL, M_SBUF);
 	NsRef dt = rows(2, row, 1, 512);
-	store(&dt, &yt);
+	put(NS_STORE, &dt, &yt);
 }
 
 static void
@@ -551,12 +548,9 @@ slot_of(const NsRef *b, const char *slot)
 {
 	NsRef r = *b;
 	r.nidx = 3;
-	snprintf(r.idx[0].start, sizeof r.idx[0].start, "%s", slot);
-	r.idx[0].len = 0;
-	for (int d = 1; d < 3; d++) {
-		snprintf(r.idx[d].start, sizeof r.idx[d].start, "0");
-		r.idx[d].len = 128;
-	}
+	dim(&r, 0, slot, 0);
+	dim(&r, 1, "0", 128);
+	dim(&r, 2, "0", 128);
 	r.shape = shp(128, 128);
 	return r;
 }
@@ -577,10 +571,8 @@ reuse_nest(const AxGraph *g, const char *at, int clobber)
 	loop(2, 0);
 	NsRef s = a;
 	s.nidx = 2;
-	snprintf(s.idx[0].start, sizeof s.idx[0].start, "0");
-	s.idx[0].len = 128;
-	snprintf(s.idx[1].start, sizeof s.idx[1].start, "i1 * 128");
-	s.idx[1].len = 128;
+	dim(&s, 0, "0", 128);
+	dim(&s, 1, "i1 * 128", 128);
 	s.shape = shp(128, 128);
 	NsRef t1 = inst(I_TRANSPOSE, E_TENSOR, &s, NULL, NULL, M_PSUM);
 	NsRef b1 = slot_of(&B, "i1");
@@ -593,7 +585,7 @@ reuse_nest(const AxGraph *g, const char *at, int clobber)
 		inst(I_COPY, E_VECTOR, &z, NULL, &b0, -1);
 	}
 	NsRef s2 = s;
-	snprintf(s2.idx[1].start, sizeof s2.idx[1].start, "%s", at);
+	dim(&s2, 1, at, 128);
 	NsRef t2 = inst(I_TRANSPOSE, E_TENSOR, &s2, NULL, NULL, M_PSUM);
 	NsRef u = inst(I_COPY, E_VECTOR, &t2, NULL, NULL, M_SBUF);
 	inst(I_MM, E_TENSOR, &u, &wv, NULL, M_PSUM);
