@@ -21,7 +21,9 @@
  * a tile of its own in B's memory, read whole.  The loops around the second
  * pair are those around the first without v's (the same names and trips),
  * inside the loops they share; B is declared outside the first pair's own
- * loops; nothing between the two writes B or what X reads.
+ * loops and indexed by each of their variables (a tile per iteration), and
+ * Y is its only writer there; nothing after those loops up to the second
+ * pair writes B, and nothing from their start on writes what X reads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,11 +107,18 @@ again(Nest *ns, const int *up, const int *endof, const int *defat, int x, int x2
 		scope |= up[defat[B]] == l1[k];
 	if (up[defat[B]] >= 0 && !scope)
 		return 0;
-	int rd, wr;   /* B written by Y alone in those loops */
+	int rd, wr;   /* B written by Y alone in those loops, at a tile of its own per iteration */
 	*after = endof[l1[p]] + 1;
 	refs_of(ns, l1[p], *after, B, &rd, &wr);
 	if (wr != 1 || *after > x2)
 		return 0;
+	for (int a = p; a < n1; a++) {
+		int bare = 0;
+		for (int d = 0; d < Y->out.nidx; d++)
+			bare |= Y->out.idx[d].len == 0 && strcmp(Y->out.idx[d].start, ns->s[l1[a]].name) == 0;
+		if (!bare)
+			return 0;
+	}
 	/* the loop of the first pair's own that the second lacks: its variable a literal */
 	for (int skip = p; skip < n1; skip++) {
 		int ok = 1;
@@ -180,7 +189,13 @@ nest_reuse(Nest *ns)
 			int t = ns->s[x2].var, u = ns->s[x2 + 1].var, rt, wt, ok = 1;
 			refs_of(ns, 0, n, t, &rt, &wt);
 			ok = rt == 1;
-			/* nothing between writes the buffer (after the first pair's own loops) or what X reads */
+			/* nothing between writes the buffer (after the first pair's own loops), nothing from
+			 * the first of those loops on what X reads */
+			int own = up[x];
+			while (own >= 0 && up[own] >= 0 && endof[up[own]] < x2)
+				own = up[own];
+			if (own < 0)
+				continue;
 			refs_of(ns, from, x2, B, &rd, &wr);
 			ok &= wr == 0;
 			const AxOp *op = &ns->g->t->insts[X->inst];
@@ -189,10 +204,10 @@ nest_reuse(Nest *ns)
 				if (v == NS_NONE)
 					continue;
 				if (v >= 0) {
-					refs_of(ns, x, x2, v, &rd, &wr);
+					refs_of(ns, own, x2, v, &rd, &wr);
 					ok = wr == 0;
 				} else
-					for (int i = x; i < x2 && ok; i++) {
+					for (int i = own; i < x2 && ok; i++) {
 						NsRef *r[AX_MAXOPND + 2];
 						int w[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, w);
 						for (int k = 0; k < nr; k++)

@@ -557,7 +557,10 @@ slot_of(const NsRef *b, const char *slot)
 
 /* A [128, 256] tile's two 128-column tiles transposed into buffer B in a loop, a matmul of
  * each; then (the column tail) the tile `at` (a column start) transposed again and a matmul
- * of it; with clobber, B's tile 0 written between */
+ * of it; clobber 1: B's tile 0 written between; 2: the tile to transpose written in the loop
+ * before its transpose; 3: B's tile 0 written by every iteration; 4: the loop inside an outer one
+ * over row blocks that B has no dim for (it ends holding the last block's tiles), and the tail
+ * in a loop of the outer one's name and trips */
 static void
 reuse_nest(const AxGraph *g, const char *at, int clobber)
 {
@@ -568,17 +571,33 @@ reuse_nest(const AxGraph *g, const char *at, int clobber)
 	NsRef wv = inst(I_DMA, E_DMA, &w, NULL, NULL, M_SBUF);
 	NsRef B = buffer(M_SBUF, 2, 128, 128);
 	B.nidx = 0;
+	const char *v = "i1";
+	if (clobber == 4) {   /* rows i1 * 64 of a: B holds the last row block's only */
+		loop(2, 0);
+		v = "i2";
+	}
 	loop(2, 0);
 	NsRef s = a;
 	s.nidx = 2;
-	dim(&s, 0, "0", 128);
-	dim(&s, 1, "i1 * 128", 128);
-	s.shape = shp(128, 128);
+	dim(&s, 0, clobber == 4 ? "i1 * 64" : "0", clobber == 4 ? 64 : 128);
+	char col[24];
+	snprintf(col, sizeof col, "%s * 128", v);
+	dim(&s, 1, col, 128);
+	s.shape = shp(clobber == 4 ? 64 : 128, 128);
+	if (clobber == 2) {
+		NsRef z = inst(I_COPY, E_VECTOR, &s, NULL, NULL, M_SBUF);
+		inst(I_COPY, E_VECTOR, &z, NULL, &s, -1);
+	}
 	NsRef t1 = inst(I_TRANSPOSE, E_TENSOR, &s, NULL, NULL, M_PSUM);
-	NsRef b1 = slot_of(&B, "i1");
+	NsRef b1 = slot_of(&B, clobber == 3 ? "0" : v);
+	b1.shape = t1.shape;
 	inst(I_COPY, E_VECTOR, &t1, NULL, &b1, -1);
 	end();
-	if (clobber) {
+	if (clobber == 4) {
+		end();
+		loop(2, 0);
+	}
+	if (clobber == 1) {
 		NsRef b0 = slot_of(&B, "0");
 		NsRef z = inst(I_COPY, E_VECTOR, &a, NULL, NULL, M_SBUF);
 		z.shape = shp(128, 128);
@@ -588,7 +607,12 @@ reuse_nest(const AxGraph *g, const char *at, int clobber)
 	dim(&s2, 1, at, 128);
 	NsRef t2 = inst(I_TRANSPOSE, E_TENSOR, &s2, NULL, NULL, M_PSUM);
 	NsRef u = inst(I_COPY, E_VECTOR, &t2, NULL, NULL, M_SBUF);
-	inst(I_MM, E_TENSOR, &u, &wv, NULL, M_PSUM);
+	if (clobber != 4)
+		inst(I_MM, E_TENSOR, &u, &wv, NULL, M_PSUM);
+	else {
+		inst(I_COPY, E_VECTOR, &u, NULL, NULL, M_SBUF);
+		end();
+	}
 }
 
 static void
@@ -603,9 +627,15 @@ test_reuse(const AxGraph *g)
 	CHECK(mm->kind == NS_INST && mm->inst == I_MM && mm->opnd[0].var >= 0 && mm->opnd[0].nidx == 3 &&
 	      strcmp(mm->opnd[0].idx[0].start, "1") == 0 && mm->opnd[0].shape.d[0] == 128);
 	nest_free(ns);
-	/* B's tile 0 written between: made again */
-	reuse_nest(g, "0", 1);
-	CHECK(nest_reuse(ns) == 0);
+	/* B's tile 0 written between, the tile transposed written later in the loop, or B's tile 0
+	 * written by both iterations: made again */
+	for (int clobber = 1; clobber <= 4; clobber++) {
+		reuse_nest(g, "0", clobber);
+		CHECK_MSG(nest_reuse(ns) == 0, "clobber %d", clobber);
+		nest_free(ns);
+	}
+	reuse_nest(g, "0", 0);   /* tile 0 itself, when nothing clobbers it */
+	CHECK(nest_reuse(ns) == 1);
 	nest_free(ns);
 	/* columns 256.. are no tile B holds (the loop's trips: 2) */
 	reuse_nest(g, "2 * 128", 0);
