@@ -155,15 +155,14 @@ nest_reuse(Nest *ns)
 	int n = ns->n, nv = ns->nvars, done = 0;
 	if (!n)
 		return 0;
-	NsStmt *keep = malloc(sizeof *keep * (size_t)n);   /* the statements as they were */
-	if (!keep)
-		ax_die("out of memory");
-	memcpy(keep, ns->s, sizeof *keep * (size_t)n);
 	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
-	int *defat = malloc(sizeof(int) * (size_t)(nv + 1));
+	int *defat = malloc(sizeof(int) * (size_t)(nv + 1)), *at = malloc(sizeof(int) * (size_t)(nv + 1));
 	char *drop = calloc((size_t)n + 1, 1);
-	if (!up || !endof || !defat || !drop)
+	NsRef *with = NULL;   /* per pair removed: the buffer's tile its readers take (at[u]) */
+	if (!up || !endof || !defat || !at || !drop)
 		ax_die("out of memory");
+	for (int v = 0; v < nv; v++)
+		at[v] = -1;
 	nest_loops(ns, up, endof);
 	for (int v = 0; v < nv; v++)
 		defat[v] = -1;
@@ -182,9 +181,9 @@ nest_reuse(Nest *ns)
 			continue;
 		int B = Y->out.var;
 		for (int x2 = x + 2; x2 + 1 < n; x2++) {
-			NsRef with;
+			NsRef tile;
 			int from;
-			if (drop[x2] || !again(ns, up, endof, defat, x, x2, &with, &from))
+			if (drop[x2] || !again(ns, up, endof, defat, x, x2, &tile, &from))
 				continue;
 			int t = ns->s[x2].var, u = ns->s[x2 + 1].var, rt, wt, ok = 1;
 			refs_of(ns, 0, n, t, &rt, &wt);
@@ -220,20 +219,14 @@ nest_reuse(Nest *ns)
 				for (int k = 0; k < nr; k++)
 					ok &= r[k]->var != u || (!w[k] && !r[k]->nidx);
 			}
-			if (!ok)
+			if (!ok || u < 0 || u >= nv)
 				continue;
-			for (int i = x2 + 2; i < n; i++) {
-				NsRef *r[AX_MAXOPND + 2];
-				int w[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, w);
-				for (int k = 0; k < nr; k++)
-					if (r[k]->var == u) {
-						AxShape sh = r[k]->shape;
-						*r[k] = with;
-						r[k]->shape = sh;
-					}
-			}
+			with = realloc(with, sizeof *with * (size_t)(done + 1));
+			if (!with)
+				ax_die("out of memory");
+			with[done] = tile;
+			at[u] = done++;
 			drop[x2] = drop[x2 + 1] = 1;
-			done++;
 		}
 	}
 	if (done) {   /* the buffers now live longer: kept only if the tiles still fit */
@@ -241,16 +234,25 @@ nest_reuse(Nest *ns)
 		int no = 0;
 		if (!o)
 			ax_die("out of memory");
-		for (int i = 0; i < n; i++)
-			if (!drop[i])
-				o[no++] = ns->s[i];
-		memcpy(ns->s, keep, sizeof *keep * (size_t)n);
+		for (int i = 0; i < n; i++) {
+			if (drop[i])
+				continue;
+			o[no] = ns->s[i];
+			NsRef *r[AX_MAXOPND + 2];
+			int w[AX_MAXOPND + 2], nr = nest_refs(ns, &o[no], r, w);
+			for (int k = 0; k < nr; k++)
+				if (r[k]->var >= 0 && r[k]->var < nv && at[r[k]->var] >= 0) {
+					AxShape sh = r[k]->shape;
+					*r[k] = with[at[r[k]->var]];
+					r[k]->shape = sh;
+				}
+			no++;
+		}
 		no = nest_drop_empty(o, no);
 		if (!nest_install(ns, o, no, nv))
 			done = 0;
 		free(o);
 	}
-	free(keep);
-	free(up), free(endof), free(defat), free(drop);
+	free(up), free(endof), free(defat), free(at), free(drop), free(with);
 	return done;
 }
