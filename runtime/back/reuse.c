@@ -100,7 +100,7 @@ again(Nest *ns, const int *up, const int *endof, const int *defat, int x, int x2
 	int l1[MAXL], l2[MAXL], n1 = chain_of(up, x, l1), n2 = chain_of(up, x2, l2), p = 0;
 	while (p < n1 && p < n2 && l1[p] == l2[p])
 		p++;
-	if (n1 - p != n2 - p + 1 || defat[B] > l1[p])
+	if (n1 != n2 + 1 || defat[B] > l1[p])
 		return 0;
 	int scope = 0;   /* B declared outside the first pair's own loops, in a loop both are in */
 	for (int k = 0; k < p; k++)

@@ -33,7 +33,8 @@ double model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, Model
  * time that is the fixed per-transfer latency and the mean transfer's bytes. */
 void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, size_t n);
 /* The candidate *ns (c's) and, for a loop-fused form, its scheduled twins (nest_schedule: a loop
- * software-pipelined, its stages in sequence or interleaved, copies balanced over engines),
+ * software-pipelined, its stages in sequence or interleaved, copies balanced over engines; and
+ * each with the loads of tail tiles made first, where one moved),
  * modelled: *ns becomes the fastest twin where that is faster than the candidate (c->sched its
  * form, its footprint in c->fp); the latency of the one kept.  The search calls it after its
  * rounds, on the best by their own latencies, so that the twins change no path it takes. */
