@@ -37,6 +37,24 @@ seconds(const AxTarget *t, const NsStmt *s, int inst, int e)
 }
 
 int
+nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *copy, int *engine)
+{
+	const AxTarget *t = ns->g->t;
+	int bi = -1;
+	double best = 0;
+	for (int k = 0; k < t->ninsts; k++)
+		for (int f = 0; copy[k] && f < t->nengines && f < 32; f++) {
+			if (!(t->insts[k].engines & (1u << f)) || !(ax_inst_mems(t, &t->insts[k], 0, 1u << f) & (1u << src)) ||
+			    !(ax_inst_mems(t, &t->insts[k], -1, 1u << f) & (1u << dst)))
+				continue;
+			double c = seconds(t, s, k, f);
+			if (c > 0 && (bi < 0 || c < best))
+				bi = k, *engine = f, best = c;
+		}
+	return bi;
+}
+
+int
 nest_balance(Nest *ns)
 {
 	const AxTarget *t = ns->g->t;

@@ -26,6 +26,8 @@
  * unvisited: the selected RMSNorm+MatMul at 2048^3 was 4.37 ms in the model,
  * 2.86 ms with 16.)  Sampling is by index: deterministic.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nest.h"
@@ -682,6 +684,77 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	else if (!c->why[0])
 		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
 	return NULL;
+}
+
+/* The value of size or tile name in env (0 if it has none). */
+static double
+env_val(const AxEnv *env, const char *name)
+{
+	for (int k = 0; k < env->n; k++)
+		if (strcmp(env->names[k], name) == 0)
+			return env->vals[k];
+	return 0;
+}
+
+Nest *
+extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c)
+{
+	const AxTiling *T = x->T;
+	const AxGraph *g = T->g;
+	*c = (ExtractCand){ 0 };
+	c->combo = combo;
+	c->fused = -1;
+	c->failed = 1;
+	int64_t count = 0;
+	if (combo < 0 || combo >= x->ncombo || !decode(x, combo) || !start_combo(x, &count) || set_tiles(x) != 0) {
+		snprintf(c->why, sizeof c->why, "its tiles cannot be sized at these sizes");
+		return NULL;
+	}
+	/* every tile: as many along its axis as the requested candidate has, where both divide evenly */
+	AxEnv env = { x->n, x->names, x->vals };
+	for (int k = x->nsizes; k < x->n; k++)
+		for (int id = 0; id < g->nnodes; id++) {
+			const TileOp *to = &T->op[id];
+			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
+				const TileAxis *ax = &to->ax[a];
+				double er, ed;
+				if (!ax->t || strcmp(ax->t, x->names[k]) != 0)
+					continue;
+				double tr = env_val(&req->env, ax->t);
+				if (tr < 1 || t_eval(ax->extent, &req->env, &er) != 0 || t_eval(ax->extent, &env, &ed) != 0 ||
+				    er < 1 || ed < 1 || fmod(er, tr) != 0) {
+					snprintf(c->why, sizeof c->why, "tile %s has no like at these sizes", ax->t);
+					return NULL;
+				}
+				double n = er / tr;
+				if (n > ed || fmod(ed, n) != 0) {
+					snprintf(c->why, sizeof c->why, "%s is not cut into %g tiles at these sizes", ax->t, n);
+					return NULL;
+				}
+				x->vals[k] = ed / n;
+			}
+		}
+	for (int b = 0; b < 64; b++)
+		x->blocks[b] = req->blocks ? req->blocks[b] : 1;
+	x->fold = req->fold;
+	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
+	if (!usable(x) || (!fuse && absorbing(x))) {
+		snprintf(c->why, sizeof c->why, "its tiles like the requested ones are no candidate at these sizes");
+		return NULL;
+	}
+	int nf = 0;
+	Nest *ns = nest_build(T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why, sizeof c->why);
+	if (ns && fuse && nfused >= 0 && nf != nfused) {
+		snprintf(c->why, sizeof c->why, "its tiles like the requested ones fuse %d producers, not %d", nf, nfused);
+		nest_free(ns);
+		return NULL;
+	}
+	if (!ns)
+		return NULL;
+	*c = (ExtractCand){ .combo = combo, .sub = -1, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
+			    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
+	nest_room(ns, &c->fp);
+	return ns;
 }
 
 static Nest *next_one(Extract *x, ExtractCand *c);

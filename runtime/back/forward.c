@@ -39,7 +39,8 @@ enum { MAXNEST = 64, MAXACC = 32, MAXFWD = 4, MAXDEPTH = 16 };
 typedef struct Acc {          /* one access to a forwarded tensor */
 	int st;                  /* its statement */
 	int write;
-	int src;                 /* a write: the statement making the stored tile */
+	int src;                 /* a write: the statement making the stored tile (-1: a block buffer's slot) */
+	int cinst, ceng;         /* ... a slot's: the copy into the buffer that takes the store's place */
 	int dbuf;                /* a load into a block buffer: that buffer's statement (-1: into its own tile) */
 	int nslot;               /* ... the buffer's block dims, each a loop variable (slot[]) */
 	char slot[AX_MAXR][24];
@@ -64,8 +65,9 @@ typedef struct Fw {
 	int *up, *endof, *def, *uses;   /* per statement: its loop, a loop's end; per variable: its statement, refs */
 	int *wrt;                /* per variable: written by a statement (a running value, an accumulation) */
 	int nn, st[MAXNEST], en[MAXNEST], perf[MAXNEST];
+	int nsp[MAXNEST], sp[MAXNEST][MAXDEPTH];   /* per nest: its spine (loops each the last statement of the one around it) */
 	int *base;               /* per node: the tensor a view of it is (itself if none; -2 several) */
-	int K;                   /* the shared loops of the group tried */
+	int K, ga;               /* the shared loops of the group tried, its first nest */
 	int lo, hi;              /* its statements */
 	int *nest;               /* per statement in it: which of the group's nests (0, 1, ...) */
 	int *copy;               /* per instruction: lower_is_copy, -1 not known yet */
@@ -108,6 +110,15 @@ fw_scan(Fw *f)
 		while (a + k < e - k && ns->s[a + k].kind == NS_LOOP && f->endof[a + k] == e - k && k < MAXDEPTH)
 			k++;
 		f->perf[m] = e < 0 ? 0 : k;
+		f->nsp[m] = 0;
+		for (int l = a; e >= 0 && l >= 0 && f->nsp[m] < MAXDEPTH;) {
+			f->sp[m][f->nsp[m]++] = l;
+			int next = -1;
+			for (int i = l + 1; i < f->endof[l]; i++)
+				if (ns->s[i].kind == NS_LOOP && f->up[i] == l && f->endof[i] == f->endof[l] - 1)
+					next = i;
+			l = next;
+		}
 	}
 	for (int id = 0; id < ns->g->nnodes; id++)
 		f->base[id] = id;
@@ -122,7 +133,7 @@ static int
 same_loops(const Fw *f, int a, int b, int K)
 {
 	for (int i = 0; i < K; i++) {
-		const NsStmt *x = &f->ns->s[f->st[a] + i], *y = &f->ns->s[f->st[b] + i];
+		const NsStmt *x = &f->ns->s[f->sp[a][i]], *y = &f->ns->s[f->sp[b][i]];
 		if (strcmp(x->name, y->name) != 0 || x->hi != y->hi || x->seq != y->seq)
 			return 0;
 	}
@@ -147,7 +158,8 @@ loop_of(const Fw *f, int i, const char *v, int *shared, int *at)
 {
 	for (int l = f->up[i]; l >= 0; l = f->up[l])
 		if (strcmp(f->ns->s[l].name, v) == 0) {
-			*shared = f->ns->s[l].depth < f->K;
+			int d = f->ns->s[l].depth, m = l >= f->lo && l <= f->hi ? f->nest[l - f->lo] : -1;
+			*shared = m >= 0 && d < f->K && f->sp[f->ga + m][d] == l;
 			if (at)
 				*at = l;
 			return f->ns->s[l].hi;
@@ -163,6 +175,15 @@ encloses(const Fw *f, int l, int i)
 		if (u == l)
 			return 1;
 	return 0;
+}
+
+/* Is statement i (of the group) inside the shared loops?  Nest a's statements before one of its
+ * spine loops are not, and the buffers are made inside them. */
+static int
+inside(const Fw *f, int i)
+{
+	int m = i >= f->lo && i <= f->hi ? f->nest[i - f->lo] : -1;
+	return m >= 0 && encloses(f, f->sp[f->ga + m][f->K - 1], i);
 }
 
 /* An access of statement i to the tensor through ref r: its box per iteration of the shared loops. */
@@ -293,6 +314,24 @@ stored_tile(Fw *f, const NsRef *x)
 	return d;
 }
 
+/* A store of a block buffer's slot x (its instruction s): the copy on chip that can take its place
+ * into a buffer in the slot's memory (*mem), its instruction (a->cinst, a->ceng); -1 if none. */
+static int
+slot_copy(Fw *f, const NsStmt *s, const NsRef *x, Acc *a, int *mem)
+{
+	const Nest *ns = f->ns;
+	const AxTarget *t = ns->g->t;
+	int d = x->var >= 0 && x->var < ns->nvars && x->nidx ? f->def[x->var] : -1;
+	if (s->kind != NS_INST || d < f->lo || d > f->hi || ns->s[d].kind != NS_BUF || ns->s[d].mem < 0 ||
+	    t->mems[ns->s[d].mem].offchip || t->mems[ns->s[d].mem].banks > 0)
+		return -1;
+	for (int k = 0; k < t->ninsts; k++)
+		is_copy(f, k);
+	*mem = ns->s[d].mem;
+	a->cinst = nest_copy_choice(ns, s, *mem, *mem, f->copy, &a->ceng);
+	return a->cinst < 0 ? -1 : 0;
+}
+
 /* A load's use through a block buffer: its block dims loop variables of loops around the load
  * but not around the buffer; 0 = ok. */
 static int
@@ -337,7 +376,7 @@ load_into_buffer(Fw *f, int i, Acc *a)
 static int
 in_scope(const Fw *f, const Acc *a, int rank)
 {
-	int at = a->write ? a->src : a->dbuf >= 0 ? a->dbuf : a->st;
+	int at = a->write && a->src >= 0 ? a->src : a->dbuf >= 0 ? a->dbuf : a->st;
 	for (int d = 0; d < rank; d++)
 		for (int j = 0; j < a->in[d].n; j++) {
 			int shared = 0, slot = 0;
@@ -393,10 +432,12 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 			int mem;
 			if (a->write) {
 				const NsRef *x = s->kind == NS_INST ? &s->opnd[0] : &s->src;
-				if ((s->kind == NS_INST && (!is_copy(f, s->inst) || r[k] != &s->out)) ||
-				    (a->src = stored_tile(f, x)) < 0)
+				if (s->kind == NS_INST && (!is_copy(f, s->inst) || r[k] != &s->out))
 					return -1;
-				mem = ns->s[a->src].mem;
+				if ((a->src = stored_tile(f, x)) >= 0)
+					mem = ns->s[a->src].mem;
+				else if (slot_copy(f, s, x, a, &mem) != 0)
+					return -1;
 			} else {
 				if (s->kind != NS_INST || !is_copy(f, s->inst) || r[k] != &s->opnd[0] ||
 				    (s->out.var != NS_NONE ? load_into_buffer(f, i, a) != 0 : s->var < 0 || (s->var < ns->nvars && f->wrt[s->var])))
@@ -408,7 +449,8 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 			if (p->mem >= 0 && mem != p->mem)
 				return -1;
 			p->mem = mem;
-			if (access_box(f, i, r[k], ts->rank, ts, a) != 0 || !in_scope(f, a, ts->rank))
+			if (!inside(f, i) || (a->src >= 0 && !inside(f, a->src)) || (a->dbuf >= 0 && !inside(f, a->dbuf)) ||
+			    access_box(f, i, r[k], ts->rank, ts, a) != 0 || !in_scope(f, a, ts->rank))
 				return -1;
 			int dp = 0;
 			while (dp < ts->rank && a->len[dp] == 0)
@@ -424,6 +466,8 @@ plan_tensor(Fw *f, int T, int wn, Plan *p)
 		return -1;
 	int reads = 0;
 	for (int k = 0; k < p->nacc; k++) {
+		if (p->acc[k].write && p->acc[k].src < 0 && p->outside)
+			return -1;   /* a slot's store would be needed as well as its copy */
 		reads += !p->acc[k].write;
 		if (!p->acc[k].write && !box_in(&box, &p->acc[k], ts->rank))
 			return -1;
@@ -547,6 +591,17 @@ rewrite(Fw *f, NsStmt *w)
 			if (a->write) {
 				if (buffer_ref(p, a, bv, NULL, 0, &b) != 0)
 					return -1;
+				if (a->src < 0) {   /* the store of a slot becomes its copy into the buffer */
+					b.shape = s->opnd[0].shape;
+					s->inst = a->cinst;
+					s->engine = a->ceng;
+					s->mem = p->mem;
+					s->out = b;
+					memset(s->attr, 0, sizeof s->attr);
+					memset(s->aval, 0, sizeof s->aval);
+					memset(s->aterm, 0, sizeof s->aterm);
+					continue;
+				}
 				b.shape = w[a->src].shape;
 				w[a->src].out = b;
 				if (p->outside)
@@ -588,6 +643,7 @@ try_group(Fw *f, int a, int e, int K)
 	Nest *ns = f->ns;
 	const AxGraph *g = ns->g;
 	f->K = K;
+	f->ga = a;
 	f->lo = f->st[a];
 	f->hi = f->en[e];
 	f->np = 0;
@@ -639,8 +695,9 @@ try_group(Fw *f, int a, int e, int K)
 				have |= f->plan[pi].node == b;
 			if (have)
 				continue;
-			if (f->np == MAXFWD || plan_tensor(f, b, wn[b], &f->plan[f->np]) != 0)
+			if (f->np == MAXFWD || plan_tensor(f, b, wn[b], &f->plan[f->np]) != 0) {
 				ok = 0;
+			}
 			else
 				f->np++;
 		}
@@ -682,7 +739,7 @@ try_group(Fw *f, int a, int e, int K)
 				PUT(i);
 	for (int i = f->st[a]; i <= f->en[a] - K; i++) {
 		PUT(i);
-		if (i == f->st[a] + K - 1)
+		if (i == f->sp[a][K - 1])
 			for (int pi = 0; pi < f->np; pi++) {
 				NsStmt *b = &o[no++];
 				*b = (NsStmt){ .kind = NS_BUF, .depth = K, .var = ns->nvars + pi, .mem = f->plan[pi].mem,
@@ -743,10 +800,10 @@ nest_forward(Nest *ns)
 		fw_scan(f);
 		int done = 0, maxk = 0;
 		for (int m = 0; m < f->nn; m++)
-			maxk = f->perf[m] > maxk ? f->perf[m] : maxk;
+			maxk = f->nsp[m] > maxk ? f->nsp[m] : maxk;
 		for (int K = maxk; K >= 1 && !done; K--)
 			for (int a = 0; a + 1 < f->nn && !done; a++) {
-				if (f->perf[a] < K)
+				if (f->nsp[a] < K)
 					continue;
 				int b = a;
 				while (b + 1 < f->nn && f->perf[b + 1] >= K && gap_ok(f, b) && same_loops(f, a, b + 1, K))

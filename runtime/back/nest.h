@@ -169,6 +169,9 @@ int nest_pipeline(Nest *ns, int interleave);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
+/* ... the cheapest copy instruction (copy[k]: lower_is_copy) and its engine (*engine) that moves
+ * statement s's tile from memory src to dst on chip: the instruction, or -1 if none */
+int nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *copy, int *engine);
 /* reuse.c: a pair (an instruction, then one writing its tile into a block buffer) made again
  * after the loops it is in, with one of their variables a literal, read from the buffer
  * instead (a column tail's transposes of the stationary operand): how many pairs removed */
@@ -254,6 +257,10 @@ void extract_share(Extract *x, int64_t k, int64_t n);
  * if none.  For validating a structure
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
+/* ... combination combo at x's sizes with the loops of candidate req (of another Extract, at
+ * other sizes): each tile cut as many times along its axis as req's (both dividing evenly),
+ * req's blocks and fold; NULL and c->why if that cannot be or fuses other than nfused. */
+Nest *extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c);
 /* A second round over some combinations (in that order): of each, its tile/block choices
  * after those the first round visited (x's budget per combination), per more; the visits'
  * ordinals start at EXTRACT_FOCUS_BASE.  Then extract_next as before. */

@@ -164,6 +164,8 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		ExtractCand c;
 		extract_set_tries(x, WINNER_TRIES);
 		Nest *ns = extract_combo(x, wc->combo, !p->unfused, wc->fused, &c);
+		if (!ns)   /* its own loops, smaller tiles */
+			ns = extract_mirror(x, wc->combo, wc, !p->unfused, wc->fused, &c);
 		if (ns && p->sched)
 			nest_schedule(ns, p->sched, NULL, NULL);
 		if (!ns)

@@ -183,10 +183,13 @@ seen_put(Seen *s, uint64_t h, int ok)
 /* One structure at the reduced sizes (combination ci of variant v, fused with nfused
  * producers, or unfused): its verdict. */
 static int
-validate_one(Sel *S, Extract *xr, CkCheck *ck, Seen *seen, int v, int64_t ci, int fuse, int nfused, SelOut *o)
+validate_one(Sel *S, Extract *xr, CkCheck *ck, Seen *seen, int v, int64_t ci, int fuse, int nfused,
+             const ExtractCand *req, SelOut *o)
 {
 	ExtractCand c;
 	Nest *ns = extract_combo(xr, ci * S->stride[v], fuse, nfused, &c);
+	if (!ns)   /* none of its tile choices here fuses as it does: its own loops, smaller tiles */
+		ns = extract_mirror(xr, ci * S->stride[v], req, fuse, nfused, &c);
 	if (!ns) {
 		if (!o->first_rejection[0])
 			snprintf(o->first_rejection, sizeof o->first_rejection,
@@ -265,7 +268,7 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			K->xr[l][v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals[l], in->rn, in->maxtile,
 			                          in->no_fusion, in->budget);
 		int last = l + 1 == in->nlevels;
-		vd = validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused, last ? o : &aside);
+		vd = validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused, c, last ? o : &aside);
 		if (vd != V_UNBUILT)
 			break;
 	}

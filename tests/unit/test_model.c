@@ -75,10 +75,10 @@ find_mem(const char *name)
 }
 
 static AxGraph *
-graph3(TermCtx *tc)
+graph_inputs(TermCtx *tc)
 {
 	AxGraph *g = graph_new(t, tc);
-	for (int p = 0; p < 3; p++) {
+	for (int p = 0; p < 4; p++) {
 		AxNode n = { .op = -1, .input = p };
 		graph_add(g, &n);
 	}
@@ -644,6 +644,138 @@ test_reuse(const AxGraph *g)
 	ns = NULL;
 }
 
+/* ---- 5. nests merged below a loop's first statements ----------------------------------- */
+
+static void
+tensor_decl(int node, int64_t p, int64_t f)
+{
+	NsStmt *s = nest_push(ns, NS_TENSOR, 0);
+	s->node = node;
+	s->shape = shp(p, f);
+}
+
+/* Is every variable used inside the loops around its definition (or at the top)? */
+static int
+scoped(void)
+{
+	int *up = malloc(sizeof(int) * (size_t)ns->n), *endof = malloc(sizeof(int) * (size_t)ns->n), ok = 1;
+	nest_loops(ns, up, endof);
+	for (int i = 0; i < ns->n; i++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++) {
+			int d = -1;
+			for (int j = 0; j < ns->n; j++)
+				if ((ns->s[j].kind == NS_INST || ns->s[j].kind == NS_BUF) && ns->s[j].var == r[k]->var)
+					d = j;
+			if (r[k]->var < 0)
+				continue;
+			int in = d >= 0 && d <= i && up[d] < 0;   /* made at the top, or inside the loop around d */
+			for (int u = up[i]; u >= 0 && d >= 0 && d <= i && !in; u = up[u])
+				in = u == up[d];
+			ok &= in;
+		}
+	}
+	free(up);
+	free(endof);
+	return ok;
+}
+
+/* Nest A over i1, i2 with a statement of its own before i2 (lead 1: a load of X per i1; lead 2:
+ * rows i1 * 128 of T stored there), its i2 body storing rows of T (lead 1: from a block buffer's
+ * tile); nest B over i1, i2 reading T's rows (i1 * 256 + i2 * 128, or lead 2: i1 * 128) */
+static void
+lead_nests(const AxGraph *g, int lead)
+{
+	begin(g);
+	tensor_decl(2, 512, 128);
+	loop(2, 0);
+	NsRef l = rows(0, "i1 * 128", 128, 128);
+	NsRef lv = inst(I_DMA, E_DMA, &l, NULL, NULL, M_SBUF);
+	if (lead == 2) {
+		NsRef c = inst(I_COPY, E_VECTOR, &lv, NULL, NULL, M_SBUF);
+		NsRef tr = rows(2, "i1 * 128", 128, 128);
+		put(NS_STORE, &tr, &c);
+	}
+	loop(2, 0);
+	NsRef B = buffer(M_SBUF, 1, 128, 128);
+	B.nidx = 0;
+	NsRef x = rows(0, "i1 * 256 + i2 * 128", 128, 128);
+	NsRef a = inst(I_DMA, E_DMA, &x, NULL, NULL, M_SBUF);
+	NsRef tr = rows(lead == 2 ? 1 : 2, "i1 * 256 + i2 * 128", 128, 128);
+	if (lead == 1) {
+		NsRef b0 = slot_of(&B, "0");
+		inst(I_TT, E_VECTOR, &a, &lv, &b0, -1);
+		inst(I_DMA, E_DMA, &b0, NULL, &tr, -1);
+	} else {
+		NsRef c = inst(I_COPY, E_VECTOR, &a, NULL, NULL, M_SBUF);
+		put(NS_STORE, &tr, &c);
+	}
+	end();
+	end();
+	loop(2, 0);
+	loop(2, 0);
+	NsRef y = rows(2, lead == 2 ? "i1 * 128" : "i1 * 256 + i2 * 128", 128, 128);
+	NsRef yv = inst(I_DMA, E_DMA, &y, NULL, NULL, M_SBUF);
+	NsRef z = inst(I_COPY, E_VECTOR, &yv, NULL, NULL, M_SBUF);
+	NsRef o = rows(3, "i1 * 256 + i2 * 128", 128, 128);
+	put(NS_STORE, &o, &z);
+	end();
+	end();
+}
+
+static int
+top_loops(void)
+{
+	int n = 0;
+	for (int i = 0; i < ns->n; i++)
+		n += ns->s[i].kind == NS_LOOP && ns->s[i].depth == 0;
+	return n;
+}
+
+static int
+touches(int node)
+{
+	for (int i = 0; i < ns->n; i++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == -1 - node)
+				return 1;
+	}
+	return 0;
+}
+
+static void
+test_forward(const AxGraph *g)
+{
+	ModelStats st;
+	/* merged over both loops though A loads a tile before i2; T's tiles stay on chip, the store of
+	 * the block buffer's tile becomes a copy into the forwarded buffer; the model finds it faster */
+	lead_nests(g, 1);
+	double was = model(4, &st);
+	lead_nests(g, 1);
+	nest_forward(ns);
+	CHECK(top_loops() == 1 && !touches(2) && scoped());
+	int copies = 0;
+	for (int i = 0; i < ns->n; i++) {
+		const NsStmt *s = &ns->s[i];
+		copies += s->kind == NS_INST && s->engine != E_DMA && s->out.var >= 0 && s->opnd[0].var >= 0 &&
+		          s->opnd[0].nidx == 3 && s->out.var != s->opnd[0].var;
+	}
+	CHECK(copies == 1);
+	double now = model(4, &st);
+	CHECK_MSG(now < was, "merged %.3f us, apart %.3f us", now * 1e6, was * 1e6);
+	/* T written before i2: its buffer cannot be made inside i2, where the written tile is not in
+	 * scope; merged over i1 alone, every tile used where it is made */
+	lead_nests(g, 2);
+	nest_forward(ns);
+	CHECK(top_loops() == 1 && !touches(2));
+	CHECK(scoped());
+	nest_free(ns);
+	ns = NULL;
+}
+
 int
 main(void)
 {
@@ -671,11 +803,12 @@ main(void)
 	}
 	(void)E_SCALAR;
 	TermCtx *tc = tc_new(t);
-	AxGraph *g = graph3(tc);
+	AxGraph *g = graph_inputs(tc);
 	test_mechanics(g);
 	test_tutorial(g);
 	test_tails(g);
 	test_reuse(g);
+	test_forward(g);
 	tc_free(tc);
 	return check_done();
 }
