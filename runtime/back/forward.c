@@ -597,9 +597,8 @@ rewrite(Fw *f, NsStmt *w)
 					s->engine = a->ceng;
 					s->mem = p->mem;
 					s->out = b;
-					memset(s->attr, 0, sizeof s->attr);
-					memset(s->aval, 0, sizeof s->aval);
-					memset(s->aterm, 0, sizeof s->aterm);
+					for (int q = 0; q < AX_MAXATTR; q++)
+						s->attr[q] = 0, s->aval[q] = 0, s->aterm[q] = NULL;
 					continue;
 				}
 				b.shape = w[a->src].shape;
