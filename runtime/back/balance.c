@@ -36,6 +36,14 @@ seconds(const AxTarget *t, const NsStmt *s, int inst, int e)
 	return op->cost(&c, 4) / hz;
 }
 
+/* Does instruction k on engine f read memory src and write dst? */
+static int
+moves(const AxTarget *t, int k, int f, int src, int dst)
+{
+	return (t->insts[k].engines & (1u << f)) && (ax_inst_mems(t, &t->insts[k], 0, 1u << f) & (1u << src)) &&
+	       (ax_inst_mems(t, &t->insts[k], -1, 1u << f) & (1u << dst));
+}
+
 int
 nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *copy, int *engine)
 {
@@ -44,8 +52,7 @@ nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *c
 	double best = 0;
 	for (int k = 0; k < t->ninsts; k++)
 		for (int f = 0; copy[k] && f < t->nengines && f < 32; f++) {
-			if (!(t->insts[k].engines & (1u << f)) || !(ax_inst_mems(t, &t->insts[k], 0, 1u << f) & (1u << src)) ||
-			    !(ax_inst_mems(t, &t->insts[k], -1, 1u << f) & (1u << dst)))
+			if (!moves(t, k, f, src, dst))
 				continue;
 			double c = seconds(t, s, k, f);
 			if (c > 0 && (bi < 0 || c < best))
@@ -110,9 +117,7 @@ nest_balance(Nest *ns)
 				if (!copy[k])
 					continue;
 				for (int f = 0; f < t->nengines && f < 32; f++) {
-					if (f == s->engine || !(t->insts[k].engines & (1u << f)) ||
-					    !(ax_inst_mems(t, &t->insts[k], 0, 1u << f) & (1u << src)) ||
-					    !(ax_inst_mems(t, &t->insts[k], -1, 1u << f) & (1u << dst)))
+					if (f == s->engine || !moves(t, k, f, src, dst))
 						continue;
 					double c = seconds(t, s, k, f) * mult;
 					if (c <= 0)

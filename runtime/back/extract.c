@@ -710,7 +710,7 @@ extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int 
 		snprintf(c->why, sizeof c->why, "its tiles cannot be sized at these sizes");
 		return NULL;
 	}
-	/* every tile: as many along its axis as the requested candidate has, where both divide evenly */
+	/* every tile: cut along its axis as the requested candidate's is (its tiles dividing the axis there) */
 	AxEnv env = { x->n, x->names, x->vals };
 	for (int k = x->nsizes; k < x->n; k++)
 		for (int id = 0; id < g->nnodes; id++) {

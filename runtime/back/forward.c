@@ -694,9 +694,8 @@ try_group(Fw *f, int a, int e, int K)
 				have |= f->plan[pi].node == b;
 			if (have)
 				continue;
-			if (f->np == MAXFWD || plan_tensor(f, b, wn[b], &f->plan[f->np]) != 0) {
+			if (f->np == MAXFWD || plan_tensor(f, b, wn[b], &f->plan[f->np]) != 0)
 				ok = 0;
-			}
 			else
 				f->np++;
 		}

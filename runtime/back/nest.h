@@ -258,8 +258,9 @@ void extract_share(Extract *x, int64_t k, int64_t n);
  * at reduced sizes. */
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
 /* ... combination combo at x's sizes with the loops of candidate req (of another Extract, at
- * other sizes): each tile cut as many times along its axis as req's (both dividing evenly),
- * req's blocks and fold; NULL and c->why if that cannot be or fuses other than nfused. */
+ * other sizes): each tile cut as many times along its axis as req's, or where the axis is too
+ * short, into the most tiles that divide it and req's blocks; req's blocks and fold; NULL and
+ * c->why if that cannot be or fuses other than nfused. */
 Nest *extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c);
 /* A second round over some combinations (in that order): of each, its tile/block choices
  * after those the first round visited (x's budget per combination), per more; the visits'
