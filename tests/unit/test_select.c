@@ -17,6 +17,9 @@
  *      neighbours is faster, the same with one worker and with two
  *   6. lower_tile_first (a reduction's partial tiles combined by it): the first sequence of
  *      the whole search, and the search stops there
+ *   7. extract_mirror: a candidate's structure at reduced sizes, each tile cut as many times
+ *      as the candidate's, or where the axis is too short, into the most tiles that divide
+ *      it and the candidate's blocks (more than one where there were); its blocks kept
  *
  * Run from the repository root (examples/).  The last line is
  * "N passed, M failed".
@@ -321,6 +324,82 @@ test_first(void)
 	remove(path);
 }
 
+static double
+env_get(const AxEnv *e, const char *name)
+{
+	for (int i = 0; i < e->n; i++)
+		if (strcmp(e->names[i], name) == 0)
+			return e->vals[i];
+	return -1;
+}
+
+/* 7 */
+static void
+test_mirror(void)
+{
+	Prog big, small;
+	if (prog_open(&big, "examples/matmul.py", "M=1024,K=512,N=2048") != 0)
+		return;
+	if (prog_open(&small, "examples/matmul.py", "M=4,K=64,N=6") != 0) {
+		prog_close(&big);
+		return;
+	}
+	Extract *xb = extract_new(big.tiling, big.L, big.names, big.vals, big.n, 0, 0, 300);
+	Extract *xs = extract_new(small.tiling, small.L, small.names, small.vals, small.n, 0, 0, 300);
+	int mirrored = 0, shortened = 0, exact = 0, bad_blocks = 0, bad_exact = 0, bad_short = 0, not_most = 0;
+	for (int visits = 0; visits < 600; visits++) {
+		ExtractCand c, m;
+		Nest *ns = extract_next(xb, &c);
+		if (c.end)
+			break;
+		if (!ns)
+			continue;
+		Nest *ms = extract_mirror(xs, c.combo, &c, c.fused >= 0, c.fused, &m);
+		if (ms) {
+			mirrored++;
+			for (int b = 0; b < 64; b++)
+				bad_blocks += m.blocks[b] != c.blocks[b];
+			const AxTiling *tl = small.tiling;
+			for (int id = 0; id < tl->g->nnodes; id++)
+				for (int a = 0; tl->op[id].kind == TO_COMPUTE && a < tl->op[id].naxes; a++) {
+					const TileAxis *ax = &tl->op[id].ax[a];
+					double er, ed, tr = env_get(&c.env, ax->t), ts = env_get(&m.env, ax->t);
+					if (!ax->t || tr < 1 || t_eval(ax->extent, &c.env, &er) != 0 ||
+					    t_eval(ax->extent, &m.env, &ed) != 0)
+						continue;
+					double n0 = er / tr, n = ed / ts;
+					double blk = ax->bcls >= 0 && ax->bcls < 64 ? c.blocks[ax->bcls] : 1;
+					if (blk <= 1 || fmod(n0, blk) != 0)
+						blk = 1;
+					if (n0 <= ed && fmod(ed, n0) == 0) {
+						bad_exact += n != n0;
+						exact++;
+						continue;
+					}
+					/* too short: the most tiles that divide the axis and the blocks */
+					shortened++;
+					bad_short += !(ts >= 1 && fmod(ed, ts) == 0 && n < n0 && fmod(n, blk) == 0 && (n0 < 2 || n >= 2) &&
+					               (n0 <= blk || n > blk));
+					for (double k = n + 1; k < n0 && k <= ed; k++)
+						not_most += fmod(ed, k) == 0 && fmod(k, blk) == 0;
+				}
+		}
+		nest_free(ms);
+		nest_free(ns);
+	}
+	CHECK(mirrored > 0 && shortened > 0 && exact > 0);
+	CHECK(bad_blocks == 0);
+	CHECK(bad_exact == 0);
+	CHECK(bad_short == 0);
+	CHECK(not_most == 0);
+	printf("mirror: %d structures at M=4,K=64,N=6 like candidates at M=1024,K=512,N=2048 (%d tile axes cut "
+	       "as often, %d cut less: too short)\n", mirrored, exact, shortened);
+	extract_free(xs);
+	extract_free(xb);
+	prog_close(&small);
+	prog_close(&big);
+}
+
 int
 main(void)
 {
@@ -334,5 +413,6 @@ main(void)
 	test_shrink();
 	test_descent();
 	test_first();
+	test_mirror();
 	return check_done();
 }
