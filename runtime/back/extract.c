@@ -728,13 +728,14 @@ extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int 
 				}
 				/* as many tiles, or where the axis is too short for them, the most that divide it
 				 * and its blocks of tiles (more than one where there were) */
-				double n0 = er / tr, n = n0, blk = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
+				double n0 = er / tr, n = n0;
+				double blk = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
 				if (blk <= 1 || fmod(n0, blk) != 0)
 					blk = 1;
 				while (n > 1 && (n > ed || fmod(ed, n) != 0 || fmod(n, blk) != 0))
 					n--;
 				if ((n0 > 1 && n < 2) || (n0 > blk && n <= blk) || n > ed || fmod(ed, n) != 0) {
-					snprintf(c->why, sizeof c->why, "%s cannot be cut into %g tiles at these sizes", ax->t, er / tr);
+					snprintf(c->why, sizeof c->why, "%s cannot be cut into %g tiles at these sizes", ax->t, n0);
 					return NULL;
 				}
 				x->vals[k] = ed / n;
