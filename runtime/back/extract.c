@@ -638,9 +638,12 @@ extract_stride(const Extract *x)
 	return x->cstride;
 }
 
-Nest *
-extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
+/* extract_combo's walk; with mx (an Extract at other sizes), each choice that fuses as asked is
+ * written there like it (extract_mirror, into mc): the first that can be is returned */
+static Nest *
+combo_walk(Extract *x, int64_t combo, int fuse, int nfused, Extract *mx, ExtractCand *mc, ExtractCand *c)
 {
+	int asked = fuse, mirrored = 0;
 	*c = (ExtractCand){ 0 };
 	c->combo = combo;
 	c->fused = -1;
@@ -655,9 +658,11 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	/* half the tries from the smallest tiles and most blocks down, half from the largest
 	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
 	int64_t lo = 0, hi = (sized ? count / x->nfold : count) - 1;   /* unfolded: the winner is validated as it is */
-	for (int k = 0; sized && lo <= hi && written < x->maxtry; k++) {
+	int64_t n = hi + 1;
+	for (int k = 0; sized && (mx ? k < x->maxtry && k < n : lo <= hi && written < x->maxtry); k++) {
 		int from_top = written < x->maxtry / 2;
-		int64_t i = from_top ? hi-- : lo++;
+		/* a stand-in: choices spread evenly over them all (tile counts differ most) */
+		int64_t i = mx ? (n <= x->maxtry ? k : k * (n - 1) / (x->maxtry - 1)) : from_top ? hi-- : lo++;
 		if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
 			continue;
 		AxEnv env = { x->n, x->names, x->vals };
@@ -674,7 +679,23 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 		*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
 				    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
 		nest_room(ns, &c->fp);
-		return ns;
+		if (!mx)
+			return ns;
+		nest_free(ns);
+		Nest *m = extract_mirror(mx, combo, c, asked, nfused, mc);
+		if (m)
+			return m;
+		mirrored++;
+		snprintf(c->why, sizeof c->why, "%s", mc->why);
+	}
+	if (mx) {
+		*mc = (ExtractCand){ .combo = combo, .fused = -1, .failed = 1 };
+		if (mirrored)
+			snprintf(mc->why, sizeof mc->why, "written like none of the %d tile and block choices at the requested "
+			         "sizes that fuse as it does: %.300s", mirrored, c->why);
+		else
+			snprintf(mc->why, sizeof mc->why, "no tile and block choice at the requested sizes fuses as it does");
+		return NULL;
 	}
 	if (!sized)
 		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
@@ -684,6 +705,19 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	else if (!c->why[0])
 		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
 	return NULL;
+}
+
+Nest *
+extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
+{
+	return combo_walk(x, combo, fuse, nfused, NULL, NULL, c);
+}
+
+Nest *
+extract_standin(Extract *x, Extract *at, int64_t combo, int fuse, int nfused, ExtractCand *c)
+{
+	ExtractCand a;
+	return combo_walk(at, combo, fuse, nfused, x, c, &a);
 }
 
 /* The value of size or tile name in env (0 if it has none). */

@@ -69,6 +69,7 @@ enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOP = 4,          /* best candidates kept, in order (the winner's validation may refuse one) */
        SEL_TOPC = 4,         /* best combinations kept (the second round visits more of their tiles and blocks) */
        SEL_TWINS = 16,       /* best candidates by their own latencies whose scheduled twins are modelled at the end */
+       SEL_STANDINS = 32,    /* tile/block choices at the requested sizes tried as a structure's stand-in */
        SEL_MAXJOBS = 64 };
 
 /* --slurm: where and how the command runs on a cluster (slurm.c) */

@@ -5,7 +5,8 @@
  * A candidate's structure is its (variant, sequences and engines, fusion
  * form, producers loop-fused).  The first time a worker meets a structure it
  * writes it again at reduced sizes, at the tile/block choice with the
- * smallest tiles and most blocks that fuses the same producers, so that its
+ * smallest tiles and most blocks that fuses the same producers (or, where none
+ * does, like a stand-in of its own at the requested sizes), so that its
  * loops, blocks and cross-tile reductions run more than once, and runs its C
  * rendering through libtcc against the program's reference execution.
  * Renderings that differ only in their engines are run once.  A candidate
@@ -44,7 +45,7 @@ typedef struct Shared {
 } Shared;
 
 /* verdicts per (variant, visited combination, form) */
-enum { V_NONE, V_OK, V_BAD, V_UNBUILT };
+enum { V_OK = 1, V_BAD, V_UNBUILT };
 
 typedef struct Sel {
 	const SelIn *in;
@@ -137,13 +138,20 @@ typedef struct Seen {           /* renderings run, by the hash of their text */
 	size_t n, cap;
 } Seen;
 
+/* FNV-1a over n bytes from h (never 0: 0 marks an empty slot) */
+static uint64_t
+mix(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h | 1;
+}
+
 static uint64_t
 fnv(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h | 1;
+	return mix(1469598103934665603ull, s, strlen(s));
 }
 
 static int
@@ -180,23 +188,11 @@ seen_put(Seen *s, uint64_t h, int ok)
 	s->n++;
 }
 
-/* One structure at the reduced sizes (combination ci of variant v, fused with nfused
- * producers, or unfused): its verdict. */
+/* A nest written at the reduced sizes (combination ci of variant v, loop-fused or not): its
+ * verdict, run once per rendering; ns freed. */
 static int
-validate_one(Sel *S, Extract *xr, CkCheck *ck, Seen *seen, int v, int64_t ci, int fuse, int nfused,
-             const ExtractCand *req, SelOut *o)
+run_reduced(Sel *S, CkCheck *ck, Seen *seen, Nest *ns, int v, int64_t ci, int fuse, SelOut *o)
 {
-	ExtractCand c;
-	Nest *ns = extract_combo(xr, ci * S->stride[v], fuse, nfused, &c);
-	if (!ns)   /* none of its tile choices here fuses as it does: its own loops, smaller tiles */
-		ns = extract_mirror(xr, ci * S->stride[v], req, fuse, nfused, &c);
-	if (!ns) {
-		if (!o->first_rejection[0])
-			snprintf(o->first_rejection, sizeof o->first_rejection,
-			         "variant %d combination %lld cannot be written at the reduced sizes: %.400s", v,
-			         (long long)(ci * S->stride[v]), c.why);
-		return V_UNBUILT;
-	}
 	char why[600] = "";
 	char *src = nest_c(ns, S->in->fn, why, sizeof why);
 	int ok = 0;
@@ -236,13 +232,45 @@ typedef struct Checker {        /* a worker's validation state, made at first ne
 	CkCheck *ck[SEL_LEVELS];   /* per level of reduced sizes */
 	Seen seen[SEL_LEVELS];
 	Extract **xr[SEL_LEVELS];  /* ... per variant */
+	Extract **xq;               /* per variant, at the requested sizes: structures' stand-ins */
 	CkCheck *whole;             /* at the requested sizes */
 	Seen fseen;
+	Seen own;                   /* per (variant, combination, fusion): verdicts of forms sharing a cell */
 } Checker;
 
-/* the verdict of candidate c's structure, validated now if no worker has yet */
+/* A structure's cell (shared memory): the outcomes met, or-ed in; C_OWN: the cell is the form's
+ * alone (forms with two or more epilogues share one, each judged by itself, C_EACH) */
+enum { C_OK = 1, C_BAD = 2, C_UNBUILT = 4, C_OWN = 8, C_EACH = 16 };
+
 static int
-verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut *o)
+cell_verdict(unsigned f)
+{
+	return f & C_OK ? V_OK : f & C_BAD ? V_BAD : V_UNBUILT;
+}
+
+/* variant v at the requested sizes, where structures' stand-ins are found (more tries than
+ * at the reduced sizes: the first that can be written there like it is taken) */
+static Extract *
+standins(Sel *S, Checker *K, int v)
+{
+	const SelIn *in = S->in;
+	if (!K->xq && !(K->xq = calloc((size_t)in->nv + 1, sizeof *K->xq)))
+		ax_die("out of memory");
+	if (!K->xq[v]) {
+		K->xq[v] = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+		                       in->budget);
+		extract_set_tries(K->xq[v], SEL_STANDINS);
+	}
+	return K->xq[v];
+}
+
+/* The verdict of the structure of candidate c (variant v, its combination and fusion), validated
+ * now if no worker has yet.  It depends on the structure alone, never on which of its candidates
+ * asks first, so that the workers' verdicts agree: where none of the structure's own tile choices
+ * at the reduced sizes fuses as it does, it is written there with the loops of a stand-in, one of
+ * its tile choices at the requested sizes (extract_standin). */
+static int
+verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
 {
 	const SelIn *in = S->in;
 	int64_t ci = c->combo / S->stride[v];
@@ -251,10 +279,13 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 	if (ci >= S->ncv[v] || slot >= S->W)
 		return V_UNBUILT;
 	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
-	if (*cell != V_NONE)
-		return *cell;
-	/* found here, published once: other workers read the cell meanwhile */
-	int vd = V_UNBUILT;
+	unsigned f = __atomic_load_n(cell, __ATOMIC_ACQUIRE);
+	if (f & C_OWN)
+		return cell_verdict(f);
+	int fused = c->fused, fuse = c->fused >= 0, own = ne < 2, vd = V_UNBUILT;
+	uint64_t key = mix(mix(mix(1469598103934665603ull, &v, sizeof v), &ci, sizeof ci), &fused, sizeof fused);
+	if (!own && seen_get(&K->own, key, &vd))
+		return vd;
 	/* at the smallest reduced sizes where the structure can be written */
 	SelOut aside = { 0 };
 	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
@@ -267,22 +298,34 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 		if (!K->xr[l][v])
 			K->xr[l][v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals[l], in->rn, in->maxtile,
 			                          in->no_fusion, in->budget);
-		int last = l + 1 == in->nlevels;
-		vd = validate_one(S, K->xr[l][v], K->ck[l], &K->seen[l], v, ci, c->fused >= 0, c->fused, c, last ? o : &aside);
-		if (vd != V_UNBUILT)
+		SelOut *ol = l + 1 == in->nlevels ? o : &aside;
+		ExtractCand m;
+		Nest *r = extract_combo(K->xr[l][v], ci * S->stride[v], fuse, fused, &m);
+		if (!r)   /* none of its own tile choices fuses as it does: its stand-in's loops, smaller tiles */
+			r = extract_standin(K->xr[l][v], standins(S, K, v), ci * S->stride[v], fuse, fused, &m);
+		if (r) {
+			vd = run_reduced(S, K->ck[l], &K->seen[l], r, v, ci, fuse, ol);
 			break;
+		}
+		if (!ol->first_rejection[0])
+			snprintf(ol->first_rejection, sizeof ol->first_rejection,
+			         "variant %d combination %lld cannot be written at the reduced sizes: %.400s", v,
+			         (long long)(ci * S->stride[v]), m.why);
 	}
-	if (vd == V_UNBUILT && in->validate_requested) {   /* the candidate itself, at the requested sizes */
+	ExtractCand sc;
+	Nest *stand = vd == V_UNBUILT && in->validate_requested ? extract_combo(standins(S, K, v), ci * S->stride[v],
+	                                                                        fuse, fused, &sc) : NULL;
+	if (stand) {   /* its first stand-in itself, at the requested sizes */
 		if (!K->whole)
 			K->whole = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
 		char why[600] = "";
-		char *src = nest_c(ns, in->fn, why, sizeof why);
+		char *src = nest_c(stand, in->fn, why, sizeof why);
 		int ok = 0;
 		if (src) {
 			uint64_t h = fnv(src);
 			if (!seen_get(&K->fseen, h, &ok)) {
 				double t0 = ax_now_ms();
-				ok = ck_check_nest(K->whole, ns, src, in->fn, why, sizeof why);
+				ok = ck_check_nest(K->whole, stand, src, in->fn, why, sizeof why);
 				aside.validate_ms += ax_now_ms() - t0;
 				aside.runs++;
 				seen_put(&K->fseen, h, ok);
@@ -295,11 +338,17 @@ verdict(Sel *S, Checker *K, int v, const ExtractCand *c, const Nest *ns, SelOut 
 			         "variant %d combination %lld fails validation at the requested sizes: %.400s", v,
 			         (long long)c->combo, why[0] ? why : "its results differ");
 	}
+	nest_free(stand);
 	if (vd != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
 		memcpy(o->first_rejection, aside.first_rejection, sizeof o->first_rejection);
 	o->runs += aside.runs;
 	o->validate_ms += aside.validate_ms;
-	*cell = (unsigned char)vd;
+	if (!own)
+		seen_put(&K->own, key, vd);
+	/* published: other workers read the cell meanwhile (two may judge one structure at once:
+	 * the same verdict) */
+	__atomic_fetch_or(cell, (unsigned char)((vd == V_OK ? C_OK : vd == V_BAD ? C_BAD : C_UNBUILT) |
+	                                         (own ? C_OWN : C_EACH)), __ATOMIC_ACQ_REL);
 	return vd;
 }
 
@@ -314,8 +363,14 @@ checker_free(Checker *K, int nv)
 		free(K->seen[l].ok);
 		ck_check_free(K->ck[l]);
 	}
-	free(K->fseen.h);
-	free(K->fseen.ok);
+	for (int v = 0; K->xq && v < nv; v++)
+		extract_free(K->xq[v]);
+	free(K->xq);
+	Seen *memo[2] = { &K->fseen, &K->own };
+	for (int i = 0; i < 2; i++) {
+		free(memo[i]->h);
+		free(memo[i]->ok);
+	}
 	ck_check_free(K->whole);
 }
 
@@ -446,7 +501,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			int unfused = c.fused < 0;
 			if (in->rnames) {
-				int vd = verdict(S, &K, v, &c, ns, o);
+				int vd = verdict(S, &K, v, &c, o);
 				if (vd != V_OK) {
 					o->emitted++;
 					if (vd == V_BAD)
@@ -876,11 +931,12 @@ select_run(const SelIn *in, SelOut *out)
 		rc = measure_deferred(&S, jobs, out);
 	for (int v = 0; v < in->nv; v++)   /* the structures met */
 		for (int64_t i = 0; i < S.ncv[v] * S.W; i++) {
-			int vd = S.verdict[v][i];
-			out->structures += vd != V_NONE;
-			out->validated += vd == V_OK;
-			out->struct_rejected += vd == V_BAD;
-			out->struct_unvalidated += vd == V_UNBUILT;
+			/* a structure judged by each candidate: rejected if one failed, validated if one passed */
+			int f = S.verdict[v][i], vd = f & C_BAD ? V_BAD : cell_verdict(f);
+			out->structures += f != 0;
+			out->validated += f && vd == V_OK;
+			out->struct_rejected += f && vd == V_BAD;
+			out->struct_unvalidated += f && vd == V_UNBUILT;
 		}
 	if (S.tmpdir[0]) {   /* the workers' files, then the directory */
 		for (int k = 0; k < jobs; k++) {
