@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "measure.h"
+#include "verdict.h"
 
 typedef struct Shared {
 	int64_t done[SEL_MAXJOBS];   /* visits done, per worker */
@@ -44,13 +45,10 @@ typedef struct Shared {
 	int failed[SEL_MAXJOBS];     /* the worker could not finish */
 } Shared;
 
-/* verdicts per (variant, visited combination, form) */
-enum { V_OK = 1, V_BAD, V_UNBUILT };
-
 typedef struct Sel {
 	const SelIn *in;
 	Shared *sh;
-	unsigned char **verdict;     /* per variant: per visited combination, W cells (shared memory):
+	unsigned char **verdict;     /* per variant: per visited combination, W cells (shared memory, verdict.h):
 	                                [0] the unfused form, [1 + k] the fused form with k producers fused,
 	                                then the same with one epilogue, and with more (nest.h) */
 	int64_t *ncv;                /* per variant: combinations visited */
@@ -130,248 +128,18 @@ topc_insert(SelPick *top, const SelPick *p)
 	insert_n(top, SEL_TOPC, p);
 }
 
-/* ---- validation by structure, at reduced sizes ------------------------------------ */
+/* ---- validation by structure (verdict.c) ---------------------------------------------- */
 
-typedef struct Seen {           /* renderings run, by the hash of their text */
-	uint64_t *h;
-	unsigned char *ok;
-	size_t n, cap;
-} Seen;
-
-/* FNV-1a over n bytes from h (never 0: 0 marks an empty slot) */
-static uint64_t
-mix(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ull;
-	return h | 1;
-}
-
-static uint64_t
-fnv(const char *s)
-{
-	return mix(1469598103934665603ull, s, strlen(s));
-}
-
-static int
-seen_get(Seen *s, uint64_t h, int *ok)
-{
-	for (size_t i = h % (s->cap ? s->cap : 1); s->cap && s->h[i]; i = (i + 1) % s->cap)
-		if (s->h[i] == h) {
-			*ok = s->ok[i];
-			return 1;
-		}
-	return 0;
-}
-
-static void
-seen_put(Seen *s, uint64_t h, int ok)
-{
-	if (2 * (s->n + 1) > s->cap) {
-		Seen t = { calloc(s->cap ? 2 * s->cap : 256, 8), calloc(s->cap ? 2 * s->cap : 256, 1), 0,
-			   s->cap ? 2 * s->cap : 256 };
-		if (!t.h || !t.ok)
-			ax_die("out of memory");
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->h[i])
-				seen_put(&t, s->h[i], s->ok[i]);
-		free(s->h);
-		free(s->ok);
-		*s = t;
-	}
-	size_t i = h % s->cap;
-	while (s->h[i])
-		i = (i + 1) % s->cap;
-	s->h[i] = h;
-	s->ok[i] = (unsigned char)ok;
-	s->n++;
-}
-
-/* A nest written at the reduced sizes (combination ci of variant v, loop-fused or not): its
- * verdict, run once per rendering; ns freed. */
-static int
-run_reduced(Sel *S, CkCheck *ck, Seen *seen, Nest *ns, int v, int64_t ci, int fuse, SelOut *o)
-{
-	char why[600] = "";
-	char *src = nest_c(ns, S->in->fn, why, sizeof why);
-	int ok = 0;
-	if (src) {
-		/* renderings that differ only in the engines chosen compute the same: the key is the
-		 * rendering with every engine left out (the run itself keeps them, limits checked) */
-		Nest m = *ns;
-		m.s = malloc(sizeof *m.s * (size_t)(ns->n + 1));
-		if (!m.s)
-			ax_die("out of memory");
-		memcpy(m.s, ns->s, sizeof *m.s * (size_t)ns->n);
-		for (int i = 0; i < m.n; i++)
-			m.s[i].engine = -1;
-		char w2[200];
-		char *key = nest_c(&m, S->in->fn, w2, sizeof w2);
-		uint64_t h = fnv(key ? key : src);
-		free(key);
-		free(m.s);
-		if (!seen_get(seen, h, &ok)) {
-			double t0 = ax_now_ms();
-			ok = ck_check_nest(ck, ns, src, S->in->fn, why, sizeof why);
-			o->validate_ms += ax_now_ms() - t0;
-			o->runs++;
-			seen_put(seen, h, ok);
-		}
-	}
-	if (!ok && !o->first_rejection[0])
-		snprintf(o->first_rejection, sizeof o->first_rejection,
-		         "variant %d combination %lld (%s) fails validation at the reduced sizes: %.400s", v,
-		         (long long)(ci * S->stride[v]), fuse ? "loop-fused" : "unfused", why[0] ? why : "its results differ");
-	free(src);
-	nest_free(ns);
-	return ok ? V_OK : V_BAD;
-}
-
-typedef struct Checker {        /* a worker's validation state, made at first need */
-	CkCheck *ck[SEL_LEVELS];   /* per level of reduced sizes */
-	Seen seen[SEL_LEVELS];
-	Extract **xr[SEL_LEVELS];  /* ... per variant */
-	Extract **xq;               /* per variant, at the requested sizes: structures' stand-ins */
-	CkCheck *whole;             /* at the requested sizes */
-	Seen fseen;
-	Seen own;                   /* per (variant, combination, fusion): verdicts of forms sharing a cell */
-} Checker;
-
-/* A structure's cell (shared memory): the outcomes met, or-ed in; C_OWN: the cell is the form's
- * alone (forms with two or more epilogues share one, each judged by itself, C_EACH) */
-enum { C_OK = 1, C_BAD = 2, C_UNBUILT = 4, C_OWN = 8, C_EACH = 16 };
-
-static int
-cell_verdict(unsigned f)
-{
-	return f & C_OK ? V_OK : f & C_BAD ? V_BAD : V_UNBUILT;
-}
-
-/* variant v at the requested sizes, where structures' stand-ins are found (more tries than
- * at the reduced sizes: the first that can be written there like it is taken) */
-static Extract *
-standins(Sel *S, Checker *K, int v)
-{
-	const SelIn *in = S->in;
-	if (!K->xq && !(K->xq = calloc((size_t)in->nv + 1, sizeof *K->xq)))
-		ax_die("out of memory");
-	if (!K->xq[v]) {
-		K->xq[v] = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
-		                       in->budget);
-		extract_set_tries(K->xq[v], SEL_STANDINS);
-	}
-	return K->xq[v];
-}
-
-/* The verdict of the structure of candidate c (variant v, its combination and fusion), validated
- * now if no worker has yet.  It depends on the structure alone, never on which of its candidates
- * asks first, so that the workers' verdicts agree: where none of the structure's own tile choices
- * at the reduced sizes fuses as it does, it is written there with the loops of a stand-in, one of
- * its tile choices at the requested sizes (extract_standin). */
+/* the verdict of candidate c's structure, validated now if no worker has yet */
 static int
 verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
 {
-	const SelIn *in = S->in;
 	int64_t ci = c->combo / S->stride[v];
 	int ne = c->fused / NEST_EPILOGUE, nn = S->W / 3 - 2;
 	int slot = c->fused < 0 ? 0 : 1 + c->fused % NEST_EPILOGUE + (ne < 2 ? ne : 2) * (nn + 2);
 	if (ci >= S->ncv[v] || slot >= S->W)
 		return V_UNBUILT;
-	unsigned char *cell = S->verdict[v] + ci * S->W + slot;
-	unsigned f = __atomic_load_n(cell, __ATOMIC_ACQUIRE);
-	if (f & C_OWN)
-		return cell_verdict(f);
-	int fused = c->fused, fuse = c->fused >= 0, own = ne < 2, vd = V_UNBUILT;
-	uint64_t key = mix(mix(mix(1469598103934665603ull, &v, sizeof v), &ci, sizeof ci), &fused, sizeof fused);
-	if (!own && seen_get(&K->own, key, &vd))
-		return vd;
-	/* at the smallest reduced sizes where the structure can be written */
-	SelOut aside = { 0 };
-	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
-		if (!K->ck[l]) {
-			K->ck[l] = ck_check_new(in->g0, in->rnames, in->rvals[l], in->rn, 1, in->seed, NULL);
-			K->xr[l] = calloc((size_t)in->nv + 1, sizeof *K->xr[l]);
-			if (!K->xr[l])
-				ax_die("out of memory");
-		}
-		if (!K->xr[l][v])
-			K->xr[l][v] = extract_new(in->T[v], in->L[v], in->rnames, in->rvals[l], in->rn, in->maxtile,
-			                          in->no_fusion, in->budget);
-		SelOut *ol = l + 1 == in->nlevels ? o : &aside;
-		ExtractCand m;
-		Nest *r = extract_combo(K->xr[l][v], ci * S->stride[v], fuse, fused, &m);
-		if (!r)   /* none of its own tile choices fuses as it does: its stand-in's loops, smaller tiles */
-			r = extract_standin(K->xr[l][v], standins(S, K, v), ci * S->stride[v], fuse, fused, &m);
-		if (r) {
-			vd = run_reduced(S, K->ck[l], &K->seen[l], r, v, ci, fuse, ol);
-			break;
-		}
-		if (!ol->first_rejection[0])
-			snprintf(ol->first_rejection, sizeof ol->first_rejection,
-			         "variant %d combination %lld cannot be written at the reduced sizes: %.400s", v,
-			         (long long)(ci * S->stride[v]), m.why);
-	}
-	ExtractCand sc;
-	Nest *stand = vd == V_UNBUILT && in->validate_requested ? extract_combo(standins(S, K, v), ci * S->stride[v],
-	                                                                        fuse, fused, &sc) : NULL;
-	if (stand) {   /* its first stand-in itself, at the requested sizes */
-		if (!K->whole)
-			K->whole = ck_check_new(in->g0, in->names, in->vals, in->n, 1, in->seed, NULL);
-		char why[600] = "";
-		char *src = nest_c(stand, in->fn, why, sizeof why);
-		int ok = 0;
-		if (src) {
-			uint64_t h = fnv(src);
-			if (!seen_get(&K->fseen, h, &ok)) {
-				double t0 = ax_now_ms();
-				ok = ck_check_nest(K->whole, stand, src, in->fn, why, sizeof why);
-				aside.validate_ms += ax_now_ms() - t0;
-				aside.runs++;
-				seen_put(&K->fseen, h, ok);
-			}
-		}
-		free(src);
-		vd = ok ? V_OK : V_BAD;
-		if (!ok)
-			snprintf(aside.first_rejection, sizeof aside.first_rejection,
-			         "variant %d combination %lld fails validation at the requested sizes: %.400s", v,
-			         (long long)c->combo, why[0] ? why : "its results differ");
-	}
-	nest_free(stand);
-	if (vd != V_OK && aside.first_rejection[0] && !o->first_rejection[0])
-		memcpy(o->first_rejection, aside.first_rejection, sizeof o->first_rejection);
-	o->runs += aside.runs;
-	o->validate_ms += aside.validate_ms;
-	if (!own)
-		seen_put(&K->own, key, vd);
-	/* published: other workers read the cell meanwhile (two may judge one structure at once:
-	 * the same verdict) */
-	__atomic_fetch_or(cell, (unsigned char)((vd == V_OK ? C_OK : vd == V_BAD ? C_BAD : C_UNBUILT) |
-	                                         (own ? C_OWN : C_EACH)), __ATOMIC_ACQ_REL);
-	return vd;
-}
-
-static void
-checker_free(Checker *K, int nv)
-{
-	for (int l = 0; l < SEL_LEVELS; l++) {
-		for (int v = 0; K->xr[l] && v < nv; v++)
-			extract_free(K->xr[l][v]);
-		free(K->xr[l]);
-		free(K->seen[l].h);
-		free(K->seen[l].ok);
-		ck_check_free(K->ck[l]);
-	}
-	for (int v = 0; K->xq && v < nv; v++)
-		extract_free(K->xq[v]);
-	free(K->xq);
-	Seen *memo[2] = { &K->fseen, &K->own };
-	for (int i = 0; i < 2; i++) {
-		free(memo[i]->h);
-		free(memo[i]->ok);
-	}
-	ck_check_free(K->whole);
+	return checker_verdict(K, S->in, v, ci * S->stride[v], c->fused, S->verdict[v] + ci * S->W + slot, ne < 2, o);
 }
 
 /* ---- measuring ---------------------------------------------------------------------- */
@@ -451,7 +219,7 @@ static void
 measure_share(Sel *S, int k, int jobs, SelOut *o)
 {
 	const SelIn *in = S->in;
-	Checker K = { 0 };
+	Checker *K = checker_new(in->nv);
 	FILE *rec = NULL;
 	if (S->slurm) {
 		char rp[128];
@@ -501,7 +269,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 			}
 			int unfused = c.fused < 0;
 			if (in->rnames) {
-				int vd = verdict(S, &K, v, &c, o);
+				int vd = verdict(S, K, v, &c, o);
 				if (vd != V_OK) {
 					o->emitted++;
 					if (vd == V_BAD)
@@ -550,7 +318,7 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 		}
 		extract_free(x);
 	}
-	checker_free(&K, in->nv);
+	checker_free(K);
 	if (rec && fclose(rec) != 0)
 		ax_die("cannot write the records in %s", S->tmpdir);
 }
@@ -931,12 +699,11 @@ select_run(const SelIn *in, SelOut *out)
 		rc = measure_deferred(&S, jobs, out);
 	for (int v = 0; v < in->nv; v++)   /* the structures met */
 		for (int64_t i = 0; i < S.ncv[v] * S.W; i++) {
-			/* a structure judged by each candidate: rejected if one failed, validated if one passed */
-			int f = S.verdict[v][i], vd = f & C_BAD ? V_BAD : cell_verdict(f);
-			out->structures += f != 0;
-			out->validated += f && vd == V_OK;
-			out->struct_rejected += f && vd == V_BAD;
-			out->struct_unvalidated += f && vd == V_UNBUILT;
+			int vd = cell_summary(S.verdict[v][i]);
+			out->structures += vd != 0;
+			out->validated += vd == V_OK;
+			out->struct_rejected += vd == V_BAD;
+			out->struct_unvalidated += vd == V_UNBUILT;
 		}
 	if (S.tmpdir[0]) {   /* the workers' files, then the directory */
 		for (int k = 0; k < jobs; k++) {
