@@ -638,88 +638,6 @@ extract_stride(const Extract *x)
 	return x->cstride;
 }
 
-/* extract_combo's walk; with mx (an Extract at other sizes), each choice that fuses as asked is
- * written there like it (extract_mirror, into mc): the first that can be is returned */
-static Nest *
-combo_walk(Extract *x, int64_t combo, int fuse, int nfused, Extract *mx, ExtractCand *mc, ExtractCand *c)
-{
-	int asked = fuse, mirrored = 0;
-	*c = (ExtractCand){ 0 };
-	c->combo = combo;
-	c->fused = -1;
-	c->failed = 1;
-	if (combo < 0 || combo >= x->ncombo) {
-		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
-		return NULL;
-	}
-	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
-	int64_t count = 0;
-	int sized = decode(x, combo) && start_combo(x, &count), written = 0;
-	/* half the tries from the smallest tiles and most blocks down, half from the largest
-	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
-	int64_t lo = 0, hi = (sized ? count / x->nfold : count) - 1;   /* unfolded: the winner is validated as it is */
-	int64_t n = hi + 1;
-	for (int k = 0; sized && (mx ? k < x->maxtry && k < n : lo <= hi && written < x->maxtry); k++) {
-		int from_top = written < x->maxtry / 2;
-		/* a stand-in: choices spread evenly over them all (tile counts differ most) */
-		int64_t i = mx ? (n <= x->maxtry ? k : k * (n - 1) / (x->maxtry - 1)) : from_top ? hi-- : lo++;
-		if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
-			continue;
-		AxEnv env = { x->n, x->names, x->vals };
-		int nf = 0;
-		Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
-		                      sizeof c->why);
-		if (!ns)
-			continue;
-		written++;
-		if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
-			nest_free(ns);
-			continue;
-		}
-		*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-				    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
-		nest_room(ns, &c->fp);
-		if (!mx)
-			return ns;
-		nest_free(ns);
-		Nest *m = extract_mirror(mx, combo, c, asked, nfused, mc);
-		if (m)
-			return m;
-		mirrored++;
-		snprintf(c->why, sizeof c->why, "%s", mc->why);
-	}
-	if (mx) {
-		*mc = (ExtractCand){ .combo = combo, .fused = -1, .failed = 1 };
-		if (mirrored)
-			snprintf(mc->why, sizeof mc->why, "written like none of the %d tile and block choices at the requested "
-			         "sizes that fuse as it does: %.300s", mirrored, c->why);
-		else
-			snprintf(mc->why, sizeof mc->why, "no tile and block choice at the requested sizes fuses as it does");
-		return NULL;
-	}
-	if (!sized)
-		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
-	else if (written)
-		snprintf(c->why, sizeof c->why, "none of its first %d tile and block choices fuses %d producer%s at these sizes",
-		         written, nfused, nfused == 1 ? "" : "s");
-	else if (!c->why[0])
-		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
-	return NULL;
-}
-
-Nest *
-extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
-{
-	return combo_walk(x, combo, fuse, nfused, NULL, NULL, c);
-}
-
-Nest *
-extract_standin(Extract *x, Extract *at, int64_t combo, int fuse, int nfused, ExtractCand *c)
-{
-	ExtractCand a;
-	return combo_walk(at, combo, fuse, nfused, x, c, &a);
-}
-
 /* The value of size or tile name in env (0 if it has none). */
 static double
 env_val(const AxEnv *env, const char *name)
@@ -727,6 +645,121 @@ env_val(const AxEnv *env, const char *name)
 	for (int k = 0; k < env->n; k++)
 		if (strcmp(env->names[k], name) == 0)
 			return env->vals[k];
+	return 0;
+}
+
+/* How many of tile ax->t its axis holds at env's sizes; 0 where it does not divide the axis. */
+static double
+tiles_along(const TileAxis *ax, const AxEnv *env)
+{
+	double e, t = env_val(env, ax->t);
+	return t < 1 || t_eval(ax->extent, env, &e) != 0 || e < 1 || fmod(e, t) != 0 ? 0 : e / t;
+}
+
+/* Does every tile of x's current choice divide its axis (extract_mirror's tiles, named in x)? */
+static int
+tiles_divide(const Extract *x)
+{
+	AxEnv env = { x->n, x->names, x->vals };
+	for (int k = x->nsizes; k < x->n; k++)
+		for (int id = 0; id < x->T->g->nnodes; id++) {
+			const TileOp *to = &x->T->op[id];
+			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++)
+				if (to->ax[a].t && strcmp(to->ax[a].t, x->names[k]) == 0 && !tiles_along(&to->ax[a], &env))
+					return 0;
+		}
+	return 1;
+}
+
+/* Choice i of the decoded combination, written and fusing as asked (fuse: NEST_FUSE_OF or 0),
+ * into c; NULL if it is no candidate, fuses otherwise, or (dividing) has a tile that does not
+ * divide its axis (*written counts the nests built). */
+static Nest *
+try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int dividing, int *written, ExtractCand *c)
+{
+	if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)) || (dividing && !tiles_divide(x)))
+		return NULL;
+	AxEnv env = { x->n, x->names, x->vals };
+	int nf = 0;
+	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
+	                      sizeof c->why);
+	if (!ns)
+		return NULL;
+	(*written)++;
+	if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
+		nest_free(ns);
+		return NULL;
+	}
+	*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
+			    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
+	nest_room(ns, &c->fp);
+	return ns;
+}
+
+/* combination combo decoded and its tile/block choices counted into *n (unfolded: a structure is
+ * validated as it is); c failed, with why, if it cannot be */
+static int
+start_walk(Extract *x, int64_t combo, int64_t *n, ExtractCand *c)
+{
+	*c = (ExtractCand){ 0 };
+	c->combo = combo;
+	c->fused = -1;
+	c->failed = 1;
+	if (combo < 0 || combo >= x->ncombo) {
+		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
+		return 0;
+	}
+	int64_t count = 0;
+	if (!decode(x, combo) || !start_combo(x, &count)) {
+		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
+		return 0;
+	}
+	*n = count / x->nfold;
+	return 1;
+}
+
+Nest *
+extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
+{
+	int64_t n = 0;
+	if (!start_walk(x, combo, &n, c))
+		return NULL;
+	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
+	int written = 0;
+	/* half the tries from the smallest tiles and most blocks down, half from the largest
+	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
+	for (int64_t lo = 0, hi = n - 1; lo <= hi && written < x->maxtry;) {
+		Nest *ns = try_sub(x, combo, written < x->maxtry / 2 ? hi-- : lo++, fuse, nfused, 0, &written, c);
+		if (ns)
+			return ns;
+	}
+	c->failed = 1;
+	if (written)
+		snprintf(c->why, sizeof c->why, "none of its first %d tile and block choices fuses %d producer%s at these sizes",
+		         written, nfused, nfused == 1 ? "" : "s");
+	else if (!c->why[0])
+		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
+	return NULL;
+}
+
+int
+extract_standin(Extract *x, int64_t combo, int fuse, int nfused, int *k, ExtractCand *c)
+{
+	int64_t n = 0;
+	if (!start_walk(x, combo, &n, c))
+		return 0;
+	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
+	/* choices spread evenly over them all (tile counts differ most) */
+	while (*k < x->maxtry && *k < n) {
+		int64_t i = n <= x->maxtry ? *k : *k * (n - 1) / (x->maxtry - 1);
+		int written = 0;
+		(*k)++;
+		Nest *ns = try_sub(x, combo, i, fuse, nfused, 1, &written, c);
+		if (ns) {
+			nest_free(ns);
+			return 1;
+		}
+	}
 	return 0;
 }
 
@@ -751,18 +784,16 @@ extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int 
 			const TileOp *to = &T->op[id];
 			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
 				const TileAxis *ax = &to->ax[a];
-				double er, ed;
+				double ed;
 				if (!ax->t || strcmp(ax->t, x->names[k]) != 0)
 					continue;
-				double tr = env_val(&req->env, ax->t);
-				if (tr < 1 || t_eval(ax->extent, &req->env, &er) != 0 || t_eval(ax->extent, &env, &ed) != 0 ||
-				    er < 1 || ed < 1 || fmod(er, tr) != 0) {
+				double n0 = tiles_along(ax, &req->env), n = n0;
+				if (!n0 || t_eval(ax->extent, &env, &ed) != 0 || ed < 1) {
 					snprintf(c->why, sizeof c->why, "tile %s has no like at these sizes", ax->t);
 					return NULL;
 				}
 				/* as many tiles, or where the axis is too short for them, the most that divide it
 				 * and its blocks of tiles (more than one where there were) */
-				double n0 = er / tr, n = n0;
 				double blk = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
 				if (blk <= 1 || fmod(n0, blk) != 0)
 					blk = 1;

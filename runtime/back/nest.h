@@ -262,10 +262,11 @@ Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand
  * short, into the most tiles that divide it and req's blocks; req's blocks and fold; NULL and
  * c->why if that cannot be or fuses other than nfused. */
 Nest *extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c);
-/* ... combination combo at x's sizes like a stand-in: the first of its tile/block choices at
- * at's sizes (at's tries, spread evenly over them all) that fuses so and can be written so at
- * x's (extract_mirror); the same whichever candidate asks.  NULL and c->why if none. */
-Nest *extract_standin(Extract *x, Extract *at, int64_t combo, int fuse, int nfused, ExtractCand *c);
+/* ... combination combo's stand-ins at x's sizes (the requested ones), to be written elsewhere
+ * like them (extract_mirror): its tile/block choices (x's tries, spread evenly over them all)
+ * that fuse as asked with tiles that divide their axes (no others can be written so).  From walk position *k on (0 at first), the next into c (valid until the
+ * next call), *k moved past it; 0 when there are no more. */
+int extract_standin(Extract *x, int64_t combo, int fuse, int nfused, int *k, ExtractCand *c);
 /* A second round over some combinations (in that order): of each, its tile/block choices
  * after those the first round visited (x's budget per combination), per more; the visits'
  * ordinals start at EXTRACT_FOCUS_BASE.  Then extract_next as before. */

@@ -119,6 +119,13 @@ struct Checker {                /* a worker's validation state, made at first ne
 	Seen fseen;
 	Seen own;                   /* per (variant, combination, fusion): verdicts of forms sharing a cell */
 	int nv;
+	struct {                    /* the structure being judged: its stand-ins found so far */
+		int n, k, end;      /* how many; the walk's position; no more */
+		const char *const *names;
+		double *vals;       /* n x nvals: each one's sizes and tile sizes */
+		int nvals, cap;
+		int blocks[SEL_STANDINS][64], fold[SEL_STANDINS];
+	} st;
 };
 
 /* A structure's cell: the outcomes met, or-ed in; C_OWN: the cell is the form's alone (forms
@@ -162,11 +169,55 @@ standins(const SelIn *in, Checker *K, int v)
 	return K->xq[v];
 }
 
+/* The structure written at x's sizes like the first of its stand-ins that can be (extract_mirror),
+ * the stand-ins found once per structure, at the first level that needs them; NULL and m->why if
+ * none can be. */
+static Nest *
+like_standin(Checker *K, const SelIn *in, Extract *x, int v, int64_t combo, int fuse, int fused, ExtractCand *m)
+{
+	char why[sizeof m->why] = "";
+	for (int i = 0;; i++) {
+		if (i == K->st.n) {   /* the next stand-in, its sizes and blocks kept */
+			ExtractCand c;
+			if (K->st.end || K->st.n == SEL_STANDINS ||
+			    !extract_standin(standins(in, K, v), combo, fuse, fused, &K->st.k, &c)) {
+				K->st.end = 1;
+				break;
+			}
+			if (c.env.n > K->st.cap) {
+				K->st.cap = c.env.n;
+				if (!(K->st.vals = realloc(K->st.vals, sizeof *K->st.vals * SEL_STANDINS * (size_t)c.env.n)))
+					ax_die("out of memory");
+			}
+			K->st.names = c.env.names;
+			K->st.nvals = c.env.n;
+			memcpy(K->st.vals + (size_t)i * c.env.n, c.env.vals, sizeof *c.env.vals * (size_t)c.env.n);
+			memcpy(K->st.blocks[i], c.blocks, sizeof K->st.blocks[i]);
+			K->st.fold[i] = c.fold;
+			K->st.n++;
+		}
+		ExtractCand req = { .combo = combo, .blocks = K->st.blocks[i], .fold = K->st.fold[i],
+				    .env = { K->st.nvals, K->st.names, K->st.vals + (size_t)i * K->st.nvals } };
+		Nest *r = extract_mirror(x, combo, &req, fuse, fused, m);
+		if (r)
+			return r;
+		snprintf(why, sizeof why, "%s", m->why);
+	}
+	*m = (ExtractCand){ .combo = combo, .fused = -1, .failed = 1 };
+	if (K->st.n)
+		snprintf(m->why, sizeof m->why, "written like none of the %d tile and block choices at the requested "
+		         "sizes that fuse as it does: %.300s", K->st.n, why);
+	else
+		snprintf(m->why, sizeof m->why, "no tile and block choice at the requested sizes fuses as it does "
+		         "with tiles that divide their axes");
+	return NULL;
+}
+
 /* The verdict of the structure of candidate c (variant v, its combination and fusion), validated
  * now if no worker has yet.  It depends on the structure alone, never on which of its candidates
  * asks first, so that the workers' verdicts agree: where none of the structure's own tile choices
  * at the reduced sizes fuses as it does, it is written there with the loops of a stand-in, one of
- * its tile choices at the requested sizes (extract_standin). */
+ * its tile choices at the requested sizes (extract_standin, like_standin). */
 int
 checker_verdict(Checker *K, const SelIn *in, int v, int64_t combo, int fused, unsigned char *cell, int own, SelOut *o)
 {
@@ -179,6 +230,7 @@ checker_verdict(Checker *K, const SelIn *in, int v, int64_t combo, int fused, un
 		return vd;
 	/* at the smallest reduced sizes where the structure can be written */
 	SelOut aside = { 0 };
+	K->st.n = K->st.k = K->st.end = 0;
 	for (int l = 0; l < in->nlevels && l < SEL_LEVELS; l++) {
 		if (!K->ck[l]) {
 			K->ck[l] = ck_check_new(in->g0, in->rnames, in->rvals[l], in->rn, 1, in->seed, NULL);
@@ -193,7 +245,7 @@ checker_verdict(Checker *K, const SelIn *in, int v, int64_t combo, int fused, un
 		ExtractCand m;
 		Nest *r = extract_combo(K->xr[l][v], combo, fuse, fused, &m);
 		if (!r)   /* none of its own tile choices fuses as it does: its stand-in's loops, smaller tiles */
-			r = extract_standin(K->xr[l][v], standins(in, K, v), combo, fuse, fused, &m);
+			r = like_standin(K, in, K->xr[l][v], v, combo, fuse, fused, &m);
 		if (r) {
 			vd = run_reduced(in, K->ck[l], &K->seen[l], r, v, combo, fuse, ol);
 			break;
