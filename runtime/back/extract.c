@@ -648,36 +648,33 @@ env_val(const AxEnv *env, const char *name)
 	return 0;
 }
 
-/* How many of tile ax->t its axis holds at env's sizes; 0 where it does not divide the axis. */
+/* The tile that cuts an axis of ed as tiles of tr cut one of er: as many full tiles, or where the
+ * axis is too short for them, the most it holds that blk (the blocks of tiles asked for, where
+ * they divide the full tiles) divides, more than one and more than a block where there were so;
+ * and a short last tile where there was one (written at its own size: emit_tail.c).  0: none. */
 static double
-tiles_along(const TileAxis *ax, const AxEnv *env)
+like_tile(double er, double tr, double ed, double want)
 {
-	double e, t = env_val(env, ax->t);
-	return t < 1 || t_eval(ax->extent, env, &e) != 0 || e < 1 || fmod(e, t) != 0 ? 0 : e / t;
-}
-
-/* Does every tile of x's current choice divide its axis (extract_mirror's tiles, named in x)? */
-static int
-tiles_divide(const Extract *x)
-{
-	AxEnv env = { x->n, x->names, x->vals };
-	for (int k = x->nsizes; k < x->n; k++)
-		for (int id = 0; id < x->T->g->nnodes; id++) {
-			const TileOp *to = &x->T->op[id];
-			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++)
-				if (to->ax[a].t && strcmp(to->ax[a].t, x->names[k]) == 0 && !tiles_along(&to->ax[a], &env))
-					return 0;
-		}
-	return 1;
+	double n0 = floor(er / tr), blk = want > 1 && n0 >= 1 && fmod(n0, want) == 0 ? want : 1;
+	int tail = fmod(er, tr) != 0;
+	for (double n = n0; n >= 1 && !(n0 > 1 && n < 2) && !(n0 > blk && n <= blk); n--) {
+		if (fmod(n, blk) != 0)
+			continue;
+		if (!tail && n <= ed && fmod(ed, n) == 0)
+			return ed / n;
+		for (double td = floor(ed / n); tail && td >= 1 && floor(ed / td) == n; td--)
+			if (fmod(ed, td) != 0)
+				return td;
+	}
+	return 0;
 }
 
 /* Choice i of the decoded combination, written and fusing as asked (fuse: NEST_FUSE_OF or 0),
- * into c; NULL if it is no candidate, fuses otherwise, or (dividing) has a tile that does not
- * divide its axis (*written counts the nests built). */
+ * into c; NULL if it is no candidate or fuses otherwise (*written counts the nests built). */
 static Nest *
-try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int dividing, int *written, ExtractCand *c)
+try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int *written, ExtractCand *c)
 {
-	if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)) || (dividing && !tiles_divide(x)))
+	if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
 		return NULL;
 	AxEnv env = { x->n, x->names, x->vals };
 	int nf = 0;
@@ -729,7 +726,7 @@ extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
 	/* half the tries from the smallest tiles and most blocks down, half from the largest
 	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
 	for (int64_t lo = 0, hi = n - 1; lo <= hi && written < x->maxtry;) {
-		Nest *ns = try_sub(x, combo, written < x->maxtry / 2 ? hi-- : lo++, fuse, nfused, 0, &written, c);
+		Nest *ns = try_sub(x, combo, written < x->maxtry / 2 ? hi-- : lo++, fuse, nfused, &written, c);
 		if (ns)
 			return ns;
 	}
@@ -754,7 +751,7 @@ extract_standin(Extract *x, int64_t combo, int fuse, int nfused, int *k, Extract
 		int64_t i = n <= x->maxtry ? *k : *k * (n - 1) / (x->maxtry - 1);
 		int written = 0;
 		(*k)++;
-		Nest *ns = try_sub(x, combo, i, fuse, nfused, 1, &written, c);
+		Nest *ns = try_sub(x, combo, i, fuse, nfused, &written, c);
 		if (ns) {
 			nest_free(ns);
 			return 1;
@@ -777,33 +774,30 @@ extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int 
 		snprintf(c->why, sizeof c->why, "its tiles cannot be sized at these sizes");
 		return NULL;
 	}
-	/* every tile: cut along its axis as the requested candidate's is (its tiles dividing the axis there) */
+	/* every tile: cut along its axis as the requested candidate's is (like_tile) */
 	AxEnv env = { x->n, x->names, x->vals };
 	for (int k = x->nsizes; k < x->n; k++)
 		for (int id = 0; id < g->nnodes; id++) {
 			const TileOp *to = &T->op[id];
 			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
 				const TileAxis *ax = &to->ax[a];
-				double ed;
+				double er, ed;
 				if (!ax->t || strcmp(ax->t, x->names[k]) != 0)
 					continue;
-				double n0 = tiles_along(ax, &req->env), n = n0;
-				if (!n0 || t_eval(ax->extent, &env, &ed) != 0 || ed < 1) {
+				double tr = env_val(&req->env, ax->t);
+				if (tr < 1 || t_eval(ax->extent, &req->env, &er) != 0 || t_eval(ax->extent, &env, &ed) != 0 ||
+				    er < 1 || ed < 1) {
 					snprintf(c->why, sizeof c->why, "tile %s has no like at these sizes", ax->t);
 					return NULL;
 				}
-				/* as many tiles, or where the axis is too short for them, the most that divide it
-				 * and its blocks of tiles (more than one where there were) */
-				double blk = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
-				if (blk <= 1 || fmod(n0, blk) != 0)
-					blk = 1;
-				while (n > 1 && (n > ed || fmod(ed, n) != 0 || fmod(n, blk) != 0))
-					n--;
-				if ((n0 > 1 && n < 2) || (n0 > blk && n <= blk) || n > ed || fmod(ed, n) != 0) {
-					snprintf(c->why, sizeof c->why, "%s cannot be cut into %g tiles at these sizes", ax->t, n0);
+				double want = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
+				double td = like_tile(er, tr, ed, want);
+				if (!td) {
+					snprintf(c->why, sizeof c->why, "%s cannot be cut into %g tiles at these sizes", ax->t,
+					         ceil(er / tr));
 					return NULL;
 				}
-				x->vals[k] = ed / n;
+				x->vals[k] = td;
 			}
 		}
 	for (int b = 0; b < 64; b++)

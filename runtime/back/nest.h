@@ -259,12 +259,12 @@ void extract_share(Extract *x, int64_t k, int64_t n);
 Nest *extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c);
 /* ... combination combo at x's sizes with the loops of candidate req (of another Extract, at
  * other sizes): each tile cut as many times along its axis as req's, or where the axis is too
- * short, into the most tiles that divide it and req's blocks; req's blocks and fold; NULL and
- * c->why if that cannot be or fuses other than nfused. */
+ * short, into the most tiles that divide it and req's blocks, with a short last tile where req
+ * has one; req's blocks and fold; NULL and c->why if that cannot be or fuses other than nfused. */
 Nest *extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c);
 /* ... combination combo's stand-ins at x's sizes (the requested ones), to be written elsewhere
  * like them (extract_mirror): its tile/block choices (x's tries, spread evenly over them all)
- * that fuse as asked with tiles that divide their axes (no others can be written so).  From walk position *k on (0 at first), the next into c (valid until the
+ * that fuse as asked.  From walk position *k on (0 at first), the next into c (valid until the
  * next call), *k moved past it; 0 when there are no more. */
 int extract_standin(Extract *x, int64_t combo, int fuse, int nfused, int *k, ExtractCand *c);
 /* A second round over some combinations (in that order): of each, its tile/block choices

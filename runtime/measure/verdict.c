@@ -208,8 +208,7 @@ like_standin(Checker *K, const SelIn *in, Extract *x, int v, int64_t combo, int 
 		snprintf(m->why, sizeof m->why, "written like none of the %d tile and block choices at the requested "
 		         "sizes that fuse as it does: %.300s", K->st.n, why);
 	else
-		snprintf(m->why, sizeof m->why, "no tile and block choice at the requested sizes fuses as it does "
-		         "with tiles that divide their axes");
+		snprintf(m->why, sizeof m->why, "no tile and block choice at the requested sizes fuses as it does");
 	return NULL;
 }
 
