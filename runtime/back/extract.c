@@ -575,6 +575,23 @@ extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int roo
 	return n;
 }
 
+/* x's current choice (choice i of combination combo) written, into c (fuse: nest_build's; *nf
+ * its fusions); NULL and c->why if it cannot be. */
+static Nest *
+write_current(Extract *x, int64_t combo, int64_t i, int fuse, int *nf, ExtractCand *c)
+{
+	AxEnv env = { x->n, x->names, x->vals };
+	*nf = 0;
+	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, nf, c->why,
+	                      sizeof c->why);
+	if (!ns)
+		return NULL;
+	*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? *nf : -1, .choice = x->choice,
+	                    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
+	nest_room(ns, &c->fp);
+	return ns;
+}
+
 Nest *
 extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 {
@@ -586,16 +603,8 @@ extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 		snprintf(c->why, sizeof c->why, "no candidate %lld.%lld at these sizes", (long long)combo, (long long)sub);
 		return NULL;
 	}
-	AxEnv env = { x->n, x->names, x->vals };
-	int nf = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
-	                      sizeof c->why);
-	if (!ns)
-		return NULL;
-	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-	                    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
-	nest_room(ns, &c->fp);
-	return ns;
+	int nf;
+	return write_current(x, combo, sub, fuse, &nf, c);
 }
 
 /* Is the current candidate one?  Not if a choice includes its producer's
@@ -674,12 +683,8 @@ like_tile(double er, double tr, double ed, double want)
 static Nest *
 try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int *written, ExtractCand *c)
 {
-	if (!set_sub(x, i) || !usable(x) || (!fuse && absorbing(x)))
-		return NULL;
-	AxEnv env = { x->n, x->names, x->vals };
-	int nf = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why,
-	                      sizeof c->why);
+	int nf;
+	Nest *ns = set_sub(x, i) && usable(x) && (fuse || !absorbing(x)) ? write_current(x, combo, i, fuse, &nf, c) : NULL;
 	if (!ns)
 		return NULL;
 	(*written)++;
@@ -687,9 +692,6 @@ try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int *written
 		nest_free(ns);
 		return NULL;
 	}
-	*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-			    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
-	nest_room(ns, &c->fp);
 	return ns;
 }
 
