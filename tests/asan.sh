@@ -4,7 +4,7 @@
 # check`, which runs the whole suite, tests/run.sh, on the plain build: under the sanitizers the
 # whole suite took over 90 minutes on 2 cores).  A sanitizer report fails the command that printed
 # it (-fno-sanitize-recover; ASan aborts), so each check here is "exits as it should".
-#   unit         every tests/unit/*.c program
+#   unit         every tests/unit/*.c program (run beside the others, counted at the end)
 #   specs        the spec snapshots; 300 mutated spec files through axgen (fixed seed)
 #   programs     every example through graph and run; 60 mutated programs through axonc's commands
 #   equiv        every pair of tests/equiv/ with its expected verdict
@@ -23,12 +23,18 @@ TEST_TIMEOUT=600
 t0=$(date +%s)
 say() { echo "asan: $1 ($(($(date +%s) - t0)) s)"; }
 
-# ---- unit ----
-for u in "$BUILD"/test/*; do
-	[ -x "$u" ] || continue
-	if "$u" >"$tmp/out" 2>&1; then ok; else bad "$u"; tail -20 "$tmp/out" | sed 's/^/    /'; fi
-done
-say "unit programs"
+# ---- unit: beside the rest (two cores), each program's status in $tmp/unit/rc, counted at the end ----
+mkdir -p "$tmp/unit"
+: >"$tmp/unit/rc"
+(
+	trap - EXIT
+	for u in "$BUILD"/test/*; do
+		[ -x "$u" ] || continue
+		"$u" >"$tmp/unit/$(basename "$u").out" 2>&1
+		echo "$? $u" >>"$tmp/unit/rc"
+	done
+) &
+unit_pid=$!
 
 # ---- specs ----
 spec_snapshots
@@ -75,5 +81,11 @@ say "model"
 # ---- sizes ----
 counted sh tests/sizes/check.sh "$AXONC"
 say "sizes"
+
+wait "$unit_pid"
+while read -r rc u; do
+	if [ "$rc" -eq 0 ]; then ok; else bad "$u"; tail -20 "$tmp/unit/$(basename "$u").out" | sed 's/^/    /'; fi
+done <"$tmp/unit/rc"
+say "unit programs (beside the rest)"
 
 summary
