@@ -311,6 +311,7 @@ checker_free(Checker *K)
 	for (int v = 0; K->xq && v < nv; v++)
 		extract_free(K->xq[v]);
 	free(K->xq);
+	free(K->st.vals);
 	Seen *memo[2] = { &K->fseen, &K->own };
 	for (int i = 0; i < 2; i++) {
 		free(memo[i]->h);
