@@ -180,7 +180,8 @@ like_standin(Checker *K, const SelIn *in, Extract *x, int v, int64_t combo, int 
 		if (i == K->st.n) {   /* the next stand-in, its sizes and blocks kept */
 			ExtractCand c;
 			if (K->st.end || K->st.n == SEL_STANDINS ||
-			    !extract_standin(standins(in, K, v), combo, fuse, fused, &K->st.k, &c)) {
+			    !extract_standin(standins(in, K, v), combo, fuse, fused, &K->st.k, &c) ||
+			    (K->st.n && c.env.n != K->st.nvals)) {   /* (one combination's tiles: one count) */
 				K->st.end = 1;
 				break;
 			}
