@@ -30,51 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nest.h"
 
-enum { MAXBLOCK = 32, MAXSCALE = 3,
-       MAXTRY = 8,     /* extract_combo: tile/block choices written at most */
-       MINPER = 16 };  /* tile/block choices visited per combination when the budget is short */
-
-struct Extract {
-	const AxTiling *T;
-	const LowerNode *L;
-	const char **names;      /* the sizes, then the tile sizes of the current choice */
-	double *vals;
-	int nsizes, n;
-	int maxtile, no_fusion;
-	int *choice, *engsel;
-	int64_t *cnt;            /* per operation: its (sequence, engines) combinations */
-	Term ***memo;            /* per operation and combination: the limits */
-	Term **limits;           /* per operation, of the current combination */
-	int64_t ncombo, combo, cstride;   /* combinations, the current one, the step between visited ones */
-	int64_t sub, sstride, per, count; /* the current tile/block choice's index, step, budget per combination, choices */
-	int64_t sj, si, taken;   /* positions of the choices' visiting order passed, the next one's index, choices visited */
-	int64_t largest[64];     /* per axis class: the largest tile of the combination */
-	int nscale[64], scale[64];   /* ... tiles at most largest >> scale (options, current) */
-	int64_t capv[64];
-	int nblk[64];            /* per axis class: the block options (powers of two) at these tiles */
-	int nblkmax[64];         /* ... at the smallest tiles */
-	int sized;               /* the tile sizes are those of scale[] */
-	int blocks[64];          /* ... and the current one, in tiles */
-	int nbal, bal;           /* tails balanced or not (2 options where some axis has a tail, else 1; current) */
-	int nfold, fold;         /* blocks along partition axes folded or not (2 options where some could, else 1;
-	                            current: emit_fold.c) */
-	int unfit;               /* a folded form of the current combination could not be written: no more */
-	int pending_fold;        /* the current choice's folded form is next (after its unfused form) */
-	int pending_unfused;     /* the current candidate's unfused form is next */
-	int pending_plain;       /* ... its fused form without epilogues is next (before the unfused one) */
-	int started;
-	int64_t visit;           /* the current visit's ordinal (-1 before the first) */
-	int64_t share_k, share_n;   /* only visits with ordinal % share_n == share_k are written (n 0: all) */
-	int64_t maxtry;          /* extract_combo: tile/block choices written at most (MAXTRY unless set) */
-	int64_t *focus;          /* extract_focus: the combinations visited again, in order (NULL: none) */
-	int nfocus, fi;
-	int64_t fskip, fper;     /* ... past the first fskip choices of each in its visiting order, fper more */
-	int64_t (*list)[2];      /* extract_list: the (combination, tile/block choice) pairs visited (NULL: none) */
-	int nlist, li, lok;      /* ... how many, the current one, its combination could be decoded */
-	char why[512];
-};
+#include "extract_impl.h"
 
 /* the engines instruction j of s may run on, as its placement allows */
 static int
@@ -199,8 +156,8 @@ without_sizes_of(const AxTiling *T, int id, Term *limit)
  * choice/engsel, with each operation's limits.  0 if it repeats another: a
  * choice that includes its producer's computation (instruction fusion across
  * the two) with the producer's choice not the one it was found with. */
-static int
-decode(Extract *x, int64_t c)
+int
+ex_decode(Extract *x, int64_t c)
 {
 	const AxGraph *g = x->T->g;
 	for (int id = g->nnodes - 1; id >= 0; id--) {
@@ -236,8 +193,8 @@ decode(Extract *x, int64_t c)
 }
 
 /* Does the current combination include a producer's computation in its reader's choice? */
-static int
-absorbing(const Extract *x)
+int
+ex_absorbing(const Extract *x)
 {
 	for (int id = 0; id < x->T->g->nnodes; id++)
 		if (active(x, id) && x->L[id].choice[x->choice[id]].tile)
@@ -249,8 +206,8 @@ absorbing(const Extract *x)
  * class's tiles at most its largest >> scale), and the block options they
  * leave: per axis class, powers of two up to the first at or above the most
  * tiles an operation has along it (at most MAXBLOCK).  0 = ok. */
-static int
-set_tiles(Extract *x)
+int
+ex_set_tiles(Extract *x)
 {
 	const AxTiling *T = x->T;
 	const AxGraph *g = T->g;
@@ -333,8 +290,8 @@ sub_digits(const Extract *x, int64_t i, int *blk, int *scale, int *bal)
  * then whether tails are balanced (radix nbal), then whether blocks fold
  * (radix nfold).  0 if it is not a choice: a block larger than the tiles
  * there are, balance where no axis has a tail, folds where no block can. */
-static int
-set_sub(Extract *x, int64_t i)
+int
+ex_set_sub(Extract *x, int64_t i)
 {
 	int scale[64], blk[64], bal, changed = 0;
 	x->fold = (int)(sub_digits(x, i, blk, scale, &bal) % x->nfold);
@@ -344,7 +301,7 @@ set_sub(Extract *x, int64_t i)
 	if (changed || !x->sized) {
 		memcpy(x->scale, scale, sizeof scale);
 		x->bal = bal;
-		x->sized = set_tiles(x) == 0;
+		x->sized = ex_set_tiles(x) == 0;
 	}
 	if (!x->sized)
 		return 0;
@@ -358,15 +315,15 @@ set_sub(Extract *x, int64_t i)
 
 /* The current combination's tile/block choices: *count gets how many
  * indices there are.  0 = its tiles cannot be sized. */
-static int
-start_combo(Extract *x, int64_t *count)
+int
+ex_start_combo(Extract *x, int64_t *count)
 {
 	for (int i_ = 0; i_ < 64; i_++)
 		x->scale[i_] = 0;
 	for (int i_ = 0; i_ < 64; i_++)
 		x->largest[i_] = 0;
 	x->bal = x->fold = x->unfit = 0;
-	if (set_tiles(x) != 0)
+	if (ex_set_tiles(x) != 0)
 		return 0;
 	AxEnv env0 = { x->n, x->names, x->vals };
 	x->nbal = tiles_have_tail(x->T, &env0) ? 2 : 1;
@@ -378,7 +335,7 @@ start_combo(Extract *x, int64_t *count)
 		x->scale[c] = x->nscale[c] - 1;
 	}
 	/* at the smallest tiles, the most blocks */
-	int ok = set_tiles(x) == 0;
+	int ok = ex_set_tiles(x) == 0;
 	AxEnv env1 = { x->n, x->names, x->vals };
 	if (ok && tiles_have_tail(x->T, &env1))
 		x->nbal = 2;
@@ -437,7 +394,6 @@ next_combo(Extract *x)
 		x->combo = ++x->fi < x->nfocus ? x->focus[x->fi] : x->ncombo;
 }
 
-static int usable(Extract *x);
 
 /* The next pair of the list (extract_list); 0 at its end.  Every pair is a visit, so that
  * the ordinals, and the workers' shares, are the pairs' places in the list. */
@@ -450,9 +406,9 @@ advance_list(Extract *x)
 		if (!x->started || combo != x->combo) {
 			x->started = 1;
 			x->combo = combo;
-			x->lok = combo >= 0 && combo < x->ncombo && decode(x, combo) && start_combo(x, &x->count);
+			x->lok = combo >= 0 && combo < x->ncombo && ex_decode(x, combo) && ex_start_combo(x, &x->count);
 		}
-		if (x->lok && sub >= 0 && sub < x->count / x->nfold && set_sub(x, sub)) {
+		if (x->lok && sub >= 0 && sub < x->count / x->nfold && ex_set_sub(x, sub)) {
 			x->sub = sub;
 			return 1;
 		}
@@ -473,7 +429,7 @@ advance(Extract *x)
 			int64_t i = x->si;
 			x->si = (x->si + x->sstride) % nv;   /* both below nv: no overflow */
 			x->sj++;
-			if (set_sub(x, i)) {
+			if (ex_set_sub(x, i)) {
 				x->sub = i;
 				x->taken++;
 				x->visit++;
@@ -483,7 +439,7 @@ advance(Extract *x)
 		if (x->started)
 			next_combo(x);
 		x->started = 1;
-		while (x->combo < x->ncombo && (!decode(x, x->combo) || !start_combo(x, &x->count)))
+		while (x->combo < x->ncombo && (!ex_decode(x, x->combo) || !ex_start_combo(x, &x->count)))
 			next_combo(x);
 		if (x->combo >= x->ncombo)
 			return 0;
@@ -545,7 +501,7 @@ int
 extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int room)
 {
 	int64_t count = 0;
-	if (combo < 0 || combo >= x->ncombo || sub < 0 || !decode(x, combo) || !start_combo(x, &count))
+	if (combo < 0 || combo >= x->ncombo || sub < 0 || !ex_decode(x, combo) || !ex_start_combo(x, &count))
 		return 0;
 	int64_t nv = count / x->nfold;
 	int blk[64], scale[64], bal, n = 0;
@@ -577,8 +533,8 @@ extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int roo
 
 /* x's current choice (choice i of combination combo) written, into c (fuse: nest_build's; *nf
  * its fusions); NULL and c->why if it cannot be. */
-static Nest *
-write_current(Extract *x, int64_t combo, int64_t i, int fuse, int *nf, ExtractCand *c)
+Nest *
+ex_write_current(Extract *x, int64_t combo, int64_t i, int fuse, int *nf, ExtractCand *c)
 {
 	AxEnv env = { x->n, x->names, x->vals };
 	*nf = 0;
@@ -598,22 +554,22 @@ extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = -1, .failed = 1 };
 	fuse = x->no_fusion ? 0 : fuse;   /* a fused form: NEST_FUSE or NEST_FUSE_PLAIN */
 	int64_t count = 0;
-	if (combo < 0 || combo >= x->ncombo || !decode(x, combo) || !start_combo(x, &count) || sub < 0 || sub >= count ||
-	    !set_sub(x, sub) || !usable(x) || (!fuse && absorbing(x))) {
+	if (combo < 0 || combo >= x->ncombo || !ex_decode(x, combo) || !ex_start_combo(x, &count) || sub < 0 || sub >= count ||
+	    !ex_set_sub(x, sub) || !ex_usable(x) || (!fuse && ex_absorbing(x))) {
 		snprintf(c->why, sizeof c->why, "no candidate %lld.%lld at these sizes", (long long)combo, (long long)sub);
 		return NULL;
 	}
 	int nf;
-	return write_current(x, combo, sub, fuse, &nf, c);
+	return ex_write_current(x, combo, sub, fuse, &nf, c);
 }
 
 /* Is the current candidate one?  Not if a choice includes its producer's
  * computation and the producer is not loop-fused into it at these tiles. */
-static int
-usable(Extract *x)
+int
+ex_usable(Extract *x)
 {
 	AxEnv env = { x->n, x->names, x->vals };
-	return !absorbing(x) || nest_can_absorb(x->T, x->L, x->choice, &env);
+	return !ex_absorbing(x) || nest_can_absorb(x->T, x->L, x->choice, &env);
 }
 
 /* The next visit of this worker's share (extract_share); 0 at the end. */
@@ -645,184 +601,6 @@ int64_t
 extract_stride(const Extract *x)
 {
 	return x->cstride;
-}
-
-/* The value of size or tile name in env (0 if it has none). */
-static double
-env_val(const AxEnv *env, const char *name)
-{
-	for (int k = 0; k < env->n; k++)
-		if (strcmp(env->names[k], name) == 0)
-			return env->vals[k];
-	return 0;
-}
-
-/* The tile that cuts an axis of ed as tiles of tr cut one of er: as many full tiles, or where the
- * axis is too short for them, the most it holds that blk (the blocks of tiles asked for, where
- * they divide the full tiles) divides, more than one and more than a block where there were so;
- * and a short last tile where there was one (written at its own size: emit_tail.c).  0: none. */
-static double
-like_tile(double er, double tr, double ed, double want)
-{
-	double n0 = floor(er / tr), blk = want > 1 && n0 >= 1 && fmod(n0, want) == 0 ? want : 1;
-	int tail = fmod(er, tr) != 0;
-	for (double n = n0; n >= 1 && !(n0 > 1 && n < 2) && !(n0 > blk && n <= blk); n--) {
-		if (fmod(n, blk) != 0)
-			continue;
-		if (!tail && n <= ed && fmod(ed, n) == 0)
-			return ed / n;
-		for (double td = floor(ed / n); tail && td >= 1 && floor(ed / td) == n; td--)
-			if (fmod(ed, td) != 0)
-				return td;
-	}
-	return 0;
-}
-
-/* Choice i of the decoded combination, written and fusing as asked (fuse: NEST_FUSE_OF or 0),
- * into c; NULL if it is no candidate or fuses otherwise (*written counts the nests built). */
-static Nest *
-try_sub(Extract *x, int64_t combo, int64_t i, int fuse, int nfused, int *written, ExtractCand *c)
-{
-	int nf;
-	Nest *ns = set_sub(x, i) && usable(x) && (fuse || !absorbing(x)) ? write_current(x, combo, i, fuse, &nf, c) : NULL;
-	if (!ns)
-		return NULL;
-	(*written)++;
-	if (fuse && nfused >= 0 && nf != nfused) {   /* another structure: its fusion differs */
-		nest_free(ns);
-		return NULL;
-	}
-	return ns;
-}
-
-/* combination combo decoded and its tile/block choices counted into *n (unfolded: a structure is
- * validated as it is); c failed, with why, if it cannot be */
-static int
-start_walk(Extract *x, int64_t combo, int64_t *n, ExtractCand *c)
-{
-	*c = (ExtractCand){ 0 };
-	c->combo = combo;
-	c->fused = -1;
-	c->failed = 1;
-	if (combo < 0 || combo >= x->ncombo) {
-		snprintf(c->why, sizeof c->why, "no combination %lld", (long long)combo);
-		return 0;
-	}
-	int64_t count = 0;
-	if (!decode(x, combo) || !start_combo(x, &count)) {
-		snprintf(c->why, sizeof c->why, "%s", x->why[0] ? x->why : "its tiles cannot be sized at these sizes");
-		return 0;
-	}
-	*n = count / x->nfold;
-	return 1;
-}
-
-Nest *
-extract_combo(Extract *x, int64_t combo, int fuse, int nfused, ExtractCand *c)
-{
-	int64_t n = 0;
-	if (!start_walk(x, combo, &n, c))
-		return NULL;
-	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
-	int written = 0;
-	/* half the tries from the smallest tiles and most blocks down, half from the largest
-	 * tiles without blocks up (fusion depends on the tiles: either end may be the one) */
-	for (int64_t lo = 0, hi = n - 1; lo <= hi && written < x->maxtry;) {
-		Nest *ns = try_sub(x, combo, written < x->maxtry / 2 ? hi-- : lo++, fuse, nfused, &written, c);
-		if (ns)
-			return ns;
-	}
-	c->failed = 1;
-	if (written)
-		snprintf(c->why, sizeof c->why, "none of its first %d tile and block choices fuses %d producer%s at these sizes",
-		         written, nfused, nfused == 1 ? "" : "s");
-	else if (!c->why[0])
-		snprintf(c->why, sizeof c->why, "no tile and block choice can be written at these sizes");
-	return NULL;
-}
-
-int
-extract_standin(Extract *x, int64_t combo, int fuse, int nfused, int *k, ExtractCand *c)
-{
-	int64_t n = 0;
-	if (!start_walk(x, combo, &n, c))
-		return 0;
-	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
-	/* choices spread evenly over them all (tile counts differ most) */
-	while (*k < x->maxtry && *k < n) {
-		int64_t i = n <= x->maxtry ? *k : *k * (n - 1) / (x->maxtry - 1);
-		int written = 0;
-		(*k)++;
-		Nest *ns = try_sub(x, combo, i, fuse, nfused, &written, c);
-		if (ns) {
-			nest_free(ns);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-Nest *
-extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int nfused, ExtractCand *c)
-{
-	const AxTiling *T = x->T;
-	const AxGraph *g = T->g;
-	*c = (ExtractCand){ 0 };
-	c->combo = combo;
-	c->fused = -1;
-	c->failed = 1;
-	int64_t count = 0;
-	if (combo < 0 || combo >= x->ncombo || !decode(x, combo) || !start_combo(x, &count) || set_tiles(x) != 0) {
-		snprintf(c->why, sizeof c->why, "its tiles cannot be sized at these sizes");
-		return NULL;
-	}
-	/* every tile: cut along its axis as the requested candidate's is (like_tile) */
-	AxEnv env = { x->n, x->names, x->vals };
-	for (int k = x->nsizes; k < x->n; k++)
-		for (int id = 0; id < g->nnodes; id++) {
-			const TileOp *to = &T->op[id];
-			for (int a = 0; to->kind == TO_COMPUTE && a < to->naxes; a++) {
-				const TileAxis *ax = &to->ax[a];
-				double er, ed;
-				if (!ax->t || strcmp(ax->t, x->names[k]) != 0)
-					continue;
-				double tr = env_val(&req->env, ax->t);
-				if (tr < 1 || t_eval(ax->extent, &req->env, &er) != 0 || t_eval(ax->extent, &env, &ed) != 0 ||
-				    er < 1 || ed < 1) {
-					snprintf(c->why, sizeof c->why, "tile %s has no like at these sizes", ax->t);
-					return NULL;
-				}
-				double want = req->blocks && ax->bcls >= 0 && ax->bcls < 64 ? req->blocks[ax->bcls] : 1;
-				double td = like_tile(er, tr, ed, want);
-				if (!td) {
-					snprintf(c->why, sizeof c->why, "%s cannot be cut into %g tiles at these sizes", ax->t,
-					         ceil(er / tr));
-					return NULL;
-				}
-				x->vals[k] = td;
-			}
-		}
-	for (int b = 0; b < 64; b++)
-		x->blocks[b] = req->blocks ? req->blocks[b] : 1;
-	x->fold = req->fold;
-	fuse = fuse && !x->no_fusion ? NEST_FUSE_OF(nfused < 0 ? NEST_EPILOGUE : nfused) : 0;
-	if (!usable(x) || (!fuse && absorbing(x))) {
-		snprintf(c->why, sizeof c->why, "its tiles like the requested ones are no candidate at these sizes");
-		return NULL;
-	}
-	int nf = 0;
-	Nest *ns = nest_build(T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why, sizeof c->why);
-	if (ns && fuse && nfused >= 0 && nf != nfused) {
-		snprintf(c->why, sizeof c->why, "its tiles like the requested ones fuse %d producers, not %d", nf, nfused);
-		nest_free(ns);
-		return NULL;
-	}
-	if (!ns)
-		return NULL;
-	*c = (ExtractCand){ .combo = combo, .sub = -1, .visit = -1, .fused = fuse ? nf : -1, .choice = x->choice,
-			    .engsel = x->engsel, .blocks = x->blocks, .fold = x->fold, .env = env };
-	nest_room(ns, &c->fp);
-	return ns;
 }
 
 static Nest *next_one(Extract *x, ExtractCand *c);
@@ -858,7 +636,7 @@ next_one(Extract *x, ExtractCand *c)
 		fuse = !x->no_fusion;
 	} else {
 		int more;
-		while ((more = advance_share(x)) && !usable(x))
+		while ((more = advance_share(x)) && !ex_usable(x))
 			;
 		if (!more) {
 			c->end = 1;
@@ -874,7 +652,7 @@ next_one(Extract *x, ExtractCand *c)
 	                      sizeof c->why);
 	/* the form without epilogues next, if it differs; the unfused form, unless it is the same candidate */
 	x->pending_plain = fuse == NEST_FUSE && ns && nfused >= NEST_EPILOGUE;
-	x->pending_unfused = fuse && (!ns || nfused > 0) && !absorbing(x) && !x->fold;   /* folded: the fused form only */
+	x->pending_unfused = fuse && (!ns || nfused > 0) && !ex_absorbing(x) && !x->fold;   /* folded: the fused form only */
 	c->combo = x->combo;
 	c->sub = x->sub;
 	c->visit = x->visit;
@@ -899,7 +677,7 @@ extract_visits(const AxTiling *T, const LowerNode *L, const char *const *names, 
 	Extract *x = extract_new(T, L, names, vals, nsizes, maxtile, 0, budget);
 	int64_t n = 0;
 	while (advance(x))
-		n += usable(x);
+		n += ex_usable(x);
 	extract_free(x);
 	return n;
 }
