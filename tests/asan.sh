@@ -23,18 +23,14 @@ TEST_TIMEOUT=600
 t0=$(date +%s)
 say() { echo "asan: $1 ($(($(date +%s) - t0)) s)"; }
 
-# ---- unit: beside the rest (two cores), each program's status in $tmp/unit/rc, counted at the end ----
-mkdir -p "$tmp/unit"
-: >"$tmp/unit/rc"
-(
-	trap - EXIT
+# ---- unit: beside the rest (two cores), counted at the end ----
+unit_programs() {
 	for u in "$BUILD"/test/*; do
 		[ -x "$u" ] || continue
-		"$u" >"$tmp/unit/$(basename "$u").out" 2>&1
-		echo "$? $u" >>"$tmp/unit/rc"
+		if "$u" >"$tmp/out" 2>&1; then ok; else bad "$u"; tail -20 "$tmp/out" | sed 's/^/    /'; fi
 	done
-) &
-unit_pid=$!
+}
+beside unit_programs
 
 # ---- specs ----
 spec_snapshots
@@ -82,10 +78,7 @@ say "model"
 counted sh tests/sizes/check.sh "$AXONC"
 say "sizes"
 
-wait "$unit_pid"
-while read -r rc u; do
-	if [ "$rc" -eq 0 ]; then ok; else bad "$u"; tail -20 "$tmp/unit/$(basename "$u").out" | sed 's/^/    /'; fi
-done <"$tmp/unit/rc"
+beside_join
 say "unit programs (beside the rest)"
 
 summary

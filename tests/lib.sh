@@ -13,12 +13,30 @@
 #   spec_snapshots            $AXGEN --check: tests/specs/fail/*.ax fail with exactly their .err,
 #                             tests/specs/pass/*.ax check silently
 #   equiv_pairs               $AXONC equiv on every tests/equiv/*.py: its '# expect:' verdict
+#   beside FUNC, beside_join  FUNC runs in the background (the second core) in scratch files of its
+#                             own ($tmp/lane); beside_join waits for it, prints its output and adds
+#                             its counts (one that did not finish fails)
 #   summary                   "N passed, M failed"; its status is 0 when none failed
 pass=0
 fail=0
 tmp=$(mktemp -d /tmp/axon-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 ok() { pass=$((pass + 1)); }
+beside() {
+	mkdir -p "$tmp/lane"
+	(
+		trap - EXIT
+		tmp=$tmp/lane pass=0 fail=0
+		"$1"
+		echo "$pass $fail" >"$tmp/counts"
+	) >"$tmp/lane/log" 2>&1 &
+	lane_pid=$!
+}
+beside_join() {
+	wait "$lane_pid"
+	cat "$tmp/lane/log"
+	if read -r lp lf <"$tmp/lane/counts"; then pass=$((pass + lp)); fail=$((fail + lf)); else bad "the lane beside the rest did not finish"; fi
+}
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 expect_rc() {
 	want=$1

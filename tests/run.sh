@@ -35,6 +35,7 @@ section() {
 # the doc test run beside the rest (two cores), in scratch files of their own; their output and
 # counts join the rest's at the end ----
 second_lane() {
+	sec_name=
 	# ---- emission ([5/7], first part): kernels from the templates, run by a NumPy implementation of NKI ----
 	section "emission"
 	if /usr/bin/python3 tests/nki/test_sim.py >"$tmp/sim" 2>&1; then ok; else bad "the NKI simulator's self-test"; tail -5 "$tmp/sim" | sed 's/^/    /'; fi
@@ -143,14 +144,7 @@ second_lane() {
 
 	section ""
 }
-mkdir -p "$tmp/lane"
-(
-	trap - EXIT
-	tmp=$tmp/lane pass=0 fail=0 sec_name=
-	second_lane
-	echo "$pass $fail" >"$tmp/counts"
-) >"$tmp/lane/log" 2>&1 &
-lane_pid=$!
+beside second_lane
 
 # ---- spec snapshots ----
 section "spec snapshots"
@@ -1183,9 +1177,7 @@ section "compile --sizes and --config"
 counted sh tests/sizes/check.sh "$AXONC"
 
 section ""
-wait "$lane_pid"
-cat "$tmp/lane/log"
-if read -r lp lf <"$tmp/lane/counts"; then pass=$((pass + lp)); fail=$((fail + lf)); else bad "the second lane did not finish"; fi
+beside_join
 cat "$tmp/lane/times" >>"$tmp/times" 2>/dev/null
 echo "time of each part (s):"
 sort -rn "$tmp/times" | sed 's/^/    /'
