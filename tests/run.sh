@@ -653,6 +653,14 @@ if [ "$(jget "$tmp/r.json" "r['best']['bottleneck']")" != dma ] ||
 expect_rc 0 "$AXONC" compile examples/rmsnorm_matmul.py --dims M=256,K=512,N=1024 --budget 400 -o "$tmp/k1.py" --report "$tmp/r1.json" --jobs 1
 if cmp -s "$tmp/k.py" "$tmp/k1.py" && [ "$(jget "$tmp/r.json" "r['best']")" = "$(jget "$tmp/r1.json" "r['best']")" ]; then ok; else
 	bad "--jobs 1 and --jobs 2 select different kernels"; fi
+# --timeline: the winner's schedule in the model, every iteration run (loops that the model jumps
+# over in steady state too): a row per instruction, each engine's rows summing to its busy time,
+# one instruction at a time per compute engine, the last end at the latency (tests/check_timeline.py)
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=8,Hkv=2,S=1024,D=64 --budget 200 -o "$tmp/k.py" --report "$tmp/r.json" --timeline "$tmp/t.csv"
+if /usr/bin/python3 tests/check_timeline.py "$tmp/t.csv" "$tmp/r.json" >"$tmp/out" 2>&1; then ok; else
+	bad "compile --timeline disagrees with the report: $(cat "$tmp/out")"; fi
+expect_rc 2 "$AXONC" compile examples/matmul.py --sizes 'M=512..1024,K=256,N=256' -o "$tmp/ks.py" --timeline "$tmp/t.csv"
+expect_grep 'timeline is an option of compile at one --dims' "$tmp/err" "--timeline refused with --sizes"
 # a structure whose stand-in leaves a short last tile (S=1025) is written at the reduced sizes with
 # one too (extract_mirror): where that had no like, 48 of GQA's 99 structures here went unvalidated
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=32,Hkv=8,S=1025,D=64 --budget 300 -o "$tmp/k.py"

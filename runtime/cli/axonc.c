@@ -40,7 +40,7 @@ static const char usage[] =
 	"  fuse FILE.py [--json]   single instructions proved to do what two adjacent ones do (fusion)\n"
 	"  compile FILE.py --dims M=2048,K=2048 [-o kernel.py] [--report r.json] [--measure model|'CMD']\n"
 	"          [--jobs N] [--budget N] [--no-algebraic] [--no-fusion] [--max-tile T] [--dtype-bytes 2|4]\n"
-	"          [--emit-all DIR [--validate]] [--seed S]\n"
+	"          [--emit-all DIR [--validate]] [--seed S] [--timeline T.csv]\n"
 	"          [--slurm [--partition P] [--max-tasks N] [--workdir DIR]] [--config CFG.json]\n"
 	"                          the fastest proved @LANG@ kernel: every candidate structure validated at\n"
 	"                          reduced sizes (C rendering run by libtcc against the program), every\n"
@@ -57,7 +57,8 @@ static const char usage[] =
 	"                          --emit-all writes an even sample of candidates (NAME.py, NAME.c),\n"
 	"                          with --validate each one run at the requested sizes; --config CFG.json:\n"
 	"                          no search, the kernel of that configuration (a report's best.config)\n"
-	"                          at these sizes, tiles at most its own, validated\n"
+	"                          at these sizes, tiles at most its own, validated; --timeline T.csv:\n"
+	"                          the selected kernel's modelled schedule, a row per instruction run\n"
 	"  compile FILE.py --sizes 'M=512..8192,N=1024,4096' -o kernels.py [--cache DIR] [compile's options]\n"
 	"                          one selection per bucket of sizes (a range cut at powers of two, each\n"
 	"                          listed value its own), Phase 1 once; kernels.py's kernel() finds the\n"
@@ -243,7 +244,8 @@ axonc_main(int argc, char **argv)
 		         opt_value(argc, argv, &i, "--inputs", &o.inputs, &bad) ||
 		         opt_value(argc, argv, &i, "-o", &o.out, &bad) ||
 		         opt_value(argc, argv, &i, "--report", &o.report, &bad) ||
-		         opt_value(argc, argv, &i, "--emit-all", &o.emit_all, &bad)) {
+		         opt_value(argc, argv, &i, "--emit-all", &o.emit_all, &bad) ||
+		         opt_value(argc, argv, &i, "--timeline", &o.timeline, &bad)) {
 			if (bad)
 				return 2;
 		} else if (opt_value(argc, argv, &i, "--seed", &v, &bad) ||

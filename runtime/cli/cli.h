@@ -21,6 +21,7 @@ typedef struct Opts {
 	const char *partition, *workdir;
 	const char *slurm_opt;   /* the first Slurm option given (to say which one needs --slurm) */
 	const char *config;      /* compile --config CFG.json: that configuration replayed, no search */
+	const char *timeline;    /* compile --timeline T.csv: the selected kernel's modelled schedule (model_timeline) */
 	const char *sizes;       /* compile --sizes SPEC: one kernel per bucket of sizes (cmd_sizes.c) */
 	const char *cache;       /* compile --sizes: the cache directory (default $XDG_CACHE_HOME/axon) */
 	const char *argv0;       /* how axonc was run */

@@ -337,8 +337,8 @@ static int
 compile_limits(Compile *c)
 {
 	const Opts *o = c->o;
-	const char *out[2] = { o->out, o->report };
-	for (int k = 0; k < 2; k++)
+	const char *out[3] = { o->out, o->report, o->timeline };
+	for (int k = 0; k < 3; k++)
 		if (out[k] && !writable(out[k]))
 			return 1;
 	if (o->slurm) {   /* sbatch and squeue there, the work directory made */
@@ -491,6 +491,25 @@ compile_winner(Compile *c)
 	return 0;
 }
 
+/* --timeline FILE: the selected kernel's schedule in the model, as CSV (model_timeline) */
+static int
+compile_timeline(const Compile *c)
+{
+	if (!c->best)
+		return 0;
+	FILE *f = fopen(c->o->timeline, "w");
+	if (!f) {
+		fprintf(stderr, "axonc: error: --timeline %s: %s\n", c->o->timeline, strerror(errno));
+		return 1;
+	}
+	model_timeline(c->best, c->dtype, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "axonc: error: --timeline %s: %s\n", c->o->timeline, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* emit: the kernel (-o, or stdout), the sample of --emit-all, the report and the summary */
 static int
 compile_emit(Compile *c)
@@ -504,6 +523,8 @@ compile_emit(Compile *c)
 			return 1;
 	}
 	if (o->report && compile_report(c))
+		return 1;
+	if (o->timeline && compile_timeline(c))
 		return 1;
 	compile_summary(c);
 	return 0;
@@ -572,11 +593,13 @@ compile_replay(Compile *c)
 	return ok > 0 ? 0 : 1;
 }
 
-/* --config: the kernel (-o, or stdout) */
+/* --config: the kernel (-o, or stdout), the timeline */
 static int
 compile_replay_emit(Compile *c)
 {
-	return c->o->out ? write_file(c->o->out, c->src) != 0 : fputs(c->src, stdout) < 0;
+	if (c->o->out ? write_file(c->o->out, c->src) != 0 : fputs(c->src, stdout) < 0)
+		return 1;
+	return c->o->timeline && compile_timeline(c);
 }
 
 static void

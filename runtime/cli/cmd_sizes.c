@@ -447,8 +447,9 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 		return fail("%s needs FILE.py", "compile");
 	if (!o->out)
 		return fail("%s needs -o kernels.py (the module; the table of buckets goes beside it, as .json)", "--sizes");
-	if (o->report || o->emit_all)
-		return fail("%s is an option of compile at one --dims, not of --sizes", o->report ? "--report" : "--emit-all");
+	if (o->report || o->emit_all || o->timeline)
+		return fail("%s is an option of compile at one --dims, not of --sizes",
+		            o->report ? "--report" : o->emit_all ? "--emit-all" : "--timeline");
 	SizeSpec *sp = calloc(1, sizeof *sp);
 	if (!sp)
 		ax_die("out of memory");

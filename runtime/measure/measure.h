@@ -10,6 +10,7 @@
 #ifndef AXON_MEASURE_H
 #define AXON_MEASURE_H
 
+#include <stdio.h>
 #include "back.h"
 #include "nest.h"
 
@@ -40,6 +41,11 @@ void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, s
  * rounds, on the best by their own latencies, so that the twins change no path it takes. */
 double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st);
 extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
+/* The schedule model_latency finds, every iteration run, as CSV into f: a row per instruction
+ * run (its statement, variable, instruction, engine, the iterations of the loops around it,
+ * start, end, and how long its engine or queue sat idle before it, in microseconds); the
+ * latency (HUGE_VAL, and no rows, if it does not fit). */
+double model_timeline(const Nest *ns, int dtype_bytes, FILE *f);
 
 /* roofline.c: the physical bound of a program at sizes */
 typedef struct ModelRoof {

@@ -133,6 +133,25 @@ finish(Model *m, const MOp *o, double end, double ready)
 static void run_loop(Model *m, int at);
 int model_no_jump;
 
+/* model_timeline's row of operation i: its statement, variable, instruction, engine, the loops'
+ * iterations around it, start and end, and how long its engine (queue) was idle before it */
+static void
+trace_row(Model *m, int i, double start, double end, double idle)
+{
+	const NsStmt *s = &m->ns->s[i];
+	const MOp *o = &m->op[i];
+	char it[256] = "";
+	size_t k = 0;
+	for (int d = 0; d < m->nrun && d < 64 && k + 24 < sizeof it; d++)
+		k += (size_t)snprintf(it + k, sizeof it - k, "%s%lld", d ? " " : "", (long long)m->iter[d]);
+	char var[24] = "";
+	if (s->kind == NS_INST && s->var >= 0)
+		snprintf(var, sizeof var, "v%d", s->var);
+	fprintf(m->trace, "%d,%s,%s,%s,%s,%.4f,%.4f,%.4f\n", i, var,
+	        s->kind == NS_INST && s->inst >= 0 ? m->t->insts[s->inst].name : "store", m->t->engines[o->eng].name, it,
+	        start * 1e6, end * 1e6, (idle > 0 ? idle : 0) * 1e6);
+}
+
 static void
 run_range(Model *m, int lo, int hi)
 {
@@ -143,6 +162,8 @@ run_range(Model *m, int lo, int hi)
 		case MK_EXEC: {
 			int s = m->eslot[o->eng];
 			double t = dmax(ready_at(m, o), x[s]), end = t + o->dur;
+			if (m->trace)
+				trace_row(m, i, t, end, t - x[s]);
 			x[s] = end;
 			x[m->st + o->eng] += o->dur;
 			x[m->st + ST_INSTS] += 1;
@@ -153,6 +174,7 @@ run_range(Model *m, int lo, int hi)
 			double t = ready_at(m, o), end = 0;
 			double *q = x + m->eslot[o->eng];
 			int nq = m->nslot[o->eng];
+			double q0 = q[0], t0 = dmax(t, q0);   /* the queue free first (kept sorted) */
 			for (int k = 0; k < o->nq; k++) {
 				q[k] = dmax(q[k], t) + o->dur;
 				end = dmax(end, q[k]);
@@ -163,6 +185,8 @@ run_range(Model *m, int lo, int hi)
 					q[j] = q[j - 1];
 					q[j - 1] = w;
 				}
+			if (m->trace)
+				trace_row(m, i, t0, end, t0 - q0);
 			x[m->st + o->eng] += o->dur * o->nq / nq;
 			x[m->st + ST_BYTES] += o->bytes;
 			x[m->st + ST_INSTS] += 1;
@@ -233,12 +257,15 @@ run_loop(Model *m, int at)
 	int nt = lp->ntouch, lo = at + 1, hi = lp->end, w = HIST;
 	double *x = m->x, *h = m->scr + lp->hist, *pre = h + w * nt;
 	int64_t k = 0, n = lp->trip, base = 0, wait = 0;
+	int d = m->nrun++;
 	record(m, tv, nt, h, w, 0);
 	while (k < n) {
 		m->cnt[at] = k;
+		if (d < 64)
+			m->iter[d] = k;
 		run_range(m, lo, hi);
 		record(m, tv, nt, h, w, ++k);
-		if (k < wait || model_no_jump)
+		if (k < wait || model_no_jump || m->trace)
 			continue;
 		int p = 1;
 		while (p <= MAXPER && !(p % lp->sper == 0 && k - base >= 2 * p && periodic(h, w, k, p, nt)))
@@ -271,6 +298,7 @@ run_loop(Model *m, int at)
 		} else
 			wait = k + 2 * p;   /* the regime is changing: run on before trying again */
 	}
+	m->nrun--;
 }
 
 double
@@ -316,11 +344,13 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 
 /* ---- the model -------------------------------------------------------------------- */
 
-double
-model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st)
+/* The schedule of ns (trace: each instruction's row written there, every iteration run). */
+static double
+model_run(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st, FILE *trace)
 {
 	const AxTarget *t = ns->g->t;
-	Model m = { .ns = ns, .t = t, .n = ns->n, .nv = ns->nvars > 0 ? ns->nvars : 1, .nn = ns->g->nnodes + 1 };
+	Model m = { .ns = ns, .t = t, .n = ns->n, .nv = ns->nvars > 0 ? ns->nvars : 1, .nn = ns->g->nnodes + 1,
+	            .trace = trace };
 	if (dtype_bytes <= 0)
 		dtype_bytes = 4;
 	Footprint own;
@@ -440,6 +470,19 @@ model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *
 	free(m.touch);
 	free(m.scr);
 	return fits ? lat : HUGE_VAL;
+}
+
+double
+model_latency(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st)
+{
+	return model_run(ns, dtype_bytes, fp, st, NULL);
+}
+
+double
+model_timeline(const Nest *ns, int dtype_bytes, FILE *f)
+{
+	fprintf(f, "statement,variable,instruction,engine,iterations,start_us,end_us,idle_before_us\n");
+	return model_run(ns, dtype_bytes, NULL, NULL, f);
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef AXON_MODEL_STATE_H
 #define AXON_MODEL_STATE_H
 
+#include <stdio.h>
 #include "measure.h"
 
 enum {
@@ -68,6 +69,9 @@ typedef struct Model {
 	double *x;
 	int *touch;
 	double *scr;
+	FILE *trace;             /* model_timeline: each instruction's times written here (every iteration run) */
+	int nrun;                /* ... the loops running, */
+	int64_t iter[64];        /* ... their iterations, outermost first */
 } Model;
 
 /* stats slots after st: busy per engine, then bytes, instructions, transfers */
