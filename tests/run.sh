@@ -661,6 +661,19 @@ if /usr/bin/python3 tests/check_timeline.py "$tmp/t.csv" "$tmp/r.json" >"$tmp/ou
 	bad "compile --timeline disagrees with the report: $(cat "$tmp/out")"; fi
 expect_rc 2 "$AXONC" compile examples/matmul.py --sizes 'M=512..1024,K=256,N=256' -o "$tmp/ks.py" --timeline "$tmp/t.csv"
 expect_grep 'timeline is an option of compile at one --dims' "$tmp/err" "--timeline refused with --sizes"
+# the scheduled twins' copies placed by the model (model_refine_copies): never slower than with
+# their copies balanced by busy time alone, faster for some; and a winner whose copies were
+# placed so is written again the same from its configuration (model_schedule at the rebuild)
+"$AXONC" model examples/softmax_matmul.py --dims M=512,K=512,N=512 --budget 300 --list >"$tmp/m" 2>&1
+if awk '/^twin / { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	n++; if (v["ms"] > v["balanced"] + 1e-9) worse++; if (v["ms"] < v["balanced"] * (1 - 1e-6)) better++ }
+	END { exit !(n > 0 && worse == 0 && better > 0) }' "$tmp/m"; then ok; else
+	bad "model --list: twins with their copies placed: $(grep -c '^twin' "$tmp/m") twins, none faster than balanced, or some slower"; fi
+expect_rc 0 "$AXONC" compile examples/softmax_matmul.py --dims M=512,K=512,N=512 --budget 300 -o "$tmp/k.py" --report "$tmp/r.json"
+expect_rc 0 "$AXONC" compile examples/softmax_matmul.py --dims M=512,K=512,N=512 --config "$tmp/r.json" -o "$tmp/k2.py"
+if [ "$(jget "$tmp/r.json" "'%.4f' % (r['best']['latency_us'] / 1000)")" = "$(sed -n 's/.*no search; \([0-9.]*\) ms.*/\1/p' "$tmp/err")" ] &&
+	cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else
+	bad "softmax_matmul: the configuration replayed is not the winner: $(grep 'no search' "$tmp/err")"; fi
 # a structure whose stand-in leaves a short last tile (S=1025) is written at the reduced sizes with
 # one too (extract_mirror): where that had no like, 48 of GQA's 99 structures here went unvalidated
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=32,Hkv=8,S=1025,D=64 --budget 300 -o "$tmp/k.py"

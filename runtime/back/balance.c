@@ -144,6 +144,36 @@ nest_balance(Nest *ns)
 	return moved;
 }
 
+int
+nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room)
+{
+	const AxTarget *t = ns->g->t;
+	const NsStmt *s = &ns->s[i];
+	if (s->kind != NS_INST || s->engine < 0 || !lower_is_copy(t, ns->g->tc, s->inst))
+		return 0;
+	int src = -1, dst = s->out.var == NS_NONE ? s->mem : -1;
+	for (int j = 0; j < ns->n; j++) {   /* the memories of the variables it reads and writes */
+		const NsStmt *q = &ns->s[j];
+		if ((q->kind != NS_INST && q->kind != NS_BUF) || q->var < 0)
+			continue;
+		if (q->var == s->opnd[0].var)
+			src = q->mem;
+		if (s->out.var >= 0 && q->var == s->out.var)
+			dst = q->mem;
+	}
+	if (src < 0 || dst < 0 || t->mems[src].offchip || t->mems[dst].offchip)
+		return 0;
+	int k = 0;
+	for (int m = 0; m < t->ninsts; m++)
+		for (int f = 0; lower_is_copy(t, ns->g->tc, m) && f < t->nengines && f < 32 && k < room; f++)
+			if ((m != s->inst || f != s->engine) && moves(t, m, f, src, dst) && seconds(t, s, m, f) > 0) {
+				alt[k][0] = m;
+				alt[k][1] = f;
+				k++;
+			}
+	return k;
+}
+
 /* The scheduled twin: with forms 3 and 4 tails first (tails.c), then a loop per nest pipelined
  * (pipeline.c), then the copies balanced. */
 int

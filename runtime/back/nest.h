@@ -172,6 +172,9 @@ int nest_balance(Nest *ns);
 /* ... the cheapest copy instruction (copy[k]: lower_is_copy) and its engine (*engine) that moves
  * statement s's tile from memory src to dst on chip: the instruction, or -1 if none */
 int nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *copy, int *engine);
+/* ... statement i, a copy between on-chip memories: the other (instruction, engine) pairs that
+ * could make it (alt, room for room pairs): how many (model_refine_copies tries them) */
+int nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room);
 /* reuse.c: a pair (an instruction, then one writing its tile into a block buffer) made again
  * after the loops it is in, with one of their variables a literal, read from the buffer
  * instead (a column tail's transposes of the stationary operand): how many pairs removed */

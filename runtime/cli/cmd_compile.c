@@ -167,7 +167,7 @@ validate_winner(const SelIn *in, const AxGraph *g0, int nsizes, const SelPick *p
 		if (!ns)   /* its own loops, smaller tiles */
 			ns = extract_mirror(x, wc->combo, wc, !p->unfused, wc->fused, &c);
 		if (ns && p->sched)
-			nest_schedule(ns, p->sched, NULL, NULL);
+			model_schedule(ns, p->sched, in->dtype);
 		if (!ns)
 			snprintf(why, nwhy, "its structure cannot be written at %.200s: %.300s", at, c.why);
 		else {

@@ -442,7 +442,7 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 		fprintf(stderr, "axonc: note: at these sizes %d producer%s loop-fused, and the configuration says %d\n", nf,
 		        nf == 1 ? " is" : "s are", cf->fused);
 	if (cf->sched && fuse)   /* the twin compile chose: scheduled again at these sizes */
-		c->sched = nest_schedule(ns, cf->sched, NULL, NULL) > 0 ? cf->sched : 0;
+		c->sched = model_schedule(ns, cf->sched, dtype) > 0 ? cf->sched : 0;
 	nest_room(ns, &c->fp);
 	if (!footprint_fits(T->g->t, &c->fp, dtype)) {   /* at the element size, as compile judges */
 		snprintf(why, nwhy, "its tiles do not fit on chip at these sizes");

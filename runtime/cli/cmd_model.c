@@ -370,8 +370,8 @@ cmd_model(const AxTarget *t, const Opts *o)
 			ModelStats st;
 			double s = model_pick_form(&ns, &c, dtype, &st) * 1e3;
 			if (list && c.sched)   /* fields as a cand line's: the ms in the 7th */
-				printf("twin v=%d i=%lld.%lld fused=%d form=%d - ms=%.9f\n", p.v, (long long)p.combo,
-				       (long long)p.sub, p.fused, c.sched, s);
+				printf("twin v=%d i=%lld.%lld fused=%d form=%d - ms=%.9f balanced=%.9f\n", p.v, (long long)p.combo,
+				       (long long)p.sub, p.fused, c.sched, s, st.unrefined * 1e3);
 			if (c.sched && st.fits && s < p.ms) {
 				p.ms = s;
 				p.st = st;

@@ -25,6 +25,7 @@ typedef struct ModelStats {
 	double xfer_fixed;       /* transfers: seconds of busy (as in busy[]) that are the fixed per-transfer latency */
 	int dbl[32];             /* per memory: tiles made inside this many loops or more get two buffers */
 	int fits;
+	double unrefined;        /* model_pick_form: the kept form's latency before its copies were placed */
 } ModelStats;
 /* fp: the nest's footprint (nest_room), NULL to measure it here; dtype_bytes: 4 as
  * emitted (float32), 2 for bf16 */
@@ -36,10 +37,18 @@ void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, s
 /* The candidate *ns (c's) and, for a loop-fused form, its scheduled twins (nest_schedule: a loop
  * software-pipelined, its stages in sequence or interleaved, copies balanced over engines; and
  * each with the loads of tail tiles made first, where one moved),
- * modelled: *ns becomes the fastest twin where that is faster than the candidate (c->sched its
- * form, its footprint in c->fp); the latency of the one kept.  The search calls it after its
- * rounds, on the best by their own latencies, so that the twins change no path it takes. */
+ * modelled: the fastest twin, its copies placed by the model (model_refine_copies), becomes *ns
+ * where that is faster than the candidate (c->sched its form, its footprint in c->fp); the
+ * latency of the one kept.  The search calls it after its rounds, on the best by their own
+ * latencies, so that the twins change no path it takes. */
 double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st);
+/* Each copy between on-chip memories of ns, in program order, made by the other copy
+ * instructions and engines that could make it (nest_copy_alts), kept where the model finds ns
+ * faster so; at most two passes.  lat: ns's latency as it is; the latency after. */
+double model_refine_copies(Nest *ns, int dtype_bytes, double lat);
+/* The scheduled twin of form `form` made of ns (nest_schedule), its copies then placed as
+ * model_pick_form places them: how many changes (0: ns as it was, its copies unplaced). */
+int model_schedule(Nest *ns, int form, int dtype_bytes);
 extern int model_no_jump;    /* for tests: run every iteration of every loop (no steady-state jumps) */
 /* The schedule model_latency finds, every iteration run, as CSV into f: a row per instruction
  * run (its statement, variable, instruction, engine, the iterations of the loops around it,

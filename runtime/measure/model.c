@@ -130,6 +130,11 @@ finish(Model *m, const MOp *o, double end, double ready)
 		x[T(m, o->wten)] = dmax(x[T(m, o->wten)], ready);
 }
 
+/* model_refine_copies: passes over the copies at most; model_pick_form: the forms refined are
+ * those at most this much slower than the fastest before refining */
+enum { REFINE_PASSES = 2 };
+#define REFINE_NEAR 1.1
+
 static void run_loop(Model *m, int at);
 int model_no_jump;
 
@@ -302,42 +307,92 @@ run_loop(Model *m, int at)
 }
 
 double
+model_refine_copies(Nest *ns, int dtype_bytes, double lat)
+{
+	for (int pass = 0, moved = 1; pass < REFINE_PASSES && moved; pass++) {
+		moved = 0;
+		for (int i = 0; i < ns->n; i++) {
+			int alt[16][2], na = nest_copy_alts(ns, i, alt, 16);
+			int inst = ns->s[i].inst, eng = ns->s[i].engine;
+			for (int k = 0; k < na; k++) {
+				ns->s[i].inst = alt[k][0];
+				ns->s[i].engine = alt[k][1];
+				double l = model_latency(ns, dtype_bytes, NULL, NULL);
+				if (l < lat * (1 - 1e-9)) {
+					lat = l;
+					inst = alt[k][0], eng = alt[k][1];
+					moved = 1;
+				}
+			}
+			ns->s[i].inst = inst;
+			ns->s[i].engine = eng;
+		}
+	}
+	return lat;
+}
+
+int
+model_schedule(Nest *ns, int form, int dtype_bytes)
+{
+	int k = nest_schedule(ns, form, NULL, NULL);
+	if (k > 0)
+		model_refine_copies(ns, dtype_bytes, model_latency(ns, dtype_bytes, NULL, NULL));
+	return k;
+}
+
+double
 model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 {
 	double lat = model_latency(*ns, dtype_bytes, &c->fp, st);
+	st->unrefined = lat;
 	if (!st->fits || c->fused < 0)
 		return lat;
 	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; forms 3
-	 * and 4 the same with tails first where one moved; each made from the candidate as it is */
-	Nest *own = *ns, *best = NULL;
+	 * and 4 the same with tails first where one moved; each made from the candidate as it is.
+	 * Those within REFINE_NEAR of the fastest get their copies placed by the model
+	 * (model_refine_copies); the fastest then replaces the candidate if it is faster still. */
+	Nest *own = *ns, *tw[5] = { NULL };
+	double tl[5], fastest = HUGE_VAL;
 	for (int form = 1, piped = 0, tails = 1; form <= 4; form++) {
 		if ((form % 2 == 0 && !piped) || (form >= 3 && !tails))
 			continue;
-		Nest *tw = nest_dup(own);
-		int k = nest_schedule(tw, form, &piped, form >= 3 ? &tails : NULL);
-		if (!k || (form >= 3 && !tails)) {
-			nest_free(tw);
+		tw[form] = nest_dup(own);
+		int k = nest_schedule(tw[form], form, &piped, form >= 3 ? &tails : NULL);
+		tl[form] = k && (form < 3 || tails) ? model_latency(tw[form], dtype_bytes, NULL, NULL) : HUGE_VAL;
+		if (tl[form] == HUGE_VAL) {
+			nest_free(tw[form]);
+			tw[form] = NULL;
+		} else if (tl[form] < fastest)
+			fastest = tl[form];
+	}
+	int best = 0;
+	double blat = lat, unrefined = lat;
+	for (int form = 1; form <= 4; form++) {
+		if (!tw[form])
 			continue;
+		double was = tl[form];
+		if (was <= fastest * REFINE_NEAR)
+			tl[form] = model_refine_copies(tw[form], dtype_bytes, was);
+		if (tl[form] < blat) {
+			blat = tl[form];
+			unrefined = was;
+			best = form;
 		}
-		ModelStats ts;
-		Footprint fp;
-		nest_room(tw, &fp);
-		double tl = model_latency(tw, dtype_bytes, &fp, &ts);
-		if (ts.fits && tl < lat) {
-			lat = tl;
-			*st = ts;
-			c->fp = fp;
-			c->sched = form;
-			nest_free(best);
-			best = tw;
-		} else
-			nest_free(tw);
 	}
-	if (best) {
-		nest_free(own);
-		*ns = best;
-	}
-	return lat;
+	for (int form = 1; form <= 4; form++)
+		if (form != best)
+			nest_free(tw[form]);
+	if (!best)
+		return lat;
+	Footprint fp;
+	nest_room(tw[best], &fp);
+	blat = model_latency(tw[best], dtype_bytes, &fp, st);
+	st->unrefined = unrefined;
+	c->fp = fp;
+	c->sched = best;
+	nest_free(own);
+	*ns = tw[best];
+	return blat;
 }
 
 /* ---- capacity ----------------------------------------------------------------------- */

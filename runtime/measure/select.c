@@ -747,7 +747,7 @@ select_rebuild(const SelIn *in, const SelPick *p, ExtractCand *c, Extract **xo)
 		}
 	}
 	if (ns && p->sched) {   /* the twin the model chose, and its footprint */
-		c->sched = nest_schedule(ns, p->sched, NULL, NULL) > 0 ? p->sched : 0;
+		c->sched = model_schedule(ns, p->sched, in->dtype) > 0 ? p->sched : 0;
 		nest_room(ns, &c->fp);
 	}
 	return ns;
