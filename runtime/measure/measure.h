@@ -26,6 +26,7 @@ typedef struct ModelStats {
 	int dbl[32];             /* per memory: tiles made inside this many loops or more get two buffers */
 	int fits;
 	double unrefined;        /* model_pick_form: the kept form's latency before its copies were placed */
+	double ran;              /* operations the model ran (its work: jumped loop iterations not counted) */
 } ModelStats;
 /* fp: the nest's footprint (nest_room), NULL to measure it here; dtype_bytes: 4 as
  * emitted (float32), 2 for bf16 */
@@ -44,8 +45,10 @@ void model_bottleneck_text(const AxTarget *t, const ModelStats *st, char *buf, s
 double model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st);
 /* Each copy between on-chip memories of ns, in program order, made by the other copy
  * instructions and engines that could make it (nest_copy_alts), kept where the model finds ns
- * faster so; at most two passes.  lat: ns's latency as it is; the latency after. */
-double model_refine_copies(Nest *ns, int dtype_bytes, double lat);
+ * faster so; at most two passes, and as many tries as a bound on the model's work allows (none
+ * where a try costs more than an eighth of it).  lat, ran: ns's latency as it is and the
+ * operations the model ran for it (ModelStats.ran); the latency after. */
+double model_refine_copies(Nest *ns, int dtype_bytes, double lat, double ran);
 /* The scheduled twin of form `form` made of ns (nest_schedule), its copies then placed as
  * model_pick_form places them: how many changes (0: ns as it was, its copies unplaced). */
 int model_schedule(Nest *ns, int form, int dtype_bytes);

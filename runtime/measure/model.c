@@ -134,6 +134,8 @@ finish(Model *m, const MOp *o, double end, double ready)
  * those at most this much slower than the fastest before refining */
 enum { REFINE_PASSES = 2 };
 #define REFINE_NEAR 1.1
+#define REFINE_WORK 4e6   /* model_refine_copies: operations run per twin at most (GQA at S = 2048: 74e3 a try) */
+enum { REFINE_TRIES = 8 };
 
 static void run_loop(Model *m, int at);
 int model_no_jump;
@@ -161,6 +163,7 @@ static void
 run_range(Model *m, int lo, int hi)
 {
 	double *x = m->x;
+	m->ran += hi - lo;
 	for (int i = lo; i < hi; i++) {
 		const MOp *o = &m->op[i];
 		switch (o->kind) {
@@ -307,17 +310,22 @@ run_loop(Model *m, int at)
 }
 
 double
-model_refine_copies(Nest *ns, int dtype_bytes, double lat)
+model_refine_copies(Nest *ns, int dtype_bytes, double lat, double ran)
 {
+	/* operations the model runs: at most REFINE_WORK (a bound that does not depend on the
+	 * machine), and none where that would be fewer than REFINE_TRIES tries */
+	double work = ran * REFINE_TRIES > REFINE_WORK ? REFINE_WORK : 0;
 	for (int pass = 0, moved = 1; pass < REFINE_PASSES && moved; pass++) {
 		moved = 0;
 		for (int i = 0; i < ns->n; i++) {
-			int alt[16][2], na = nest_copy_alts(ns, i, alt, 16);
+			int alt[16][2], na = work < REFINE_WORK ? nest_copy_alts(ns, i, alt, 16) : 0;
 			int inst = ns->s[i].inst, eng = ns->s[i].engine;
-			for (int k = 0; k < na; k++) {
+			for (int k = 0; k < na && work < REFINE_WORK; k++) {
 				ns->s[i].inst = alt[k][0];
 				ns->s[i].engine = alt[k][1];
-				double l = model_latency(ns, dtype_bytes, NULL, NULL);
+				ModelStats st;
+				double l = model_latency(ns, dtype_bytes, NULL, &st);
+				work += st.ran;
 				if (l < lat * (1 - 1e-9)) {
 					lat = l;
 					inst = alt[k][0], eng = alt[k][1];
@@ -335,8 +343,11 @@ int
 model_schedule(Nest *ns, int form, int dtype_bytes)
 {
 	int k = nest_schedule(ns, form, NULL, NULL);
-	if (k > 0)
-		model_refine_copies(ns, dtype_bytes, model_latency(ns, dtype_bytes, NULL, NULL));
+	if (k > 0) {
+		ModelStats st = { 0 };
+		double lat = model_latency(ns, dtype_bytes, NULL, &st);
+		model_refine_copies(ns, dtype_bytes, lat, st.ran);
+	}
 	return k;
 }
 
@@ -352,13 +363,15 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 	 * Those within REFINE_NEAR of the fastest get their copies placed by the model
 	 * (model_refine_copies); the fastest then replaces the candidate if it is faster still. */
 	Nest *own = *ns, *tw[5] = { NULL };
-	double tl[5], fastest = HUGE_VAL;
+	double tl[5], ran[5], fastest = HUGE_VAL;
 	for (int form = 1, piped = 0, tails = 1; form <= 4; form++) {
 		if ((form % 2 == 0 && !piped) || (form >= 3 && !tails))
 			continue;
 		tw[form] = nest_dup(own);
 		int k = nest_schedule(tw[form], form, &piped, form >= 3 ? &tails : NULL);
-		tl[form] = k && (form < 3 || tails) ? model_latency(tw[form], dtype_bytes, NULL, NULL) : HUGE_VAL;
+		ModelStats ts;
+		tl[form] = k && (form < 3 || tails) ? model_latency(tw[form], dtype_bytes, NULL, &ts) : HUGE_VAL;
+		ran[form] = tl[form] < HUGE_VAL ? ts.ran : 0;
 		if (tl[form] == HUGE_VAL) {
 			nest_free(tw[form]);
 			tw[form] = NULL;
@@ -372,7 +385,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 			continue;
 		double was = tl[form];
 		if (was <= fastest * REFINE_NEAR)
-			tl[form] = model_refine_copies(tw[form], dtype_bytes, was);
+			tl[form] = model_refine_copies(tw[form], dtype_bytes, was, ran[form]);
 		if (tl[form] < blat) {
 			blat = tl[form];
 			unrefined = was;
@@ -508,6 +521,7 @@ model_run(const Nest *ns, int dtype_bytes, const Footprint *fp, ModelStats *st, 
 		st->transfers = m.x[m.st + ST_XFERS];
 		st->xfer_queues = m.x[m.st + ST_QUEUES];
 		st->xfer_fixed = m.x[m.st + ST_FIXED];
+		st->ran = m.ran;
 		memcpy(st->dbl, dmin, sizeof st->dbl);
 	}
 	free(m.x);

@@ -72,6 +72,7 @@ typedef struct Model {
 	FILE *trace;             /* model_timeline: each instruction's times written here (every iteration run) */
 	int nrun;                /* ... the loops running, */
 	int64_t iter[64];        /* ... their iterations, outermost first */
+	double ran;              /* operations run (the loops' jumped iterations not counted) */
 } Model;
 
 /* stats slots after st: busy per engine, then bytes, instructions, transfers */
