@@ -164,13 +164,16 @@ nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room)
 	if (src < 0 || dst < 0 || t->mems[src].offchip || t->mems[dst].offchip)
 		return 0;
 	int k = 0;
-	for (int m = 0; m < t->ninsts; m++)
-		for (int f = 0; lower_is_copy(t, ns->g->tc, m) && f < t->nengines && f < 32 && k < room; f++)
+	for (int m = 0; m < t->ninsts; m++) {
+		if (!lower_is_copy(t, ns->g->tc, m))
+			continue;
+		for (int f = 0; f < t->nengines && f < 32 && k < room; f++)
 			if ((m != s->inst || f != s->engine) && moves(t, m, f, src, dst) && seconds(t, s, m, f) > 0) {
 				alt[k][0] = m;
 				alt[k][1] = f;
 				k++;
 			}
+	}
 	return k;
 }
 
