@@ -61,6 +61,30 @@ nest_copy_choice(const Nest *ns, const NsStmt *s, int src, int dst, const int *c
 	return bi;
 }
 
+/* Per variable of ns, the memory its definition puts it in (-1: none); mem has room for nvars. */
+static void
+var_mems(const Nest *ns, int *mem)
+{
+	for (int v = 0; v < ns->nvars; v++)
+		mem[v] = -1;
+	for (int i = 0; i < ns->n; i++) {
+		const NsStmt *s = &ns->s[i];
+		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < ns->nvars)
+			mem[s->var] = s->mem;
+	}
+}
+
+/* The memories copy s moves between (var_mems' mem): 1 if both are on chip. */
+static int
+copy_ends(const Nest *ns, const NsStmt *s, const int *mem, int *src, int *dst)
+{
+	const AxTarget *t = ns->g->t;
+	int nv = ns->nvars;
+	*src = s->opnd[0].var >= 0 && s->opnd[0].var < nv ? mem[s->opnd[0].var] : -1;
+	*dst = s->out.var == NS_NONE ? s->mem : s->out.var >= 0 && s->out.var < nv ? mem[s->out.var] : -1;
+	return *src >= 0 && *dst >= 0 && !t->mems[*src].offchip && !t->mems[*dst].offchip;
+}
+
 int
 nest_balance(Nest *ns)
 {
@@ -73,13 +97,7 @@ nest_balance(Nest *ns)
 	if (!up || !endof || !mem || !copy)
 		ax_die("out of memory");
 	nest_loops(ns, up, endof);
-	for (int v = 0; v < nv; v++)
-		mem[v] = -1;
-	for (int i = 0; i < n; i++) {
-		const NsStmt *s = &ns->s[i];
-		if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < nv)
-			mem[s->var] = s->mem;
-	}
+	var_mems(ns, mem);
 	for (int k = 0; k < t->ninsts; k++)
 		copy[k] = lower_is_copy(t, ns->g->tc, k);
 	for (int a = 0; a < n; a++) {
@@ -101,9 +119,8 @@ nest_balance(Nest *ns)
 			NsStmt *s = &ns->s[i];
 			if (s->kind != NS_INST || !copy[s->inst] || s->engine < 0 || s->engine >= 32)
 				continue;
-			int src = s->opnd[0].var >= 0 && s->opnd[0].var < nv ? mem[s->opnd[0].var] : -1;
-			int dst = s->out.var == NS_NONE ? s->mem : s->out.var >= 0 && s->out.var < nv ? mem[s->out.var] : -1;
-			if (src < 0 || dst < 0 || t->mems[src].offchip || t->mems[dst].offchip)
+			int src, dst;
+			if (!copy_ends(ns, s, mem, &src, &dst))
 				continue;
 			double mult = 1;
 			for (int l = up[i]; l >= 0 && l >= a; l = up[l])
@@ -151,17 +168,13 @@ nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room)
 	const NsStmt *s = &ns->s[i];
 	if (s->kind != NS_INST || s->engine < 0 || !lower_is_copy(t, ns->g->tc, s->inst))
 		return 0;
-	int src = -1, dst = s->out.var == NS_NONE ? s->mem : -1;
-	for (int j = 0; j < ns->n; j++) {   /* the memories of the variables it reads and writes */
-		const NsStmt *q = &ns->s[j];
-		if ((q->kind != NS_INST && q->kind != NS_BUF) || q->var < 0)
-			continue;
-		if (q->var == s->opnd[0].var)
-			src = q->mem;
-		if (s->out.var >= 0 && q->var == s->out.var)
-			dst = q->mem;
-	}
-	if (src < 0 || dst < 0 || t->mems[src].offchip || t->mems[dst].offchip)
+	int *mem = malloc(sizeof(int) * (size_t)(ns->nvars + 1)), src, dst;
+	if (!mem)
+		ax_die("out of memory");
+	var_mems(ns, mem);
+	int onchip = copy_ends(ns, s, mem, &src, &dst);
+	free(mem);
+	if (!onchip)
 		return 0;
 	int k = 0;
 	for (int m = 0; m < t->ninsts; m++) {
