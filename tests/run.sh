@@ -436,6 +436,15 @@ fuse_has tests/fusion/matmul_transpose.py '"window": "nc_matmul() ; nc_transpose
 fuse_has tests/fusion/load_transpose.py '"window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a load then a transpose is dma_transpose"
 fuse_has tests/fusion/scale_bias.py '"window": "tensor_scalar(op0=multiply) ; tensor_scalar(op0=add)", "fused":   {[^}]*"text": "activation(data=a, bias=c, scale=b, func=copy)"' "multiply then add is one activation with scale and bias"
 fuse_has tests/fusion/scale_exp.py '"window": "tensor_scalar(op0=multiply) ; activation(func=exp)", "fused":   {[^}]*"text": "activation(data=a, scale=b, func=exp)"' "scale then exp is one activation with a scale"
+# a row's maximum subtracted off the Vector engine (the extra level): -max by an activation with the
+# compile-time scale -1.0 (a float attribute of an instruction), then the subtraction is the exp's bias
+expect_rc 0 "$AXONC" synth tests/fusion/exp_shift.py --json
+if tr -d '\n' <"$tmp/out" | grep -q '"text": "activation(data=a, bias=activation_scaled(data=b, func=copy, scale=-1.0), func=copy)"'; then ok; else
+	bad "x - max on the Scalar engine: activation(copy, bias=activation_scaled(copy, scale=-1.0))"; fi
+fuse_has tests/fusion/exp_shift.py '"window": "activation(func=copy) ; activation(func=exp)", "fused":   {[^}]*"text": "activation(data=a, bias=b, func=exp)"' "exp(x + bias) is one activation with that bias"
+# an immediate that changes nothing is not listed again: (-x)^2 is x^2
+expect_rc 0 "$AXONC" synth examples/rmsnorm.py
+if grep -q 'func=square, scale=-1' "$tmp/out"; then bad "square with scale -1 listed beside square"; else ok; fi
 # the second propagation round over instructions: the transpose the matmul's lowering put on its
 # stationary operand moves (proved) before the producer's exp, then the load and the transpose fuse
 fuse_has tests/fusion/exp_matmul.py '"nodes": \[2, 3\], "ops": \["exp", "matmul"\], "moves": \["nc_transpose() before activation(func=exp)"\], "window": "dma_copy() ; nc_transpose()", "fused":   {[^}]*"text": "dma_transpose(src=a)"' "a transpose moved past exp exposes dma_transpose across the two ops"
@@ -494,6 +503,16 @@ if grep -l '# %7 multiply, in this loop nest, fused into its reader' "$tmp"/fu1/
 npy=$(ls "$tmp/fu1" | grep -c '\.py$')
 if grep -q "\"emit_all_validated\": $npy, \"emit_all_rejected\": 0" "$tmp/r.json"; then ok; else bad "silu_mlp: fused candidates do not all validate"; fi
 fused_run "$tmp/fu1" examples/silu_mlp.py M=64,K=32,N=32
+# x - max(x) by an activation with scale=-1.0 then the bias of exp: such kernels run in the simulator
+rm -rf "$tmp/fu1"
+expect_rc 0 "$AXONC" compile tests/fusion/exp_shift.py --dims M=8,N=12 --max-tile 4 --emit-all "$tmp/fu1" -o "$tmp/k.py"
+nk=0
+for k in $(grep -l 'scale=-1.0' "$tmp"/fu1/*.py | head -1) $(grep -l 'op=nl.exp, data=[^)]*bias' "$tmp"/fu1/*.py | head -1); do
+	nk=$((nk + 1))
+	if /usr/bin/python3 tests/nki/run_kernel.py "$k" tests/fusion/exp_shift.py --dims M=8,N=12 >"$tmp/out" 2>&1; then ok; else
+		bad "the kernel $k differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
+if [ "$nk" -eq 2 ]; then ok; else bad "exp_shift: no kernel with a scale of -1.0 and one with exp's bias"; fi
 
 # ---- emitted kernels honour the program: scalar parameters, dtype, layouts, NKI calls only ----
 section "emitted kernels honour the program"

@@ -238,8 +238,11 @@ probe(const AxTarget *t, TermCtx *tc, const AxOp *op, int dtype_bytes, double *m
 				sy.dim[o][d] = t_int(tc, c.dim[o][d]);
 			}
 		}
-		for (int a = 0; a < op->nattr; a++)
+		for (int a = 0; a < op->nattr; a++) {   /* a float attribute (a scale) at 1 */
 			c.fval[a] = 1;
+			if (op->attr[a].kind == AX_ATTR_FLOAT)
+				sy.sattr[a] = t_num(tc, 1, 1, TS_REAL);
+		}
 		sy.access = access_input;
 		for (int e = 0; e < t->nengines && e < 32; e++) {
 			if (!(op->engines & (1u << e)) || t->engines[e].dma)

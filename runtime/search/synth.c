@@ -261,6 +261,8 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 	memcpy(c.attr, attr, sizeof c.attr);
 	for (int a = 0; sattr && a < op->nattr; a++) {
 		double x;
+		if (op->attr[a].kind == AX_ATTR_ENUM)
+			continue;
 		if (!sattr[a] || t_eval(sattr[a], &sy->env, &x) != 0)
 			return -1;
 		if (op->attr[a].kind == AX_ATTR_SIZE)
@@ -317,6 +319,8 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 	if (each_maybe_same(sy, v, &s, dominated, &d))
 		return -1;
 	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
+		return -1;
+	if (sattr && op->nopnd > 0 && d.same > 0)   /* an immediate that changes nothing here ((-x)^2) */
 		return -1;
 	float *kept = arena_alloc(sy->a, sizeof(float) * (size_t)(numel + 1));
 	memcpy(kept, v, sizeof(float) * (size_t)numel);
@@ -469,6 +473,21 @@ fitting(Synth *sy, const Level *L, const AxOp *op, int *st, int slot, int *nfit,
 	}
 }
 
+/* The values a float attribute of an instruction with operands takes (a compile-time scalar, as
+ * activation's scale): -1, a negation, and 1 / size, a mean's scale.  Not 0 or 1: an instruction
+ * with such an attribute has its tile form too (a scale of 1 is a scale left out), and the two
+ * would only list each sequence twice. */
+static int
+scalar_values(Synth *sy, Term **out)
+{
+	TermCtx *tc = sy->tc;
+	int n = 0;
+	out[n++] = t_num(tc, -1, 1, TS_REAL);
+	for (int i = 0; i < sy->lhs->nsyms && n < 65; i++)
+		out[n++] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL), t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
+	return n;
+}
+
 /* One instruction of the pool at one level: every choice of its enum
  * attributes, and for each every operand tuple, in the order of the plain
  * nested enumeration (an optional operand left out first, then candidate ids
@@ -491,13 +510,21 @@ grow(Synth *sy, const Level *L, int inst, int level)
 	tup_width = op->nopnd;
 	if (sy->ntup > 1)
 		qsort(sy->tup, (size_t)sy->ntup, sizeof(int) * (size_t)w, tuple_cmp);
-	int attr[AX_MAXATTR] = { 0 }, nitems[AX_MAXATTR] = { 0 };
+	int attr[AX_MAXATTR] = { 0 }, nitems[AX_MAXATTR] = { 0 }, nfloat = 0;
+	Term *vals[66], *sattr[AX_MAXATTR] = { 0 };
+	int nvals = scalar_values(sy, vals);
 	for (int a = 0; a < op->nattr; a++)
-		nitems[a] = sy->t->enums[op->attr[a].enum_id].nitems;
+		if (op->attr[a].kind == AX_ATTR_FLOAT) {
+			nitems[a] = nvals;
+			nfloat++;
+		} else
+			nitems[a] = sy->t->enums[op->attr[a].enum_id].nitems;
 	for (;;) {
+		for (int a = 0; a < op->nattr; a++)
+			sattr[a] = op->attr[a].kind == AX_ATTR_FLOAT ? vals[attr[a]] : NULL;
 		for (int j = 0; j < sy->ntup && !sy->spent; j++) {
 			const int *in = sy->tup + j * w;
-			int target, id = apply(sy, inst, attr, in, level, NULL, &res[in[op->nopnd]], &target);
+			int target, id = apply(sy, inst, attr, in, level, nfloat ? sattr : NULL, &res[in[op->nopnd]], &target);
 			if (id >= 0 && target)
 				try_solution(sy, id);
 		}
@@ -585,9 +612,9 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 	sy.pool = arena_alloc(sy.a, sizeof(int) * (size_t)(t->ninsts + 1));
 	for (int i = 0; i < t->ninsts; i++) {
 		const AxOp *in = &t->insts[i];
-		int plain_attrs = 1, shares = 0;
+		int plain_attrs = 1, shares = 0;   /* enum and float attributes (scalar_values) */
 		for (int a = 0; a < in->nattr; a++)
-			plain_attrs &= in->attr[a].kind == AX_ATTR_ENUM;
+			plain_attrs &= in->attr[a].kind != AX_ATTR_SIZE;
 		for (int k = 0; k < lhs->nnodes; k++)
 			shares |= lhs->nodes[k].op >= 0 && shares_gran(in, node_op(lhs, &lhs->nodes[k]));
 		if (plain_attrs && in->nopnd > 0 && (in->layout_only || shares))
