@@ -531,6 +531,75 @@ extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int roo
 	return n;
 }
 
+/* the choice of operation id that digit d of a combination names */
+static int
+digit_choice(const Extract *x, int id, int64_t d)
+{
+	int q = 0;
+	while (q + 1 < x->L[id].nchoices && d >= seq_combos(x, id, q))
+		d -= seq_combos(x, id, q++);
+	return q;
+}
+
+int
+extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room)
+{
+	const AxGraph *g = x->T->g;
+	if (combo < 0 || combo >= x->ncombo || x->ncombo == INT64_MAX || !ex_decode(x, combo))
+		return 0;
+	int64_t *place = calloc((size_t)g->nnodes + 1, sizeof *place), *digit = calloc((size_t)g->nnodes + 1, sizeof *digit);
+	if (!place || !digit)
+		ax_die("out of memory");
+	int64_t pl = 1, c = combo;
+	for (int id = g->nnodes - 1; id >= 0; id--)   /* mixed radix, the last operation fastest (ex_decode) */
+		if (active(x, id)) {
+			place[id] = pl;
+			digit[id] = c % x->cnt[id];
+			c /= x->cnt[id];
+			pl *= x->cnt[id];   /* at most ncombo: no overflow */
+		}
+	int n = 0;
+	for (int id = 0; id < g->nnodes && n < room; id++) {
+		if (!active(x, id))
+			continue;
+		for (int64_t d = 0; d < x->cnt[id] && n < room; d++) {
+			if (d == digit[id])
+				continue;
+			int64_t nc = combo + (d - digit[id]) * place[id];
+			const LowerChoice *ch = &x->L[id].choice[digit_choice(x, id, d)];
+			if (ch->tile && active(x, ch->absorb) && ch->absorb != id &&
+			    digit_choice(x, ch->absorb, digit[ch->absorb]) != ch->absorb_choice) {
+				int64_t off = 0;   /* the producer's choice it was found with, its first engines */
+				for (int q = 0; q < ch->absorb_choice; q++)
+					off += seq_combos(x, ch->absorb, q);
+				nc += (off - digit[ch->absorb]) * place[ch->absorb];
+			}
+			int dup = 0;
+			for (int k = 0; k < n && !dup; k++)
+				dup = out[k] == nc;
+			if (!dup && nc != combo && ex_decode(x, nc))
+				out[n++] = nc;
+		}
+	}
+	free(place);
+	free(digit);
+	return n;
+}
+
+int
+extract_first_subs(Extract *x, int64_t combo, int64_t *out, int room)
+{
+	int64_t count = 0;
+	if (combo < 0 || combo >= x->ncombo || !ex_decode(x, combo) || !ex_start_combo(x, &count))
+		return 0;
+	int64_t nv = count / x->nfold, step = order_step(nv), i = 0;
+	int n = 0;
+	for (int64_t j = 0; j < nv && n < room; j++, i = (i + step) % nv)
+		if (ex_set_sub(x, i))
+			out[n++] = i;
+	return n;
+}
+
 /* x's current choice (choice i of combination combo) written, into c (fuse: nest_build's; *nf
  * its fusions); NULL and c->why if it cannot be. */
 Nest *

@@ -283,6 +283,14 @@ void extract_list(Extract *x, const int64_t (*pairs)[2], int n, int64_t base);
  * or tiles a step up or down, or both; tails balanced or not), at most room, into out: how
  * many.  For a descent from the best choices found. */
 int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int room);
+/* The combinations one operation's choice away from combo (another sequence or engines of one
+ * operation; a choice that includes its producer's computation together with the producer's
+ * choice it was found with), at most room, into out: how many.  For the best combinations of
+ * the first round, which samples the combinations. */
+int extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room);
+/* The first (at most room) tile/block choices of combination combo in its visiting order that
+ * can be sized, as the first round visits them, into out: how many. */
+int extract_first_subs(Extract *x, int64_t combo, int64_t *out, int room);
 /* descent.c: the steps of a descent over the tile/block choices of the best combinations */
 typedef struct Descent Descent;
 Descent *descent_new(void);

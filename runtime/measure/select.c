@@ -53,6 +53,9 @@ typedef struct Sel {
 	                                then the same with one epilogue, and with more (nest.h) */
 	int64_t *ncv;                /* per variant: combinations visited */
 	int64_t *stride;
+	int64_t (*xcombo)[SEL_XCOMBO];   /* per variant: combinations visited past the first round (their
+	                                    verdict cells follow the first round's) */
+	int *nxcombo;
 	int W;
 	char tmpdir[64];             /* --measure: where candidates are written (--slurm: the workers' records) */
 	SlurmRun *slurm;             /* --slurm: the work directory */
@@ -112,8 +115,43 @@ top_insert(SelPick *top, const SelPick *p)
 	insert_n(top, SEL_TOP, p);
 }
 
+/* the candidates whose twins are modelled (twins()): the best by their own latencies, at most
+ * SEL_TWINS_PER of one combination, so that the twins of more than one combination are tried
+ * (their own latencies rank combinations; a twin's depends on its order too) */
+static void
+topp_insert(SelPick *top, const SelPick *p)
+{
+	int same = 0, last = -1;
+	for (int i = 0; i < SEL_TWINS; i++)
+		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
+			same++;
+			last = i;
+		}
+	if (same >= SEL_TWINS_PER) {
+		if (!better(p, &top[last]))
+			return;
+		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(SEL_TWINS - 1 - last));
+		top[SEL_TWINS - 1] = (SelPick){ 0 };
+	}
+	insert_n(top, SEL_TWINS, p);
+}
+
 /* the best per combination by the candidates' own latencies (what the second round and the
  * descent start from): p replaces its combination's pick if better */
+static void
+topv_insert(SelPick *top, const SelPick *p)
+{
+	for (int i = 0; i < SEL_TOPV; i++)
+		if (top[i].have && top[i].v == p->v) {
+			if (!better(p, &top[i]))
+				return;
+			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPV - 1 - i));
+			top[SEL_TOPV - 1] = (SelPick){ 0 };
+			break;
+		}
+	insert_n(top, SEL_TOPV, p);
+}
+
 static void
 topc_insert(SelPick *top, const SelPick *p)
 {
@@ -134,12 +172,15 @@ topc_insert(SelPick *top, const SelPick *p)
 static int
 verdict(Sel *S, Checker *K, int v, const ExtractCand *c, SelOut *o)
 {
-	int64_t ci = c->combo / S->stride[v];
+	int64_t ci = c->combo % S->stride[v] == 0 && c->combo / S->stride[v] < S->ncv[v] ? c->combo / S->stride[v] : -1;
+	for (int k = 0; ci < 0 && k < S->nxcombo[v]; k++)   /* one the first round did not visit */
+		if (S->xcombo[v][k] == c->combo)
+			ci = S->ncv[v] + k;
 	int ne = c->fused / NEST_EPILOGUE, nn = S->W / 3 - 2;
 	int slot = c->fused < 0 ? 0 : 1 + c->fused % NEST_EPILOGUE + (ne < 2 ? ne : 2) * (nn + 2);
-	if (ci >= S->ncv[v] || slot >= S->W)
+	if (ci < 0 || slot >= S->W)
 		return V_UNBUILT;
-	return checker_verdict(K, S->in, v, ci * S->stride[v], c->fused, S->verdict[v] + ci * S->W + slot, ne < 2, o);
+	return checker_verdict(K, S->in, v, c->combo, c->fused, S->verdict[v] + ci * S->W + slot, ne < 2, o);
 }
 
 /* ---- measuring ---------------------------------------------------------------------- */
@@ -308,10 +349,11 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 				p.latency = s;
 			}
 			if (!in->cmd)   /* the twins of the best: modelled after the rounds (twins()) */
-				insert_n(o->topp, SEL_TWINS, &p);
+				topp_insert(o->topp, &p);
 			o->feasible++;
 			top_insert(o->top, &p);
 			topc_insert(o->topc, &p);
+			topv_insert(o->topv, &p);
 			if (o->top[0].have)
 				S->sh->best[k] = o->top[0].latency;
 			nest_free(ns);
@@ -426,9 +468,12 @@ add_counts(SelOut *o, const SelOut *p)
 	for (int i = 0; i < SEL_TOPC; i++)
 		if (p->topc[i].have)
 			topc_insert(o->topc, &p->topc[i]);
+	for (int i = 0; i < SEL_TOPV; i++)
+		if (p->topv[i].have)
+			topv_insert(o->topv, &p->topv[i]);
 	for (int i = 0; i < SEL_TWINS; i++)
 		if (p->topp[i].have)
-			insert_n(o->topp, SEL_TWINS, &p->topp[i]);
+			topp_insert(o->topp, &p->topp[i]);
 }
 
 /* The scheduled twins (model_pick_form) of the best candidates by their own latencies, after
@@ -554,6 +599,74 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 	return rc;
 }
 
+/* The combinations next to the best of the first round (extract_combo_neighbours: one
+ * operation's choice changed), which samples the combinations by a stride and so may pass over
+ * the one choice that matters (GQA: 26 of 1728 combinations per variant at budget 5000), each
+ * visited at the tile/block choices the first round would have visited, within budget; the
+ * best of them then join the second round and the descent. */
+static int
+neighbours(Sel *S, int jobs, SelOut *out, int64_t budget)
+{
+	const SelIn *in = S->in;
+	SelPick from[SEL_TOPV];
+	int n = 0;
+	for (int i = 0; i < SEL_TOPV; i++)
+		if (out->topv[i].have)
+			from[n++] = out->topv[i];
+	if (!n || budget <= 0)
+		return 0;
+	S->list = calloc((size_t)in->nv, sizeof *S->list);
+	S->nlist = calloc((size_t)in->nv, sizeof *S->nlist);
+	S->lbase = calloc((size_t)in->nv, sizeof *S->lbase);
+	if (!S->list || !S->nlist || !S->lbase)
+		ax_die("out of memory");
+	int64_t per = budget, total = 0, nb[SEL_XCOMBO], subs[SEL_MINPER];   /* the best variant's first */
+	for (int i = 0; i < n; i++) {
+		int v = from[i].v;
+		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
+		                         in->budget);
+		int k = extract_combo_neighbours(x, from[i].combo, nb, SEL_XCOMBO);
+		per = budget - total;
+		int64_t spent = 0, cap = per / SEL_MINPER + 1;
+		for (int j = 0; j < k && S->nxcombo[v] < SEL_XCOMBO && spent + SEL_MINPER <= per && j < cap; j++) {
+			int seen = nb[j] % S->stride[v] == 0 && nb[j] / S->stride[v] < S->ncv[v];
+			for (int m = 0; !seen && m < S->nxcombo[v]; m++)
+				seen = S->xcombo[v][m] == nb[j];
+			if (seen)   /* visited already */
+				continue;
+			int ns = extract_first_subs(x, nb[j], subs, SEL_MINPER);
+			if (!ns)
+				continue;
+			S->xcombo[v][S->nxcombo[v]++] = nb[j];
+			S->list[v] = realloc(S->list[v], sizeof *S->list[v] * (size_t)(S->nlist[v] + ns));
+			if (!S->list[v])
+				ax_die("out of memory");
+			for (int m = 0; m < ns; m++) {
+				S->list[v][S->nlist[v]][0] = nb[j];
+				S->list[v][S->nlist[v]++][1] = subs[m];
+			}
+			spent += ns;
+		}
+		total += spent;
+		extract_free(x);
+	}
+	int64_t base = EXTRACT_FOCUS_BASE + 3 * ((int64_t)1 << 28);   /* after the descent's ordinals */
+	for (int v = 0; v < in->nv; v++) {
+		S->lbase[v] = base;
+		base += S->nlist[v];
+	}
+	int rc = total ? round_over(S, jobs, total, out) : 0;
+	for (int v = 0; v < in->nv; v++)
+		free(S->list[v]);
+	free(S->list);
+	free(S->nlist);
+	free(S->lbase);
+	S->list = NULL;
+	S->nlist = NULL;
+	S->lbase = NULL;
+	return rc;
+}
+
 /* The second round (measured by the model): the best combinations of the
  * first, each visited again at fper more of its tile/block choices -- the
  * first round strides through the combinations, and the tiles and blocks
@@ -568,6 +681,13 @@ refine(Sel *S, int jobs, SelOut *out)
 		n += out->topc[i].have;
 	if (!n || in->refine <= 0)
 		return 0;
+	int64_t left = in->refine - in->refine / 8;   /* an eighth to the neighbours of the best combination */
+	int rc = neighbours(S, jobs, out, in->refine / 8);
+	if (rc)
+		return rc;
+	n = 0;
+	for (int i = 0; i < SEL_TOPC; i++)
+		n += out->topc[i].have;
 	S->focus = calloc((size_t)in->nv, sizeof *S->focus);
 	S->nfocus = calloc((size_t)in->nv, sizeof *S->nfocus);
 	if (!S->focus || !S->nfocus)
@@ -575,14 +695,14 @@ refine(Sel *S, int jobs, SelOut *out)
 	for (int i = 0; i < SEL_TOPC; i++)   /* distinct (variant, combination): topc keeps them so */
 		if (out->topc[i].have)
 			S->focus[out->topc[i].v][S->nfocus[out->topc[i].v]++] = out->topc[i].combo;
-	int64_t sample = in->refine / 2;
+	int64_t sample = left / 2;
 	S->fper = sample / n > 1 ? sample / n : 1;
-	int rc = round_over(S, jobs, sample, out);
+	rc = round_over(S, jobs, sample, out);
 	free(S->focus);
 	free(S->nfocus);
 	S->focus = NULL;
 	S->nfocus = NULL;
-	return rc ? rc : descend(S, jobs, out, in->refine - sample);
+	return rc ? rc : descend(S, jobs, out, left - sample);
 }
 
 /* --slurm: the candidates the workers wrote, measured through Slurm, then counted and ranked
@@ -653,7 +773,9 @@ select_run(const SelIn *in, SelOut *out)
 	S.verdict = calloc((size_t)in->nv + 1, sizeof *S.verdict);
 	S.ncv = calloc((size_t)in->nv + 1, sizeof *S.ncv);
 	S.stride = calloc((size_t)in->nv + 1, sizeof *S.stride);
-	if (!S.verdict || !S.ncv || !S.stride)
+	S.xcombo = calloc((size_t)in->nv + 1, sizeof *S.xcombo);
+	S.nxcombo = calloc((size_t)in->nv + 1, sizeof *S.nxcombo);
+	if (!S.verdict || !S.ncv || !S.stride || !S.xcombo || !S.nxcombo)
 		ax_die("out of memory");
 	int nn = in->g0->nnodes;
 	for (int v = 0; v < in->nv; v++)
@@ -670,7 +792,7 @@ select_run(const SelIn *in, SelOut *out)
 		extract_free(x);
 		if (in->progress)
 			total += extract_visits(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->budget);
-		S.verdict[v] = shared_alloc((size_t)(S.ncv[v] * S.W));
+		S.verdict[v] = shared_alloc((size_t)((S.ncv[v] + SEL_XCOMBO) * S.W));
 	}
 	if (rc == 0 && in->cmd) {
 		snprintf(S.tmpdir, sizeof S.tmpdir, "/tmp/axonc.XXXXXX");
@@ -718,11 +840,13 @@ select_run(const SelIn *in, SelOut *out)
 	}
 	slurm_close(S.slurm);
 	for (int v = 0; v < in->nv; v++)
-		munmap(S.verdict[v], S.ncv[v] ? (size_t)(S.ncv[v] * S.W) : 1);
+		munmap(S.verdict[v], (size_t)((S.ncv[v] + SEL_XCOMBO) * S.W));
 	munmap(S.sh, sizeof *S.sh);
 	free(S.verdict);
 	free(S.ncv);
 	free(S.stride);
+	free(S.xcombo);
+	free(S.nxcombo);
 	return rc;
 }
 
