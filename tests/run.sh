@@ -370,7 +370,8 @@ synth_has maximum '"text": "tensor_tensor(data1=a, data2=b, op=maximum)"' "tenso
 synth_has cumsum '"text": "tensor_tensor_scan(data0=memset(P=P, F=F, value=1.0), data1=a, op0=multiply, op1=add)"' "the ones-scan idiom for cumsum"
 synth_has mean '"text": "tensor_scalar_reduce(data=a, operand0=memset(P=P, F=1, value=1.0 / F), op0=multiply, reduce_op=add)"' "mean as a reduction with a scale"
 synth_has mean '"text": "nc_matmul(stationary=memset(P=P, F=1, value=1.0 / P), moving=a)"' "partition-axis mean on the tensor engine"
-synth_has negative '"text": "tensor_tensor(data1=memset(P=P, F=F, value=0.0), data2=a, op=subtract)"' "negation as 0 - x"
+synth_has negative '"text": "activation_scaled(data=a, func=copy, scale=-1.0)"' "negation as one activation with the compile-time scale -1.0"
+synth_has negative '"text": "scalar_tensor_tensor(data=a, operand0=memset(P=P, F=1, value=0.0), operand1=a, op0=multiply, op1=subtract)"' "negation off the Scalar engine too (the extra level): a * 0 - a"
 synth_has square '"text": "tensor_tensor(data1=a, data2=a, op=multiply)"' "square as a product (a defined fn's constituents count)"
 
 # ---- tiling: strips shared per axis class, block/tile sizes per op, loops, cross-tile reductions ----
@@ -455,11 +456,14 @@ fuse_has examples/swiglu_mlp.py '"ops": \["multiply", "matmul"\], "moves": \["nc
 # a constant operand is made on chip: eps is the bias of rsqrt's activation
 fuse_has examples/rmsnorm.py '"window": "tensor_scalar(op0=add) ; activation(func=rsqrt)", "fused":   {[^}]*"text": "activation(data=a, bias=b, func=rsqrt)"' "rsqrt(ms + eps) is one activation with eps as its bias"
 # a load is not fused into an instruction that cannot read off-chip memory; a value two ops read is not fused away
-# (the one fusion in softmax is inside the divide's own two-instruction sequence on the Scalar engine,
-# which one Vector instruction does: the choice it already has)
+# (softmax's fusions: within the divide's and the subtract's Scalar-engine sequences, which one Vector
+# instruction does, the choices they already have; and the subtract's into exp's bias. exp feeds the
+# sum and the divide: nothing fuses past it)
 expect_rc 0 "$AXONC" fuse examples/softmax.py --json
-expect_grep '"fusions": 1,' "$tmp/out" "softmax: exp feeds the sum and the divide, nothing fuses across operations"
-expect_grep '"nodes": \[5, 5\], "ops": \["divide", "divide"\]' "$tmp/out" "softmax: the one fusion is within the divide"
+expect_grep '"fusions": 3,' "$tmp/out" "softmax: three fusions, none past exp, which the sum and the divide read"
+expect_grep '"nodes": \[5, 5\], "ops": \["divide", "divide"\]' "$tmp/out" "softmax: a fusion within the divide"
+expect_grep '"nodes": \[2, 3\], "ops": \["subtract", "exp"\]' "$tmp/out" "softmax: the subtract into exp's bias"
+if grep -q '"ops": \["exp", "sum"\]\|"ops": \["exp", "divide"\]' "$tmp/out"; then bad "softmax: exp fused away though two ops read it"; else ok; fi
 
 # ---- instruction fusion applied: the fusions above are choices of the emitted candidates ----
 section "instruction fusion applied"

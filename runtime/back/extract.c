@@ -587,16 +587,24 @@ extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room)
 }
 
 int
-extract_first_subs(Extract *x, int64_t combo, int64_t *out, int room)
+extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int room)
 {
-	int64_t count = 0;
-	if (combo < 0 || combo >= x->ncombo || !ex_decode(x, combo) || !ex_start_combo(x, &count))
-		return 0;
-	int64_t nv = count / x->nfold, step = order_step(nv), i = 0;
-	int n = 0;
-	for (int64_t j = 0; j < nv && n < room; j++, i = (i + step) % nv)
-		if (ex_set_sub(x, i))
-			out[n++] = i;
+	int64_t nb[256];
+	int k = extract_combo_neighbours(x, combo, nb, 256), n = 0;
+	for (int j = 0; j < k && n + EXTRACT_NEIGHBOUR_SUBS <= room; j++) {
+		int64_t count = 0;
+		if (nb[j] % x->cstride == 0 ||   /* the first round's (ncombo < INT64_MAX: strided by cstride) */
+		    !ex_decode(x, nb[j]) || !ex_start_combo(x, &count))
+			continue;
+		int64_t nv = count / x->nfold, step = order_step(nv), i = 0;
+		int got = 0;
+		for (int64_t m = 0; m < nv && got < EXTRACT_NEIGHBOUR_SUBS; m++, i = (i + step) % nv)
+			if (ex_set_sub(x, i)) {
+				pairs[n][0] = nb[j];
+				pairs[n++][1] = i;
+				got++;
+			}
+	}
 	return n;
 }
 

@@ -288,9 +288,11 @@ int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int
  * choice it was found with), at most room, into out: how many.  For the best combinations of
  * the first round, which samples the combinations. */
 int extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room);
-/* The first (at most room) tile/block choices of combination combo in its visiting order that
- * can be sized, as the first round visits them, into out: how many. */
-int extract_first_subs(Extract *x, int64_t combo, int64_t *out, int room);
+/* The visits of the neighbours of combo the first round did not visit (its stride passes over
+ * them): per neighbour in order, the first EXTRACT_NEIGHBOUR_SUBS tile/block choices of its
+ * visiting order that can be sized, as (combination, choice) pairs, at most room: how many. */
+enum { EXTRACT_NEIGHBOUR_SUBS = 4 };
+int extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int room);
 /* descent.c: the steps of a descent over the tile/block choices of the best combinations */
 typedef struct Descent Descent;
 Descent *descent_new(void);

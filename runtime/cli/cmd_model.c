@@ -135,6 +135,32 @@ topc_put(Pick *top, const Pick *p)
 	top[i] = *p;
 }
 
+/* the best by their own latencies, at most SEL_TWINS_PER of one combination: their twins
+ * modelled at the end (compile's, select.c) */
+static void
+topp_put(Pick *top, const Pick *p)
+{
+	int same = 0, last = -1;
+	for (int i = 0; i < SEL_TWINS; i++)
+		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
+			same++;
+			last = i;
+		}
+	if (same >= SEL_TWINS_PER) {
+		if (p->ms >= top[last].ms)
+			return;
+		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(SEL_TWINS - 1 - last));
+		top[SEL_TWINS - 1] = (Pick){ 0 };
+	}
+	int i = SEL_TWINS;
+	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
+		i--;
+	if (i < SEL_TWINS) {
+		memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(SEL_TWINS - 1 - i));
+		top[i] = *p;
+	}
+}
+
 /* every candidate x visits of variant v: modelled, listed, kept if best */
 static void
 visit_all(Visit *m, int v, Extract *x)
@@ -190,13 +216,7 @@ visit_all(Visit *m, int v, Extract *x)
 		if (!m->vbest[v].have || p.ms < m->vbest[v].ms)
 			m->vbest[v] = p;
 		topc_put(m->topc, &p);
-		int i = SEL_TWINS;   /* the best by their own latencies: their twins modelled at the end */
-		while (i > 0 && (!m->topp[i - 1].have || p.ms < m->topp[i - 1].ms))
-			i--;
-		if (i < SEL_TWINS) {
-			memmove(&m->topp[i + 1], &m->topp[i], sizeof *m->topp * (size_t)(SEL_TWINS - 1 - i));
-			m->topp[i] = p;
-		}
+		topp_put(m->topp, &p);
 		nest_free(ns);
 	}
 }
@@ -267,6 +287,56 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 	free(nl);
 	free(x);
 	descent_free(d);
+}
+
+/* the neighbours of the best combination of each of the SEL_TOPV best variants, the best
+ * variant's first, within left visits, as compile's round takes them (select.c) */
+static void
+neighbours(Visit *m, int nv, const char **names, const double *vals, int64_t budget, int64_t left)
+{
+	Pick from[SEL_TOPV];
+	int nf = 0;
+	for (int v = 0; v < nv; v++) {   /* the best variants, by latency, then variant */
+		if (!m->vbest[v].have)
+			continue;
+		int i = nf < SEL_TOPV ? nf++ : SEL_TOPV;
+		while (i > 0 && m->vbest[v].ms < from[i - 1].ms)
+			i--;
+		if (i < SEL_TOPV) {
+			memmove(&from[i + 1], &from[i], sizeof *from * (size_t)(nf - 1 - i));
+			from[i] = m->vbest[v];
+		}
+	}
+	size_t nvs = nv > 0 ? (size_t)nv : 1;
+	int64_t (**list)[2] = calloc(nvs, sizeof *list), total = 0;
+	int *nl = calloc(nvs, sizeof *nl);
+	if (!list || !nl)
+		ax_die("out of memory");
+	for (int i = 0; i < nf && total < left; i++) {
+		int v = from[i].v;
+		Extract *x = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion, budget);
+		int room = (int)(left - total < 1024 ? left - total : 1024);
+		list[v] = realloc(list[v], sizeof *list[v] * (size_t)(nl[v] + room + 1));
+		if (!list[v])
+			ax_die("out of memory");
+		int k = extract_neighbour_visits(x, from[i].combo, list[v] + nl[v], room);
+		nl[v] += k;
+		total += k;
+		extract_free(x);
+	}
+	int64_t base = EXTRACT_FOCUS_BASE + 3 * ((int64_t)1 << 28);
+	for (int v = 0; v < nv; v++) {   /* the variants in order, as the workers' rounds rank them */
+		if (nl[v]) {
+			Extract *xv = extract_new(m->T[v], m->L[v], names, vals, m->n, m->o->tile_cap, m->o->no_fusion, budget);
+			extract_list(xv, list[v], nl[v], base);
+			visit_all(m, v, xv);
+			extract_free(xv);
+		}
+		base += nl[v];
+		free(list[v]);
+	}
+	free(list);
+	free(nl);
 }
 
 /* Is the candidate (combo, sub, fused) the one --show names: "COMBO.SUB" or "COMBO.SUB,FUSED"? */
@@ -343,6 +413,9 @@ cmd_model(const AxTarget *t, const Opts *o)
 		visit_all(&m, v, x);
 		extract_free(x);
 	}
+	int64_t left = refine - refine / 8;   /* an eighth to the neighbours of the best combinations */
+	if (refine > 0)
+		neighbours(&m, ng->nvariants, names, vals, budget, refine / 8);
 	int nc = 0;
 	for (int i = 0; i < TOPC; i++)
 		nc += m.topc[i].have;
@@ -355,12 +428,12 @@ cmd_model(const AxTarget *t, const Opts *o)
 		if (!k)
 			continue;
 		Extract *x = extract_new(T[v], L[v], names, vals, n, o->tile_cap, o->no_fusion, budget);
-		extract_focus(x, combos, k, refine / 2 / nc > 1 ? refine / 2 / nc : 1);
+		extract_focus(x, combos, k, left / 2 / nc > 1 ? left / 2 / nc : 1);
 		visit_all(&m, v, x);
 		extract_free(x);
 	}
 	if (nc)   /* then the descent from their best choices, with the rest (as compile's) */
-		descend(&m, ng->nvariants, names, vals, budget, refine - refine / 2);
+		descend(&m, ng->nvariants, names, vals, budget, left - left / 2);
 	for (int i = 0; i < SEL_TWINS && m.topp[i].have; i++) {   /* the twins of the best, as compile's */
 		Pick p = m.topp[i];
 		Extract *x = extract_new(T[p.v], L[p.v], names, vals, n, o->tile_cap, o->no_fusion, budget);

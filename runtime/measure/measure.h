@@ -88,7 +88,6 @@ enum { SEL_LEVELS = 3,         /* reduced size sets at most */
        SEL_TOPC = 4,         /* best combinations kept (the second round visits more of their tiles and blocks) */
        SEL_TOPV = 4,         /* ... the best combination of each of the best variants (the neighbours' origins) */
        SEL_XCOMBO = 256,     /* combinations visited past the first round, per variant (neighbours) */
-       SEL_MINPER = 4,       /* tile/block choices per such combination */
        SEL_TWINS = 16,       /* best candidates by their own latencies whose scheduled twins are modelled at the end */
        SEL_TWINS_PER = 4,    /* ... at most this many of one combination */
        SEL_STANDINS = 32,    /* tile/block choices at the requested sizes tried as a structure's stand-in */
@@ -155,7 +154,8 @@ typedef struct SelOut {
 	SelPick topc[SEL_TOPC];  /* the best of distinct combinations, in order */
 	SelPick topv[SEL_TOPV];  /* the best of distinct variants, in order */
 	SelPick topp[SEL_TWINS]; /* the best by their own latencies (their twins modelled after the rounds) */
-	int64_t refined;         /* visits of the second round */
+	int64_t refined;         /* visits of the rounds after the first */
+	int64_t neighbours;      /* ... of them, of combinations next to the first round's best */
 	char first_failure[600];    /* why a candidate (or any) could not be written */
 	char first_rejection[600];
 	char first_infeasible[600];

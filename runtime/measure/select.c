@@ -608,46 +608,33 @@ static int
 neighbours(Sel *S, int jobs, SelOut *out, int64_t budget)
 {
 	const SelIn *in = S->in;
-	SelPick from[SEL_TOPV];
-	int n = 0;
-	for (int i = 0; i < SEL_TOPV; i++)
-		if (out->topv[i].have)
-			from[n++] = out->topv[i];
-	if (!n || budget <= 0)
+	if (budget <= 0)
 		return 0;
 	S->list = calloc((size_t)in->nv, sizeof *S->list);
 	S->nlist = calloc((size_t)in->nv, sizeof *S->nlist);
 	S->lbase = calloc((size_t)in->nv, sizeof *S->lbase);
 	if (!S->list || !S->nlist || !S->lbase)
 		ax_die("out of memory");
-	int64_t per = budget, total = 0, nb[SEL_XCOMBO], subs[SEL_MINPER];   /* the best variant's first */
-	for (int i = 0; i < n; i++) {
-		int v = from[i].v;
+	int64_t total = 0;
+	for (int i = 0; i < SEL_TOPV && out->topv[i].have && total < budget; i++) {   /* the best variant's first */
+		int v = out->topv[i].v;
 		Extract *x = extract_new(in->T[v], in->L[v], in->names, in->vals, in->n, in->maxtile, in->no_fusion,
 		                         in->budget);
-		int k = extract_combo_neighbours(x, from[i].combo, nb, SEL_XCOMBO);
-		per = budget - total;
-		int64_t spent = 0, cap = per / SEL_MINPER + 1;
-		for (int j = 0; j < k && S->nxcombo[v] < SEL_XCOMBO && spent + SEL_MINPER <= per && j < cap; j++) {
-			int seen = nb[j] % S->stride[v] == 0 && nb[j] / S->stride[v] < S->ncv[v];
+		int room = (int)(budget - total < 1024 ? budget - total : 1024);
+		S->list[v] = realloc(S->list[v], sizeof *S->list[v] * (size_t)(S->nlist[v] + room + 1));
+		if (!S->list[v])
+			ax_die("out of memory");
+		int k = extract_neighbour_visits(x, out->topv[i].combo, S->list[v] + S->nlist[v], room);
+		for (int j = 0; j < k; j++) {   /* their verdicts' cells */
+			int64_t combo = S->list[v][S->nlist[v] + j][0];
+			int seen = 0;
 			for (int m = 0; !seen && m < S->nxcombo[v]; m++)
-				seen = S->xcombo[v][m] == nb[j];
-			if (seen)   /* visited already */
-				continue;
-			int ns = extract_first_subs(x, nb[j], subs, SEL_MINPER);
-			if (!ns)
-				continue;
-			S->xcombo[v][S->nxcombo[v]++] = nb[j];
-			S->list[v] = realloc(S->list[v], sizeof *S->list[v] * (size_t)(S->nlist[v] + ns));
-			if (!S->list[v])
-				ax_die("out of memory");
-			for (int m = 0; m < ns; m++) {
-				S->list[v][S->nlist[v]][0] = nb[j];
-				S->list[v][S->nlist[v]++][1] = subs[m];
-			}
-			spent += ns;
+				seen = S->xcombo[v][m] == combo;
+			if (!seen && S->nxcombo[v] < SEL_XCOMBO)
+				S->xcombo[v][S->nxcombo[v]++] = combo;
 		}
-		total += spent;
+		S->nlist[v] += k;
+		total += k;
 		extract_free(x);
 	}
 	int64_t base = EXTRACT_FOCUS_BASE + 3 * ((int64_t)1 << 28);   /* after the descent's ordinals */
@@ -655,7 +642,9 @@ neighbours(Sel *S, int jobs, SelOut *out, int64_t budget)
 		S->lbase[v] = base;
 		base += S->nlist[v];
 	}
+	int64_t before = out->refined;
 	int rc = total ? round_over(S, jobs, total, out) : 0;
+	out->neighbours += out->refined - before;
 	for (int v = 0; v < in->nv; v++)
 		free(S->list[v]);
 	free(S->list);

@@ -17,6 +17,10 @@
  *      neighbours is faster, the same with one worker and with two
  *   6. lower_tile_first (a reduction's partial tiles combined by it): the first sequence of
  *      the whole search, and the search stops there
+ *   8. the combinations next to the best (extract_combo_neighbours): each one operation's
+ *      choice away, or two where a fused choice brings its producer's; a compile whose
+ *      neighbours are visited validates them as structures of their own (none dropped
+ *      unvalidated), the same with one worker and with two
  *   7. extract_mirror: a candidate's structure at reduced sizes, each tile cut as many times
  *      as the candidate's, or where the axis is too short, into the most tiles that divide
  *      it and the candidate's blocks (more than one where there were); its blocks kept
@@ -281,6 +285,80 @@ test_descent(void)
 	prog_close(&a);
 }
 
+/* 8 */
+static void
+test_combo_neighbours(void)
+{
+	Prog a;
+	if (prog_open(&a, "examples/softmax_matmul.py", "M=256,K=512,N=256") != 0)
+		return;
+	Extract *x = extract_new(a.tiling, a.L, a.names, a.vals, a.n, 0, 0, 400);
+	const AxGraph *g = a.tiling->g;
+	int64_t nb[256];
+	int n = extract_combo_neighbours(x, 0, nb, 256), bad = 0, fused = 0;
+	CHECK(n > 4);
+	int *c0 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c0), *c1 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c1);
+	ExtractCand c;
+	int ok0 = 0;
+	for (int64_t sub = 0; sub < 64 && !ok0; sub++) {   /* a tile/block choice that can be written */
+		Nest *ns = extract_at(x, 0, sub, NEST_FUSE_OF(-1), &c);
+		if (!c.failed || ns) {
+			ok0 = 1;
+			for (int id = 0; id < g->nnodes; id++) {
+				c0[id * 9] = c.choice[id];
+				memcpy(c0 + id * 9 + 1, c.engsel + id * 8, 8 * sizeof *c0);
+			}
+		}
+		nest_free(ns);
+	}
+	CHECK(ok0);
+	for (int i = 0; i < n && ok0; i++) {
+		int written = 0;
+		for (int64_t sub = 0; sub < 64 && !written; sub++) {
+			Nest *ns = extract_at(x, nb[i], sub, NEST_FUSE_OF(-1), &c);
+			if (!c.failed || ns) {
+				written = 1;
+				for (int id = 0; id < g->nnodes; id++) {
+					c1[id * 9] = c.choice[id];
+					memcpy(c1 + id * 9 + 1, c.engsel + id * 8, 8 * sizeof *c1);
+				}
+			}
+			nest_free(ns);
+		}
+		if (!written)
+			continue;
+		int diff[4], nd = 0;
+		for (int id = 0; id < g->nnodes; id++)
+			if (memcmp(c0 + id * 9, c1 + id * 9, 9 * sizeof *c0) != 0 && nd < 4)
+				diff[nd++] = id;
+		int one = nd == 1, two = 0;
+		for (int k = 0; nd == 2 && k < 2; k++) {   /* a fused choice and the producer's it was found with */
+			const LowerChoice *ch = &a.L[diff[k]].choice[c1[diff[k] * 9]];
+			two |= ch->tile && ch->absorb == diff[1 - k] && c1[diff[1 - k] * 9] == ch->absorb_choice;
+		}
+		fused += two;
+		bad += !one && !two;
+	}
+	CHECK(bad == 0);
+	if (bad)
+		report(0, __LINE__, "%d of %d neighbours of combination 0 are not one choice away", bad, n);
+	free(c0);
+	free(c1);
+	extract_free(x);
+	/* a compile that visits neighbours validates them (their verdicts' own cells) */
+	SelIn in = sel_in(&a, a.g, 1, 400, NULL);
+	in.refine = 2000;
+	SelOut o1, o2;
+	CHECK(select_run(&in, &o1) == 0);
+	CHECK(o1.top[0].have && o1.neighbours > 0);
+	CHECK(o1.unvalidated == 0 && o1.rejected == 0 && o1.struct_rejected == 0);
+	in.jobs = 2;
+	CHECK(select_run(&in, &o2) == 0);
+	CHECK(o2.top[0].have && o2.top[0].latency == o1.top[0].latency && o2.neighbours == o1.neighbours &&
+	      o2.validated == o1.validated);
+	prog_close(&a);
+}
+
 static void
 test_first(void)
 {
@@ -456,6 +534,7 @@ main(void)
 	test_command();
 	test_shrink();
 	test_descent();
+	test_combo_neighbours();
 	test_first();
 	test_mirror();
 	test_jobs();
