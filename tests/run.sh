@@ -107,9 +107,10 @@ second_lane() {
 	for a in "matmul.py --dims M=512,K=1024,N=512" "softmax_matmul.py --dims M=256,K=1024,N=256" "rmsnorm.py --dims M=512,N=2048 --max-variants 1" \
 		"gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --budget 300" "softmax.py --dims M=1025,N=1025 --budget 300"; do
 		# shellcheck disable=SC2086
-		"$AXONC" model examples/$a --list | grep '^cand \|^twin ' >"$tmp/j1"
+		"$AXONC" model examples/$a --list | grep '^cand \|^twin ' | sort >"$tmp/j1"
 		# shellcheck disable=SC2086
-		"$AXONC" model examples/$a --list --no-jump | grep '^cand \|^twin ' >"$tmp/j2"
+		"$AXONC" model examples/$a --list --no-jump | grep '^cand \|^twin ' | sort >"$tmp/j2"
+		# (sorted: twins of equal own latencies, up to rounding, may come in either order)
 		# the same candidates, their latencies equal up to rounding (1e-9 relative)
 		if [ -s "$tmp/j1" ] && paste -d' ' "$tmp/j1" "$tmp/j2" | awk -v n="$(wc -l <"$tmp/j2")" '
 			{ a = substr($7, 4) + 0; b = substr($(NF / 2 + 7), 4) + 0; d = a - b; if (d < 0) d = -d
@@ -764,11 +765,12 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/sd.py" examples/softmax.py --d
 	bad "the softmax with its divide on the Scalar engine differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # with blocks along M, the loads of the producers made per tile go out per block, before the tile
 # loops (prefetch.c); the model takes each tile of the block buffer as ready once its load is done,
-# so the blocked form is the faster one
-"$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 400 --list >"$tmp/m" 2>&1
+# so the blocked form is the faster one (budget 600: at 400 the subtract's Scalar-engine sequences
+# leave each combination too few tile/block choices to reach 8-tile blocks)
+"$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 600 --list >"$tmp/m" 2>&1
 id=$(awk '/^cand/ && / fused=4 blocks=n0=8 / && /t0_1:128,/ { sub("i=", "", $3); print $3; exit }' "$tmp/m")
 un=$(awk '/^cand/ && / fused=4 blocks=- / && /t0_1:128,/ { sub("ms=", "", $7); print $7; exit }' "$tmp/m")
-expect_rc 0 "$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 400 --show "$id,4"
+expect_rc 0 "$AXONC" model examples/softmax.py --dims M=1024,N=1024 --budget 600 --show "$id,4"
 sed -n '/^# candidate/,/^    return/p' "$tmp/out" | sed '1d' >"$tmp/kb.py"
 if tr -d '\n' <"$tmp/kb.py" | grep -Eq 'for j0 in nl.affine_range\(8\):        nisa.dma_copy\(dst=v[0-9]+\[j0, 0:128, 0:1024\], src=X\[.*for j0 in nl.affine_range\(8\):        # %3 exp' &&
 	! sed -n '/# %3 exp/,$p' "$tmp/kb.py" | grep -q 'src=X\['; then ok; else
@@ -778,14 +780,15 @@ if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/kb.py" exa
 ms=$(awk -v id="i=$id" '/^cand/ && $3 == id && $4 == "fused=4" { sub("ms=", "", $7); print $7; exit }' "$tmp/m")
 if awk -v a="$ms" -v b="$un" 'BEGIN { exit !(a > 0 && b > 0 && a < b) }'; then ok; else
 	bad "model: the blocked, prefetched softmax ($ms ms) is not faster than the unblocked one ($un ms)"; fi
-# the second round of Phase 2 (the best combinations' tiles and blocks): at budget 2000 RMSNorm
-# finds what 40000 visits of the first round alone find
+# the second round of Phase 2 (the best combinations' tiles and blocks): at budget 4000 RMSNorm
+# finds what 40000 visits find (at 2000 until its mean had a Scalar-engine sequence with a 1/N scale,
+# 0.0398 ms; 0.0396 at 2000 since, 0.0395 at 4000 and at 40000)
 expect_rc 0 "$AXONC" model examples/rmsnorm.py --dims M=1024,N=1024 --budget 40000
 wide=$(awk '/^best/ { print $2 }' "$tmp/out")
-expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=1024,N=1024 --budget 2000 -o "$tmp/k2.py" --report "$tmp/r.json"
+expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=1024,N=1024 --budget 4000 -o "$tmp/k2.py" --report "$tmp/r.json"
 got=$(jget "$tmp/r.json" "'%.4f' % (r['best']['latency_us'] / 1e3)")
 if [ "$(jget "$tmp/r.json" "int(r['visits_second_round'] > 0)")" = 1 ] && [ "$got" = "$wide" ]; then ok; else
-	bad "second round: budget 2000 found $got ms, the wide first round $wide ms"; fi
+	bad "second round: budget 4000 found $got ms, 40000 visits $wide ms"; fi
 first_cand examples/rmsnorm.py M=256,N=512 --no-fusion
 if [ "$(grep -c 'affine_range' "$tmp/k.py")" -eq 5 ]; then ok; else bad "--no-fusion: one loop nest per op"; fi
 if [ "$(jget "$tmp/r.json" "r['best']['config']['fusion']")" = unfused ]; then ok; else bad "--no-fusion: the winner is unfused"; fi
