@@ -285,6 +285,27 @@ test_descent(void)
 	prog_close(&a);
 }
 
+/* each operation's choice and engines (9 ints per node) of combination combo, at the first of
+ * its tile/block choices that can be written; 0 if none of the first 64 can */
+static int
+combo_choices(Extract *x, const AxGraph *g, int64_t combo, int *out)
+{
+	for (int64_t sub = 0; sub < 64; sub++) {
+		ExtractCand c;
+		Nest *ns = extract_at(x, combo, sub, NEST_FUSE_OF(-1), &c);
+		int ok = !c.failed || ns;
+		if (ok)
+			for (int id = 0; id < g->nnodes; id++) {
+				out[id * 9] = c.choice[id];
+				memcpy(out + id * 9 + 1, c.engsel + id * 8, 8 * sizeof *out);
+			}
+		nest_free(ns);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
 /* 8 */
 static void
 test_combo_neighbours(void)
@@ -298,34 +319,10 @@ test_combo_neighbours(void)
 	int n = extract_combo_neighbours(x, 0, nb, 256), bad = 0, fused = 0;
 	CHECK(n > 4);
 	int *c0 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c0), *c1 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c1);
-	ExtractCand c;
-	int ok0 = 0;
-	for (int64_t sub = 0; sub < 64 && !ok0; sub++) {   /* a tile/block choice that can be written */
-		Nest *ns = extract_at(x, 0, sub, NEST_FUSE_OF(-1), &c);
-		if (!c.failed || ns) {
-			ok0 = 1;
-			for (int id = 0; id < g->nnodes; id++) {
-				c0[id * 9] = c.choice[id];
-				memcpy(c0 + id * 9 + 1, c.engsel + id * 8, 8 * sizeof *c0);
-			}
-		}
-		nest_free(ns);
-	}
+	int ok0 = combo_choices(x, g, 0, c0);
 	CHECK(ok0);
 	for (int i = 0; i < n && ok0; i++) {
-		int written = 0;
-		for (int64_t sub = 0; sub < 64 && !written; sub++) {
-			Nest *ns = extract_at(x, nb[i], sub, NEST_FUSE_OF(-1), &c);
-			if (!c.failed || ns) {
-				written = 1;
-				for (int id = 0; id < g->nnodes; id++) {
-					c1[id * 9] = c.choice[id];
-					memcpy(c1 + id * 9 + 1, c.engsel + id * 8, 8 * sizeof *c1);
-				}
-			}
-			nest_free(ns);
-		}
-		if (!written)
+		if (!combo_choices(x, g, nb[i], c1))
 			continue;
 		int diff[4], nd = 0;
 		for (int id = 0; id < g->nnodes; id++)
