@@ -316,7 +316,7 @@ test_combo_neighbours(void)
 	Extract *x = extract_new(a.tiling, a.L, a.names, a.vals, a.n, 0, 0, 400);
 	const AxGraph *g = a.tiling->g;
 	int64_t nb[256];
-	int n = extract_combo_neighbours(x, 0, nb, 256), bad = 0, fused = 0;
+	int n = extract_combo_neighbours(x, 0, nb, 256), bad = 0;
 	CHECK(n > 4);
 	int *c0 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c0), *c1 = calloc((size_t)g->nnodes * 9 + 1, sizeof *c1);
 	int ok0 = combo_choices(x, g, 0, c0);
@@ -333,7 +333,6 @@ test_combo_neighbours(void)
 			const LowerChoice *ch = &a.L[diff[k]].choice[c1[diff[k] * 9]];
 			two |= ch->tile && ch->absorb == diff[1 - k] && c1[diff[1 - k] * 9] == ch->absorb_choice;
 		}
-		fused += two;
 		bad += !one && !two;
 	}
 	CHECK(bad == 0);
