@@ -118,6 +118,12 @@ second_lane() {
 			END { exit !(NR == n && bad == 0) }'; then ok; else
 			bad "model $a: jumps differ from the full schedule"; diff "$tmp/j1" "$tmp/j2" | head -4 | sed 's/^/    /'; fi
 	done
+	# twins are modelled for at most 4 candidates of one combination (select.c's insert_capped): here
+	# one combination's tile/block choices fill the best 16 by their own latencies (11 twins of it won
+	# before the cap)
+	"$AXONC" model examples/softmax_matmul.py --dims M=256,K=1024,N=256 --budget 400 --list >"$tmp/tw" 2>&1
+	most=$(awk '/^twin/ { split($3, x, "."); n[$2 " " x[1]]++ } END { m = 0; for (k in n) if (n[k] > m) m = n[k]; print m }' "$tmp/tw")
+	if [ "$most" -ge 1 ] && [ "$most" -le 4 ]; then ok; else bad "model --list: $most twins of one combination (at most 4)"; fi
 	expect_rc 0 "$AXONC" model examples/matmul.py --dims M=4096,K=8192,N=8192 --dtype-bytes 2
 	expect_grep '^roofline  *5\.9919 ms' "$tmp/out" "bf16 4096x8192x8192: the roofline is the matrix unit's bf16 peak (91.75 TFLOPS)"
 	expect_rc 2 "$AXONC" model examples/matmul.py

@@ -113,50 +113,30 @@ typedef struct Visit {       /* the candidates met so far */
 
 static int shown(const char *want, int64_t combo, int64_t sub, int fused);
 
-/* the best per combination by the candidates' own latencies (not their twins'), distinct
- * combinations, in order (ties: the first met) */
+/* p into the best n of top by their own latencies (not their twins'), in order (ties: the first
+ * met), at most per of one key (the variant, and with by_combo its combination): where there are
+ * per already, p replaces the worst of them if faster (compile's insert_capped, select.c).  The
+ * best combinations (per 1), the twins' candidates (SEL_TWINS_PER), the best variants (per 1). */
 static void
-topc_put(Pick *top, const Pick *p)
-{
-	for (int i = 0; i < TOPC; i++)
-		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (p->ms >= top[i].ms)
-				return;
-			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(TOPC - 1 - i));
-			top[TOPC - 1] = (Pick){ 0 };
-			break;
-		}
-	int i = TOPC;
-	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
-		i--;
-	if (i >= TOPC)
-		return;
-	memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(TOPC - 1 - i));
-	top[i] = *p;
-}
-
-/* the best by their own latencies, at most SEL_TWINS_PER of one combination: their twins
- * modelled at the end (compile's, select.c) */
-static void
-topp_put(Pick *top, const Pick *p)
+put_capped(Pick *top, int n, const Pick *p, int per, int by_combo)
 {
 	int same = 0, last = -1;
-	for (int i = 0; i < SEL_TWINS; i++)
-		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
+	for (int i = 0; i < n; i++)
+		if (top[i].have && top[i].v == p->v && (!by_combo || top[i].combo == p->combo)) {
 			same++;
 			last = i;
 		}
-	if (same >= SEL_TWINS_PER) {
+	if (same >= per) {
 		if (p->ms >= top[last].ms)
 			return;
-		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(SEL_TWINS - 1 - last));
-		top[SEL_TWINS - 1] = (Pick){ 0 };
+		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(n - 1 - last));
+		top[n - 1] = (Pick){ 0 };
 	}
-	int i = SEL_TWINS;
+	int i = n;
 	while (i > 0 && (!top[i - 1].have || p->ms < top[i - 1].ms))
 		i--;
-	if (i < SEL_TWINS) {
-		memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(SEL_TWINS - 1 - i));
+	if (i < n) {
+		memmove(&top[i + 1], &top[i], sizeof *top * (size_t)(n - 1 - i));
 		top[i] = *p;
 	}
 }
@@ -215,8 +195,8 @@ visit_all(Visit *m, int v, Extract *x)
 			m->best = p;
 		if (!m->vbest[v].have || p.ms < m->vbest[v].ms)
 			m->vbest[v] = p;
-		topc_put(m->topc, &p);
-		topp_put(m->topp, &p);
+		put_capped(m->topc, TOPC, &p, 1, 1);
+		put_capped(m->topp, SEL_TWINS, &p, SEL_TWINS_PER, 1);
 		nest_free(ns);
 	}
 }
@@ -294,19 +274,13 @@ descend(Visit *m, int nv, const char **names, const double *vals, int64_t budget
 static void
 neighbours(Visit *m, int nv, const char **names, const double *vals, int64_t budget, int64_t left)
 {
-	Pick from[SEL_TOPV];
+	Pick from[SEL_TOPV] = { 0 };
+	for (int v = 0; v < nv; v++)   /* the best variants, by latency, then variant */
+		if (m->vbest[v].have)
+			put_capped(from, SEL_TOPV, &m->vbest[v], 1, 0);
 	int nf = 0;
-	for (int v = 0; v < nv; v++) {   /* the best variants, by latency, then variant */
-		if (!m->vbest[v].have)
-			continue;
-		int i = nf < SEL_TOPV ? nf++ : SEL_TOPV;
-		while (i > 0 && m->vbest[v].ms < from[i - 1].ms)
-			i--;
-		if (i < SEL_TOPV) {
-			memmove(&from[i + 1], &from[i], sizeof *from * (size_t)(nf - 1 - i));
-			from[i] = m->vbest[v];
-		}
-	}
+	while (nf < SEL_TOPV && from[nf].have)
+		nf++;
 	size_t nvs = nv > 0 ? (size_t)nv : 1;
 	int64_t (**list)[2] = calloc(nvs, sizeof *list), total = 0;
 	int *nl = calloc(nvs, sizeof *nl);

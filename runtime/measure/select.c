@@ -88,55 +88,48 @@ top_insert(SelPick *top, const SelPick *p)
 	insert_n(top, SEL_TOP, p);
 }
 
+/* p into the best n of top, in order, at most per of one key (the variant, and with by_combo its
+ * combination): where there are per already, p replaces the worst of them if better */
+static void
+insert_capped(SelPick *top, int n, const SelPick *p, int per, int by_combo)
+{
+	int same = 0, last = -1;
+	for (int i = 0; i < n; i++)
+		if (top[i].have && top[i].v == p->v && (!by_combo || top[i].combo == p->combo)) {
+			same++;
+			last = i;
+		}
+	if (same >= per) {
+		if (!better(p, &top[last]))
+			return;
+		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(n - 1 - last));
+		top[n - 1] = (SelPick){ 0 };
+	}
+	insert_n(top, n, p);
+}
+
 /* the candidates whose twins are modelled (twins()): the best by their own latencies, at most
  * SEL_TWINS_PER of one combination, so that the twins of more than one combination are tried
  * (their own latencies rank combinations; a twin's depends on its order too) */
 static void
 topp_insert(SelPick *top, const SelPick *p)
 {
-	int same = 0, last = -1;
-	for (int i = 0; i < SEL_TWINS; i++)
-		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			same++;
-			last = i;
-		}
-	if (same >= SEL_TWINS_PER) {
-		if (!better(p, &top[last]))
-			return;
-		memmove(&top[last], &top[last + 1], sizeof *top * (size_t)(SEL_TWINS - 1 - last));
-		top[SEL_TWINS - 1] = (SelPick){ 0 };
-	}
-	insert_n(top, SEL_TWINS, p);
+	insert_capped(top, SEL_TWINS, p, SEL_TWINS_PER, 1);
+}
+
+/* the best of each of the best variants (the neighbours' origins, select_rounds.c) */
+static void
+topv_insert(SelPick *top, const SelPick *p)
+{
+	insert_capped(top, SEL_TOPV, p, 1, 0);
 }
 
 /* the best per combination by the candidates' own latencies (what the second round and the
  * descent start from): p replaces its combination's pick if better */
 static void
-topv_insert(SelPick *top, const SelPick *p)
-{
-	for (int i = 0; i < SEL_TOPV; i++)
-		if (top[i].have && top[i].v == p->v) {
-			if (!better(p, &top[i]))
-				return;
-			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPV - 1 - i));
-			top[SEL_TOPV - 1] = (SelPick){ 0 };
-			break;
-		}
-	insert_n(top, SEL_TOPV, p);
-}
-
-static void
 topc_insert(SelPick *top, const SelPick *p)
 {
-	for (int i = 0; i < SEL_TOPC; i++)
-		if (top[i].have && top[i].v == p->v && top[i].combo == p->combo) {
-			if (!better(p, &top[i]))
-				return;
-			memmove(&top[i], &top[i + 1], sizeof *top * (size_t)(SEL_TOPC - 1 - i));
-			top[SEL_TOPC - 1] = (SelPick){ 0 };
-			break;
-		}
-	insert_n(top, SEL_TOPC, p);
+	insert_capped(top, SEL_TOPC, p, 1, 1);
 }
 
 /* ---- validation by structure (verdict.c) ---------------------------------------------- */

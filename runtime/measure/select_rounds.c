@@ -156,7 +156,7 @@ sel_refine(Sel *S, int jobs, SelOut *out)
 		n += out->topc[i].have;
 	if (!n || in->refine <= 0)
 		return 0;
-	int64_t left = in->refine - in->refine / 8;   /* an eighth to the neighbours of the best combination */
+	int64_t left = in->refine - in->refine / 8;   /* an eighth to the neighbours of the best variants' best */
 	int rc = neighbours(S, jobs, out, in->refine / 8);
 	if (rc)
 		return rc;

@@ -473,21 +473,6 @@ fitting(Synth *sy, const Level *L, const AxOp *op, int *st, int slot, int *nfit,
 	}
 }
 
-/* The values a float attribute of an instruction with operands takes (a compile-time scalar, as
- * activation's scale): -1, a negation, and 1 / size, a mean's scale.  Not 0 or 1: an instruction
- * with such an attribute has its tile form too (a scale of 1 is a scale left out), and the two
- * would only list each sequence twice. */
-static int
-scalar_values(Synth *sy, Term **out)
-{
-	TermCtx *tc = sy->tc;
-	int n = 0;
-	out[n++] = t_num(tc, -1, 1, TS_REAL);
-	for (int i = 0; i < sy->lhs->nsyms && n < 65; i++)
-		out[n++] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL), t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
-	return n;
-}
-
 /* One instruction of the pool at one level: every choice of its enum
  * attributes, and for each every operand tuple, in the order of the plain
  * nested enumeration (an optional operand left out first, then candidate ids
@@ -511,17 +496,16 @@ grow(Synth *sy, const Level *L, int inst, int level)
 	if (sy->ntup > 1)
 		qsort(sy->tup, (size_t)sy->ntup, sizeof(int) * (size_t)w, tuple_cmp);
 	int attr[AX_MAXATTR] = { 0 }, nitems[AX_MAXATTR] = { 0 }, nfloat = 0;
-	Term *vals[66], *sattr[AX_MAXATTR] = { 0 };
-	int nvals = scalar_values(sy, vals);
+	Term *sattr[AX_MAXATTR] = { 0 };
 	for (int a = 0; a < op->nattr; a++)
 		if (op->attr[a].kind == AX_ATTR_FLOAT) {
-			nitems[a] = nvals;
+			nitems[a] = sy->nfval;
 			nfloat++;
 		} else
 			nitems[a] = sy->t->enums[op->attr[a].enum_id].nitems;
 	for (;;) {
 		for (int a = 0; a < op->nattr; a++)
-			sattr[a] = op->attr[a].kind == AX_ATTR_FLOAT ? vals[attr[a]] : NULL;
+			sattr[a] = op->attr[a].kind == AX_ATTR_FLOAT ? sy->fval[attr[a]] : NULL;
 		for (int j = 0; j < sy->ntup && !sy->spent; j++) {
 			const int *in = sy->tup + j * w;
 			int target, id = apply(sy, inst, attr, in, level, nfloat ? sattr : NULL, &res[in[op->nopnd]], &target);
@@ -535,6 +519,22 @@ grow(Synth *sy, const Level *L, int inst, int level)
 		if (a < 0)
 			return;
 	}
+}
+
+/* The values a float attribute of an instruction with operands takes (a compile-time scalar, as
+ * activation's scale): -1, a negation, and 1 / size, a mean's scale.  Not 0 or 1: an instruction
+ * with such an attribute has its tile form too (a scale of 1 is a scale left out), and the two
+ * would only list each sequence twice.  Constant tiles take 0, 1 and the same 1 / size
+ * (constants).  Made once per tile op. */
+static void
+scalar_values(Synth *sy)
+{
+	TermCtx *tc = sy->tc;
+	sy->nfval = 0;
+	sy->fval[sy->nfval++] = t_num(tc, -1, 1, TS_REAL);
+	for (int i = 0; i < sy->lhs->nsyms && sy->nfval < 65; i++)
+		sy->fval[sy->nfval++] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL),
+		                              t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
 }
 
 /* Instructions that make a constant tile (no operands; size and float
@@ -565,8 +565,8 @@ constants(Synth *sy, int inst, Term **sattr, int a)
 		sattr[a] = t_num(tc, k, 1, TS_REAL);
 		constants(sy, inst, sattr, a + 1);
 	}
-	for (int i = 0; i < sy->lhs->nsyms; i++) {
-		sattr[a] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL), t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
+	for (int i = 1; i < sy->nfval; i++) {   /* 1 / size (scalar_values) */
+		sattr[a] = sy->fval[i];
 		constants(sy, inst, sattr, a + 1);
 	}
 }
@@ -667,6 +667,7 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 		sy.sizes_pos = t_bin(tc, TK_AND, sy.sizes_pos,
 		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
 	sy.depth = depth;
+	scalar_values(&sy);
 	for (int p = 0; p < sy.nin; p++)
 		if (same_value(&sy.c[p], sy.want, &sy.wshape))
 			sy.found = 0;

@@ -70,6 +70,9 @@ typedef struct Synth {
 	int *wild, nwild;
 	/* operand tuples of one instruction at one level, in enumeration order */
 	int *tup, ntup, captup;
+	/* the values of float attributes: -1, then 1 / size per size of the tile (scalar_values) */
+	Term *fval[65];
+	int nfval;
 } Synth;
 
 void try_solution(Synth *sy, int id);   /* prove candidate id equal to the tile op; report it */
