@@ -846,6 +846,26 @@ for d in 256,32 129,16; do
 	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims "B=1,Hq=4,Hkv=2,S=$S,D=${d#*,}" >"$tmp/out" 2>&1; then ok; else
 		bad "the merged gqa kernel at S=$S differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
+# tails between nests that can merge (sink.c): at S = 2049 the row axis has a tail inside the
+# loops over heads; it gets a loop nest of its own, moved after the next operation's nest over
+# full tiles, so the scores and their exp stay on chip (an older binary: a 2049 x 2049 tensor per
+# head off chip); the kernel agrees with NumPy
+d=B=1,Hq=2,Hkv=1,S=2049,D=64
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --budget 1000 -o "$tmp/k.py"
+if grep -q "2049, 2049), dtype" "$tmp/k.py"; then bad "gqa at S=2049: the scores go through an off-chip tensor"; else ok; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the gqa kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# ... and MatMul+Add+RMSNorm at M = 2049, whose matmul writes its last block with the tail row:
+# the next nest's loop over all blocks has its last iteration written after it, the nests merge,
+# and h = X @ W goes through HBM for the last block and the tail only (an older binary: all of
+# h, twice its bytes on top of the inputs and result); the kernel agrees with NumPy
+d=M=2049,N=512,K=256
+expect_rc 0 "$AXONC" compile examples/matmul_add_rmsnorm.py --dims $d --budget 1000 -o "$tmp/k.py" --report "$tmp/r.json"
+extra=$(jget "$tmp/r.json" "round((r['best']['bytes_moved'] - (2049 * 256 + 256 * 512 + 2 * 2049 * 512) * 4) / (2049 * 512 * 4), 2)")
+if [ "$(jget "$tmp/r.json" "(r['best']['bytes_moved'] - (2049 * 256 + 256 * 512 + 2 * 2049 * 512) * 4) < 2049 * 512 * 4")" = True ]; then ok; else
+	bad "matmul_add_rmsnorm at $d: h moves $extra times its bytes through HBM"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/matmul_add_rmsnorm.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the matmul_add_rmsnorm kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # GQA with the division by the row sums after P @ V (on S x D, not S x S): its nest has the K-blocked
 # matmul's block buffers before the row loop, and forward.c merges it with the division's all the
 # same (the matmul's accumulated tile copied into the division's buffer, not stored and loaded);

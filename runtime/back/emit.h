@@ -125,6 +125,9 @@ typedef struct Group {
 	int64_t *ext, *tsz;
 	int seqax, pre;
 	int catk;                /* the axis a concatenation is split along (-1: none) */
+	/* an axis inside a loop whose tail tile is written in a loop nest of its own after the one
+	 * over its full tiles (-1: none), and which of the two is being written */
+	int defer, tailpass;
 	/* axes whose tail tile is written inside the block's loop nest (emit_kblock.c): the block
 	 * spans every full tile of the axis, its tail after them, of mrem[k] at mat[k] */
 	uint32_t mtail;

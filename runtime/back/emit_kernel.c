@@ -278,10 +278,10 @@ group_axes(Em *e, Group *gr, int k)
 	 * (not a scan): the loop runs over the blocks but the last, which is written after it with
 	 * its tail tile (group_body, emit_kblock.c: the loads the block makes serve the tail, each K
 	 * tile's); otherwise the rest of the loop nest again for the tail, below */
-	int inner = rem && __builtin_popcount(gr->mtail) < 2 && k != gr->pre && gr->pre < k && gr->seqax >= 0 &&
-	            to->ax[gr->seqax].red != TR_SCAN && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
+	int inner = rem && k != gr->defer && __builtin_popcount(gr->mtail) < 2 && k != gr->pre && gr->pre < k &&
+	            gr->seqax >= 0 && to->ax[gr->seqax].red != TR_SCAN && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
 	e->fold[k] = 0;
-	for (int part = 0; part < 1 + inner && !e->bad; part++) {
+	for (int part = 0; part < 1 + inner && !e->bad && !(k == gr->defer && gr->tailpass); part++) {
 		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;
 		if (!nloop && inner)   /* one block: only the last */
 			continue;
@@ -329,7 +329,7 @@ group_axes(Em *e, Group *gr, int k)
 		e->fold[k] = 0;
 		gr->mtail &= ~(1u << k);
 	}
-	if (rem && !e->bad && !inner) {
+	if (rem && !e->bad && !inner && !(k == gr->defer && !gr->tailpass)) {
 		Tail tl;
 		em_tail_set(e, gr, k, rem, &tl);
 		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
@@ -347,6 +347,30 @@ group_axes(Em *e, Group *gr, int k)
  * loops over blocks of tiles, then per operation the block's loads, the
  * loops over the tiles of the block and the tile; a reduction or scan
  * across tiles peels its first tile and runs the others in order. */
+/* The axis whose tail tile gets a loop nest of its own (Group.defer): the first tiled axis with a
+ * tail that is inside a loop of an untiled axis (heads, batches), so that the loop nest over its
+ * full tiles is the same as the next operation's, and the nests can be merged (forward.c, after
+ * tails.c has moved each tail's nest after the next operation's full one); -1 if none. */
+static int
+defer_axis(Em *e, const Group *gr)
+{
+	const TileOp *to = &e->T->op[gr->ids[0]];
+	int outer = 0;
+	for (int k = 0; k < to->naxes; k++) {
+		const TileAxis *ax = &to->ax[k];
+		if (!ax->tiled) {
+			outer |= gr->ext[k] > 1;
+			continue;
+		}
+		if (ax->unit || !ax->t || k == gr->seqax)
+			continue;
+		if (k == gr->catk || gr->tsz[k] < 1 || gr->ext[k] % gr->tsz[k] == 0)
+			return -1;
+		return outer && k > gr->pre ? k : -1;
+	}
+	return -1;
+}
+
 static void
 emit_group(Em *e, const int *ids, int n)
 {
@@ -356,7 +380,7 @@ emit_group(Em *e, const int *ids, int n)
 	int save = e->depth;
 	int64_t ext[AX_MAXR + 4], tsz[AX_MAXR + 4];
 	OpSt st[8];
-	Group gr = { .ids = ids, .n = n, .st = st, .ext = ext, .tsz = tsz, .seqax = -1 };
+	Group gr = { .ids = ids, .n = n, .st = st, .ext = ext, .tsz = tsz, .seqax = -1, .defer = -1 };
 	for (int m = 0; m < n; m++) {
 		gr.seqax = em_op_axes(e, ids[m], &st[m], ext, tsz);
 		em_note(e, ids[m], m == 0, m ? "%s, in the same loop nest" : "%s", node_op(g, &g->nodes[ids[m]])->name);
@@ -395,8 +419,14 @@ emit_group(Em *e, const int *ids, int n)
 	if (gr.pre == -1)
 		for (int m = 0; m < n; m++)
 			em_producers(e, ids[m], gr.idx);   /* made once, before the loops */
+	gr.defer = defer_axis(e, &gr);
 	group_axes(e, &gr, 0);
 	em_close_to(e, save);
+	if (gr.defer >= 0 && !e->bad) {   /* the loops around the deferred axis again, for its tail */
+		gr.tailpass = 1;
+		group_axes(e, &gr, 0);
+		em_close_to(e, save);
+	}
 	e->cat = -1;
 }
 
@@ -683,7 +713,18 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	}
 	nest_prefetch(ns);
 	if (fuse) {   /* loop nests merged and loads hoisted: loop fusion too (none in the naive lowering) */
-		nest_forward(ns);
+		Nest *was = nest_dup(ns);   /* the tails moved only for the merges they allow */
+		int moved = nest_tails_last(ns);
+		int merged = nest_forward(ns);
+		Footprint fp = { .fits = 1 };
+		if (moved && merged)
+			nest_room(ns, &fp);
+		if (moved && (!merged || !fp.fits)) {   /* (the moves can hold tiles live across a nest) */
+			nest_replace(ns, was->s, was->n, was->nvars);
+			if (merged)
+				nest_forward(ns);
+		}
+		nest_free(was);
 		nest_hoist(ns);
 		nest_reuse(ns);
 	}

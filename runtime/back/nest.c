@@ -234,6 +234,13 @@ nest_install(Nest *ns, const NsStmt *o, int no, int nvars)
 	nest_room(&tmp, &fp);
 	if (!fp.fits)
 		return 0;
+	nest_replace(ns, o, no, nvars);
+	return 1;
+}
+
+void
+nest_replace(Nest *ns, const NsStmt *o, int no, int nvars)
+{
 	if (no > ns->cap) {
 		size_t got;
 		NsStmt *s = ax_spare_take(sizeof *s * (size_t)no, &got);
@@ -241,10 +248,9 @@ nest_install(Nest *ns, const NsStmt *o, int no, int nvars)
 		ns->s = s;
 		ns->cap = (int)(got / sizeof *s);
 	}
-	memcpy(ns->s, o, sizeof *o * (size_t)no);
+	memmove(ns->s, o, sizeof *o * (size_t)no);
 	ns->n = no;
 	ns->nvars = nvars;
-	return 1;
 }
 
 int

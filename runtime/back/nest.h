@@ -113,6 +113,8 @@ int nest_reads_offchip(const Nest *ns, const NsStmt *s, const int *wrote);
 void nest_loops(const Nest *ns, int *up, int *endof);
 /* ns's statements replaced by o[0, no) (nvars variables), if their tiles fit on chip: 1, else 0 */
 int nest_install(Nest *ns, const NsStmt *o, int no, int nvars);
+/* ... whether they fit or not */
+void nest_replace(Nest *ns, const NsStmt *o, int no, int nvars);
 /* s[0, n) without loops that hold no statement but notes (a pass that moved their statements out
  * leaves them): the new n */
 int nest_drop_empty(NsStmt *s, int n);
@@ -158,8 +160,9 @@ void nest_live_free(NestLive *lv);
 /* prefetch.c: loads in loops over a block's tiles (marked fetch) made before them, per block */
 void nest_prefetch(Nest *ns);
 /* forward.c: consecutive loop nests over the same loops merged, the tensors between them kept
- * on chip per iteration (where each iteration reads what the same one wrote, and it fits) */
-void nest_forward(Nest *ns);
+ * on chip per iteration (where each iteration reads what the same one wrote, and it fits): how
+ * many merges */
+int nest_forward(Nest *ns);
 /* hoist.c: loads made before the loops they do not depend on (if the tiles still fit) */
 void nest_hoist(Nest *ns);
 /* pipeline.c: a loop per loop nest software-pipelined, its first stage of the next iteration
@@ -182,6 +185,10 @@ int nest_reuse(Nest *ns);
 /* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
  * it follows that it is independent of: how many runs moved */
 int nest_tails_first(Nest *ns);
+/* ... and each run of statements between a top-level loop and the next with its header (an
+ * operation's tail tiles, then the next operation's loop nest) moved after that loop if they are
+ * independent, so that the nests meet (forward.c): how many runs moved */
+int nest_tails_last(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
  * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as
  * it was), and in *piped, *tails (if not NULL) how many loops were pipelined, runs moved */

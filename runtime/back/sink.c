@@ -1,0 +1,264 @@
+/*
+ * sink.c — tail tiles moved from between loop nests that can merge (one
+ * pass over a candidate's statements, nest.h; before forward.c's merge).
+ *
+ * After a loop nest the emitter writes its tail tiles (statements and loops
+ * of their own), and only then the next operation's nest, so two nests that
+ * open with the same loops do not follow each other and forward.c cannot
+ * merge them.  For each top-level loop, the later top-level loop nest that
+ * shares the most of its loops (their spines compared: variables, trip
+ * counts, kinds) is found, within the next few; where it reads an off-chip
+ * tensor the loop writes, and the statements between them that are not
+ * declarations (the run) are independent of it (boxes.h: no variable
+ * shared, no tensor one side writes touched by the other inside the box of
+ * its accesses), the run is moved after it.  A view neither reads moves
+ * after the run too (the C rendering makes a view where it is declared, and
+ * the run may write its tensor).  Where no nest shares a loop but the next
+ * with the loop's variable and kind has a trip count one or two larger (or
+ * smaller) -- a reduction's last block written with its tail after the
+ * loop over the other blocks, then the next operation's loop over all of
+ * them -- the longer loop's last iterations are first written after it,
+ * each its body with the loop variable a literal and variables of its own,
+ * and kept only if the run then moves.  The caller keeps the moves only if
+ * a merge follows (emit_kernel.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "boxes.h"
+
+/* Is top-level loop b's header loop a's but for its trip count (variable, kind)? */
+static int
+same_header(const NsStmt *a, const NsStmt *b)
+{
+	return strcmp(a->name, b->name) == 0 && a->seq == b->seq;
+}
+
+/* Loop l's last k iterations written after it, each its body with the loop variable a literal and
+ * variables of its own: 0, or -1 if an index does not fit (ns unchanged). */
+static int
+peel_last(Nest *ns, int l, int e, int64_t k)
+{
+	const NsStmt *L = &ns->s[l];
+	int body = e - l - 1, no = 0, nv = ns->nvars;
+	if (k < 1 || k >= L->hi)
+		return -1;
+	NsStmt *o = malloc(sizeof *o * (size_t)(ns->n + k * body + 1));
+	int *map = malloc(sizeof(int) * (size_t)(nv + 1));
+	if (!o || !map)
+		ax_die("out of memory");
+	memcpy(o, ns->s, sizeof *o * (size_t)(e + 1));
+	no = e + 1;
+	o[l].hi = L->hi - k;
+	int ok = 1;
+	for (int64_t it = L->hi - k; it < L->hi && ok; it++) {
+		char lit[24];
+		snprintf(lit, sizeof lit, "%lld", (long long)it);
+		for (int v = 0; v < ns->nvars; v++)
+			map[v] = -1;
+		for (int i = l + 1; i < e; i++) {
+			const NsStmt *s = &ns->s[i];
+			if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < ns->nvars)
+				map[s->var] = nv++;
+		}
+		for (int i = l + 1; i < e && ok; i++) {
+			NsStmt *c = &o[no++];
+			*c = ns->s[i];
+			c->depth--;
+			if ((c->kind == NS_INST || c->kind == NS_BUF) && c->var >= 0 && c->var < ns->nvars)
+				c->var = map[c->var];
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, c, r, wr);
+			for (int j = 0; j < nr && ok; j++) {
+				for (int q = 0; q < r[j]->nidx && ok; q++)
+					ok = nest_subst_var(r[j]->idx[q].start, sizeof r[j]->idx[q].start, L->name, lit) == 0 &&
+					     nest_subst_var(r[j]->idx[q].fin, sizeof r[j]->idx[q].fin, L->name, lit) == 0;
+				if (r[j]->var >= 0 && r[j]->var < ns->nvars && map[r[j]->var] >= 0)
+					r[j]->var = map[r[j]->var];
+			}
+		}
+	}
+	if (ok) {
+		memcpy(o + no, ns->s + e + 1, sizeof *o * (size_t)(ns->n - e - 1));
+		no += ns->n - e - 1;
+		nest_replace(ns, o, no, nv);
+	}
+	free(o);
+	free(map);
+	return ok ? 0 : -1;
+}
+
+/* The statements between top-level loop i and loop l2 that are not declarations (the run) moved
+ * after l2, if they are independent of it: 0, else -1 (ns unchanged). */
+static int
+sink_run(Nest *ns, const char *isview, int i, int l2)
+{
+	int n = ns->n, nv = ns->nvars, r = -1;
+	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+	char *mv = calloc((size_t)n + 1, 1);
+	NsStmt *tmp = malloc(sizeof *tmp * (size_t)n);
+	Side R = side_new(nv), L = side_new(nv);
+	if (!up || !endof || !mv || !tmp)
+		ax_die("out of memory");
+	nest_loops(ns, up, endof);
+	int r0 = endof[i] + 1, e2 = endof[l2];
+	for (int j = r0; j < l2; j++) {
+		int k = ns->s[j].kind;
+		mv[j] = (char)(ns->s[j].depth > 0 || !(k == NS_TENSOR || k == NS_VIEW || k == NS_SIZE || k == NS_NOTE));
+		/* a view is made where it is declared (the C rendering): one neither the run nor loop l2
+		 * reads goes after the run, which may write its tensor; one they read stays before them,
+		 * and then neither may write its tensor */
+		if (k != NS_VIEW || e2 < 0)
+			continue;
+		int used = 0, wrote = 0;
+		const AxNode *vn = &ns->g->nodes[ns->s[j].node];
+		for (int x = r0; x <= e2; x++) {
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[x], r, wr);
+			for (int q = 0; q < nr; q++) {
+				used |= r[q]->var == -1 - ns->s[j].node;
+				for (int o = 0; o < vn->nin; o++)
+					wrote |= wr[q] && vn->in[o] >= 0 && r[q]->var == -1 - vn->in[o];
+			}
+		}
+		if (used && wrote)
+			e2 = -1;   /* not moved */
+		mv[j] = used ? 0 : 2;
+	}
+	if (e2 >= 0) {
+		/* only where loop l2 reads what loop i writes off chip (forward.c's reason to merge them) */
+		side_scan(ns, up, i, r0, i, NULL, &R);
+		side_scan(ns, up, l2, e2 + 1, l2, NULL, &L);
+		int cross = 0;
+		for (int a = 0; a < R.n && !cross; a++)
+			for (int b = 0; b < L.n && !cross; b++)
+				cross = R.b[a].write && !L.b[b].write && side_reaches(ns, isview, L.b[b].node, R.b[a].node);
+		side_scan(ns, up, r0, l2, r0, mv, &R);
+		if (cross && !side_conflict(ns, isview, &R, &L) && !side_conflict(ns, isview, &L, &R)) {
+			int m = 0;   /* [r0, l2): its declarations, then loop l2, then the run */
+			for (int j = r0; j < l2; j++)
+				if (!mv[j])
+					tmp[m++] = ns->s[j];
+			for (int j = l2; j <= e2; j++)
+				tmp[m++] = ns->s[j];
+			for (int j = r0; j < l2; j++)
+				if (mv[j] == 1)
+					tmp[m++] = ns->s[j];
+			for (int j = r0; j < l2; j++)
+				if (mv[j] == 2)
+					tmp[m++] = ns->s[j];
+			memcpy(ns->s + r0, tmp, sizeof *tmp * (size_t)m);
+			r = 0;
+		}
+	}
+	free(up), free(endof), free(mv), free(tmp);
+	side_free(&R), side_free(&L);
+	return r;
+}
+
+enum { PEEL_MAX = 2,    /* iterations peeled off a loop to meet another's trip count */
+       MAXSPINE = 16, MAXLOOK = 16 };
+
+/* Loop l's spine: l, then the loop that ends its body, and so on (forward.c's): how many. */
+static int
+spine(const Nest *ns, const int *up, const int *endof, int l, int *sp)
+{
+	int n = 0;
+	while (l >= 0 && n < MAXSPINE) {
+		sp[n++] = l;
+		int e = endof[l], next = -1;
+		if (e > 0 && ns->s[e - 1].kind == NS_END)
+			for (int j = l + 1; j < e && next < 0; j++)
+				if (ns->s[j].kind == NS_LOOP && up[j] == l && endof[j] == e - 1)
+					next = j;
+		l = next;
+	}
+	return n;
+}
+
+int
+nest_tails_last(Nest *ns)
+{
+	int moved = 0;
+	if (!ns->n)
+		return 0;
+	const AxGraph *g = ns->g;
+	char *isview = calloc((size_t)g->nnodes + 1, 1);
+	if (!isview)
+		ax_die("out of memory");
+	for (int i = 0; i < ns->n; i++)
+		if (ns->s[i].kind == NS_VIEW && ns->s[i].node >= 0 && ns->s[i].node < g->nnodes)
+			isview[ns->s[i].node] = 1;
+	for (int i = 0; i < ns->n; i++) {
+		int n = ns->n;
+		int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+		if (!up || !endof)
+			ax_die("out of memory");
+		nest_loops(ns, up, endof);
+		int l2 = -1, any = 0;
+		if (ns->s[i].kind == NS_LOOP && ns->s[i].depth == 0 && endof[i] >= 0) {
+			/* the top-level loop nest after it that shares more of its loops than any between
+			 * them (the next operation's nest over the same full tiles; those between: the tail
+			 * tiles' nests, as the emitter writes them), else the next with its loop but for the
+			 * trip count; the statements between that are not declarations: the run */
+			int sa[MAXSPINE], na = spine(ns, up, endof, i, sa), most = 0, hdr = -1;
+			for (int j = endof[i] + 1, seen = 0; j < n && seen < MAXLOOK; j++) {
+				const NsStmt *s = &ns->s[j];
+				if (s->kind != NS_LOOP || s->depth != 0 || endof[j] < 0)
+					continue;
+				int sb[MAXSPINE], nb = spine(ns, up, endof, j, sb), k = 0;
+				while (k < na && k < nb && same_header(&ns->s[sa[k]], &ns->s[sb[k]]) &&
+				       ns->s[sa[k]].hi == ns->s[sb[k]].hi)
+					k++;
+				if (k > most)
+					l2 = j, most = k;
+				if (hdr < 0 && !k && same_header(&ns->s[i], s))
+					hdr = j;
+				seen++;
+				j = endof[j];
+			}
+			if (l2 < 0 && hdr >= 0)
+				l2 = hdr;
+			for (int j = endof[i] + 1; l2 >= 0 && j < l2; j++)
+				any |= !(ns->s[j].kind == NS_TENSOR || ns->s[j].kind == NS_VIEW || ns->s[j].kind == NS_SIZE ||
+				         ns->s[j].kind == NS_NOTE);
+		}
+		free(up), free(endof);
+		if (l2 < 0 || !any)
+			continue;
+		int64_t d = ns->s[l2].hi - ns->s[i].hi;
+		if (d > PEEL_MAX || d < -PEEL_MAX)
+			continue;
+		/* the longer loop's last iterations peeled (kept only if the run then moves) */
+		Nest *was = d ? nest_dup(ns) : NULL;
+		if (d) {
+			int *up2 = malloc(sizeof(int) * (size_t)ns->n), *end2 = malloc(sizeof(int) * (size_t)ns->n);
+			if (!up2 || !end2)
+				ax_die("out of memory");
+			nest_loops(ns, up2, end2);
+			int l = d > 0 ? l2 : i, bad = peel_last(ns, l, end2[l], d > 0 ? d : -d) != 0;
+			free(up2), free(end2);
+			if (bad) {
+				nest_free(was);
+				continue;
+			}
+			if (d < 0) {   /* loop i's peeled iterations join the run: l2 moved on */
+				int e = 0;
+				for (int j = i + 1; j < ns->n; j++)
+					if (ns->s[j].kind == NS_LOOP && ns->s[j].depth == 0 && same_header(&ns->s[i], &ns->s[j]) &&
+					    ns->s[j].hi == ns->s[i].hi && j > i) {
+						e = j;
+						break;
+					}
+				l2 = e;
+			}
+		}
+		if (sink_run(ns, isview, i, l2) == 0)
+			moved++, i--;   /* loop i again: the next loop with its header may follow a run of its own */
+		else if (was)
+			nest_replace(ns, was->s, was->n, was->nvars);
+		nest_free(was);
+	}
+	free(isview);
+	return moved;
+}
