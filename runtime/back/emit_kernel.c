@@ -356,7 +356,7 @@ defer_axis(Em *e, const Group *gr)
 {
 	const TileOp *to = &e->T->op[gr->ids[0]];
 	int outer = 0;
-	for (int k = 0; k < to->naxes; k++) {
+	for (int k = 0; e->into && k < to->naxes; k++) {   /* (loop fusion: no merge without it) */
 		const TileAxis *ax = &to->ax[k];
 		if (!ax->tiled) {
 			outer |= gr->ext[k] > 1;

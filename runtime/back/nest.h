@@ -185,9 +185,9 @@ int nest_reuse(Nest *ns);
 /* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
  * it follows that it is independent of: how many runs moved */
 int nest_tails_first(Nest *ns);
-/* ... and each run of statements between a top-level loop and the next with its header (an
- * operation's tail tiles, then the next operation's loop nest) moved after that loop if they are
- * independent, so that the nests meet (forward.c): how many runs moved */
+/* sink.c: each run of statements between a top-level loop and the later nest sharing the most
+ * of its loops (an operation's tail tiles, then the next operation's loop nest) moved after that
+ * nest where independent, so that the nests meet (forward.c): how many runs moved */
 int nest_tails_last(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
  * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as

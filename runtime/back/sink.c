@@ -113,12 +113,12 @@ sink_run(Nest *ns, const char *isview, int i, int l2)
 		int used = 0, wrote = 0;
 		const AxNode *vn = &ns->g->nodes[ns->s[j].node];
 		for (int x = r0; x <= e2; x++) {
-			NsRef *r[AX_MAXOPND + 2];
-			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[x], r, wr);
+			NsRef *rf[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[x], rf, wr);
 			for (int q = 0; q < nr; q++) {
-				used |= r[q]->var == -1 - ns->s[j].node;
+				used |= rf[q]->var == -1 - ns->s[j].node;
 				for (int o = 0; o < vn->nin; o++)
-					wrote |= wr[q] && vn->in[o] >= 0 && r[q]->var == -1 - vn->in[o];
+					wrote |= wr[q] && vn->in[o] >= 0 && rf[q]->var == -1 - vn->in[o];
 			}
 		}
 		if (used && wrote)
@@ -243,17 +243,15 @@ nest_tails_last(Nest *ns)
 				continue;
 			}
 			if (d < 0) {   /* loop i's peeled iterations join the run: l2 moved on */
-				int e = 0;
-				for (int j = i + 1; j < ns->n; j++)
+				int e = -1;
+				for (int j = i + 1; j < ns->n && e < 0; j++)
 					if (ns->s[j].kind == NS_LOOP && ns->s[j].depth == 0 && same_header(&ns->s[i], &ns->s[j]) &&
-					    ns->s[j].hi == ns->s[i].hi && j > i) {
+					    ns->s[j].hi == ns->s[i].hi)
 						e = j;
-						break;
-					}
 				l2 = e;
 			}
 		}
-		if (sink_run(ns, isview, i, l2) == 0)
+		if (l2 > i && sink_run(ns, isview, i, l2) == 0)
 			moved++, i--;   /* loop i again: the next loop with its header may follow a run of its own */
 		else if (was)
 			nest_replace(ns, was->s, was->n, was->nvars);
