@@ -14,7 +14,8 @@
  * unfused form.  Views are layout ops over the off-chip tensors.  An axis
  * that is not a multiple of its tile size gets its full tiles in the loop,
  * then the rest of the loop nest written again for the smaller tail tile
- * (static shapes everywhere, no masks).  Loop fusion: a producer whose
+ * (static shapes everywhere, no masks); inside loops over heads, with loop
+ * fusion, in a loop nest of its own after the full tiles' (defer_axis).  Loop fusion: a producer whose
  * only reader has the same loops and tiles (and neither reduces across
  * tiles) is computed inside the reader's loop nest, its tile passed on
  * chip instead of through an off-chip tensor; when the reader's choice
@@ -341,16 +342,10 @@ group_axes(Em *e, Group *gr, int k)
 	}
 }
 
-/* One loop nest for the operations ids[0..n) (one, or independent ones
- * with the same loops: loop fusion of independent subgraphs, so that their
- * engines work side by side and their common loads are made once): the
- * loops over blocks of tiles, then per operation the block's loads, the
- * loops over the tiles of the block and the tile; a reduction or scan
- * across tiles peels its first tile and runs the others in order. */
 /* The axis whose tail tile gets a loop nest of its own (Group.defer): the first tiled axis with a
  * tail that is inside a loop of an untiled axis (heads, batches), so that the loop nest over its
  * full tiles is the same as the next operation's, and the nests can be merged (forward.c, after
- * tails.c has moved each tail's nest after the next operation's full one); -1 if none. */
+ * sink.c has moved each tail's nest after the next operation's full one); -1 if none. */
 static int
 defer_axis(Em *e, const Group *gr)
 {
@@ -371,6 +366,12 @@ defer_axis(Em *e, const Group *gr)
 	return -1;
 }
 
+/* One loop nest for the operations ids[0..n) (one, or independent ones
+ * with the same loops: loop fusion of independent subgraphs, so that their
+ * engines work side by side and their common loads are made once): the
+ * loops over blocks of tiles, then per operation the block's loads, the
+ * loops over the tiles of the block and the tile; a reduction or scan
+ * across tiles peels its first tile and runs the others in order. */
 static void
 emit_group(Em *e, const int *ids, int n)
 {
@@ -714,7 +715,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	nest_prefetch(ns);
 	if (fuse) {   /* loop nests merged and loads hoisted: loop fusion too (none in the naive lowering) */
 		Nest *was = nest_dup(ns);   /* the tails moved only for the merges they allow */
-		int moved = nest_tails_last(ns);
+		int moved = nest_sink_tails(ns);
 		int merged = nest_forward(ns);
 		Footprint fp = { .fits = 1 };
 		if (moved && merged)

@@ -188,7 +188,7 @@ int nest_tails_first(Nest *ns);
 /* sink.c: each run of statements between a top-level loop and the later nest sharing the most
  * of its loops (an operation's tail tiles, then the next operation's loop nest) moved after that
  * nest where independent, so that the nests meet (forward.c): how many runs moved */
-int nest_tails_last(Nest *ns);
+int nest_sink_tails(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
  * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as
  * it was), and in *piped, *tails (if not NULL) how many loops were pipelined, runs moved */

@@ -177,7 +177,7 @@ spine(const Nest *ns, const int *up, const int *endof, int l, int *sp)
 }
 
 int
-nest_tails_last(Nest *ns)
+nest_sink_tails(Nest *ns)
 {
 	int moved = 0;
 	if (!ns->n)
