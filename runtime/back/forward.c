@@ -62,15 +62,7 @@ fw_scan(Fw *f)
 		while (a + k < e - k && ns->s[a + k].kind == NS_LOOP && f->endof[a + k] == e - k && k < MAXDEPTH)
 			k++;
 		f->perf[m] = e < 0 ? 0 : k;
-		f->nsp[m] = 0;
-		for (int l = a; e >= 0 && l >= 0 && f->nsp[m] < MAXDEPTH;) {
-			f->sp[m][f->nsp[m]++] = l;
-			int next = -1;
-			for (int i = l + 1; i < f->endof[l]; i++)
-				if (ns->s[i].kind == NS_LOOP && f->up[i] == l && f->endof[i] == f->endof[l] - 1)
-					next = i;
-			l = next;
-		}
+		f->nsp[m] = nest_spine(ns, f->up, f->endof, a, f->sp[m], MAXDEPTH);
 	}
 	for (int id = 0; id < ns->g->nnodes; id++)
 		f->base[id] = id;

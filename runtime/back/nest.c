@@ -224,6 +224,21 @@ nest_loops(const Nest *ns, int *up, int *endof)
 }
 
 int
+nest_spine(const Nest *ns, const int *up, const int *endof, int l, int *sp, int max)
+{
+	int n = 0;
+	while (l >= 0 && endof[l] >= 0 && n < max) {
+		sp[n++] = l;
+		int next = -1;
+		for (int i = l + 1; i < endof[l] && next < 0; i++)
+			if (ns->s[i].kind == NS_LOOP && up[i] == l && endof[i] == endof[l] - 1)
+				next = i;
+		l = next;
+	}
+	return n;
+}
+
+int
 nest_install(Nest *ns, const NsStmt *o, int no, int nvars)
 {
 	Nest tmp = *ns;

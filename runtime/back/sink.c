@@ -159,23 +159,6 @@ sink_run(Nest *ns, const char *isview, int i, int l2)
 enum { PEEL_MAX = 2,    /* iterations peeled off a loop to meet another's trip count */
        MAXSPINE = 16, MAXLOOK = 16 };
 
-/* Loop l's spine: l, then the loop that ends its body, and so on (forward.c's): how many. */
-static int
-spine(const Nest *ns, const int *up, const int *endof, int l, int *sp)
-{
-	int n = 0;
-	while (l >= 0 && n < MAXSPINE) {
-		sp[n++] = l;
-		int e = endof[l], next = -1;
-		if (e > 0 && ns->s[e - 1].kind == NS_END)
-			for (int j = l + 1; j < e && next < 0; j++)
-				if (ns->s[j].kind == NS_LOOP && up[j] == l && endof[j] == e - 1)
-					next = j;
-		l = next;
-	}
-	return n;
-}
-
 int
 nest_sink_tails(Nest *ns)
 {
@@ -201,12 +184,12 @@ nest_sink_tails(Nest *ns)
 			 * them (the next operation's nest over the same full tiles; those between: the tail
 			 * tiles' nests, as the emitter writes them), else the next with its loop but for the
 			 * trip count; the statements between that are not declarations: the run */
-			int sa[MAXSPINE], na = spine(ns, up, endof, i, sa), most = 0, hdr = -1;
+			int sa[MAXSPINE], na = nest_spine(ns, up, endof, i, sa, MAXSPINE), most = 0, hdr = -1;
 			for (int j = endof[i] + 1, seen = 0; j < n && seen < MAXLOOK; j++) {
 				const NsStmt *s = &ns->s[j];
 				if (s->kind != NS_LOOP || s->depth != 0 || endof[j] < 0)
 					continue;
-				int sb[MAXSPINE], nb = spine(ns, up, endof, j, sb), k = 0;
+				int sb[MAXSPINE], nb = nest_spine(ns, up, endof, j, sb, MAXSPINE), k = 0;
 				while (k < na && k < nb && same_header(&ns->s[sa[k]], &ns->s[sb[k]]) &&
 				       ns->s[sa[k]].hi == ns->s[sb[k]].hi)
 					k++;

@@ -532,7 +532,7 @@ scalar_values(Synth *sy)
 	TermCtx *tc = sy->tc;
 	sy->nfval = 0;
 	sy->fval[sy->nfval++] = t_num(tc, -1, 1, TS_REAL);
-	for (int i = 0; i < sy->lhs->nsyms && sy->nfval < 65; i++)
+	for (int i = 0; i < sy->lhs->nsyms && sy->nfval < (int)(sizeof sy->fval / sizeof *sy->fval); i++)
 		sy->fval[sy->nfval++] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL),
 		                              t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
 }
