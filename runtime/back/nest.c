@@ -224,10 +224,10 @@ nest_loops(const Nest *ns, int *up, int *endof)
 }
 
 int
-nest_spine(const Nest *ns, const int *up, const int *endof, int l, int *sp, int max)
+nest_spine(const Nest *ns, const int *up, const int *endof, int l, int *sp, int room)
 {
 	int n = 0;
-	while (l >= 0 && endof[l] >= 0 && n < max) {
+	while (l >= 0 && endof[l] >= 0 && n < room) {
 		sp[n++] = l;
 		int next = -1;
 		for (int i = l + 1; i < endof[l] && next < 0; i++)

@@ -112,8 +112,8 @@ int nest_reads_offchip(const Nest *ns, const NsStmt *s, const int *wrote);
  * per NS_LOOP its NS_END (endof, else -1) */
 void nest_loops(const Nest *ns, int *up, int *endof);
 /* loop l's spine (nest_loops' up and endof): l, then the loop that ends its body, and so on, at
- * most max, into sp: how many */
-int nest_spine(const Nest *ns, const int *up, const int *endof, int l, int *sp, int max);
+ * most room, into sp: how many */
+int nest_spine(const Nest *ns, const int *up, const int *endof, int l, int *sp, int room);
 /* ns's statements replaced by o[0, no) (nvars variables), if their tiles fit on chip: 1, else 0 */
 int nest_install(Nest *ns, const NsStmt *o, int no, int nvars);
 /* ... whether they fit or not */
