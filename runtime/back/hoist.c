@@ -12,7 +12,9 @@
  * at the loop variables.  Merged loop nests (forward.c) are where this
  * happens: V of attention read per row tile of the scores, which it does
  * not depend on.  Loads that hoist to the same place from the same slice
- * are made once.  If the tiles then do not fit on chip, nothing is hoisted.
+ * are made once, and so are block buffers filled with the same loads (a
+ * tail tile's nest merged with its operation's loop reads the same K and
+ * V).  If the tiles then do not fit on chip, nothing is hoisted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,10 +230,49 @@ hoist_loads(Nest *ns)
 	free(up), free(endof), free(h);
 }
 
-/* Statements [p, q] moved before statement at, the rest kept: into ns if the tiles fit. */
+/* Statements [p, q] moved before statement at, the rest kept: into ns if the tiles fit.  With
+ * same >= 0, an earlier fill moved to the same place that makes the same tiles: this one is
+ * dropped and its buffer's readers read that one's. */
 typedef struct Fill {
-	int p, q, at;
+	int p, q, at, same;
 } Fill;
+
+/* Do fills a and b (a buffer and its loads) make the same tiles: the same statements but for
+ * their variables, b's read nowhere but through its buffer? */
+static int
+same_fill(const Nest *ns, const Fill *a, const Fill *b)
+{
+	int n = a->q - a->p, D = ns->s[a->p].var, E = ns->s[b->p].var;
+	if (n != b->q - b->p)
+		return 0;
+	for (int t = 0; t <= n; t++) {
+		const NsStmt *x = &ns->s[a->p + t], *y = &ns->s[b->p + t];
+		if (x->kind != y->kind || x->depth - ns->s[a->p].depth != y->depth - ns->s[b->p].depth)
+			return 0;
+		if (x->kind == NS_LOOP && (strcmp(x->name, y->name) != 0 || x->hi != y->hi || x->seq != y->seq))
+			return 0;
+		if (x->kind == NS_BUF && (x->mem != y->mem || x->onetile != y->onetile || x->shape.rank != y->shape.rank ||
+		                          memcmp(x->shape.d, y->shape.d, sizeof x->shape.d[0] * (size_t)x->shape.rank)))
+			return 0;
+		if (x->kind != NS_INST)
+			continue;
+		NsStmt z = *y;   /* y's tile slice as a slice of a's buffer */
+		z.out.var = D;
+		NsStmt wx = *x, wz = z;   /* the outs compared as operands of the same load */
+		wx.opnd[0] = x->out;
+		wz.opnd[0] = z.out;
+		if (y->out.var != E || !nest_same_load(ns, x, y) || !nest_same_load(ns, &wx, &wz))
+			return 0;
+		for (int j = 0; j < ns->n; j++) {   /* its own value read nowhere */
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[j], r, wr);
+			for (int k = 0; k < nr; k++)
+				if (r[k]->var == y->var && j != b->p + t)
+					return 0;
+		}
+	}
+	return 1;
+}
 
 static void
 apply_fills(Nest *ns, const Fill *fl, int nf)
@@ -244,9 +285,20 @@ apply_fills(Nest *ns, const Fill *fl, int nf)
 	for (int k = 0; k < nf; k++)
 		for (int j = fl[k].p; j <= fl[k].q; j++)
 			moved[j] = 1;
+	for (int k = 0; k < nf; k++)   /* a fill made twice: its readers read the first */
+		if (fl[k].same >= 0) {
+			int from = ns->s[fl[k].p].var, to = ns->s[fl[fl[k].same].p].var;
+			for (int i = 0; i < n; i++) {
+				NsRef *r[AX_MAXOPND + 2];
+				int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+				for (int q = 0; q < nr; q++)
+					if (r[q]->var == from && (i < fl[k].p || i > fl[k].q))
+						r[q]->var = to;
+			}
+		}
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < nf; k++)
-			if (fl[k].at == i)
+			if (fl[k].at == i && fl[k].same < 0)
 				for (int j = fl[k].p; j <= fl[k].q; j++) {
 					o[no] = ns->s[j];
 					o[no++].depth += ns->s[i].depth - ns->s[fl[k].p].depth;
@@ -305,8 +357,13 @@ hoist_fills(Nest *ns)
 					break;
 				at = l;
 			}
-			if (at >= 0)
-				fl[nf++] = (Fill){ p, q, at };
+			if (at >= 0) {
+				fl[nf] = (Fill){ p, q, at, -1 };
+				for (int k = 0; k < nf && fl[nf].same < 0; k++)
+					if (fl[k].at == at && fl[k].same < 0 && same_fill(ns, &fl[k], &fl[nf]))
+						fl[nf].same = k;
+				nf++;
+			}
 			p = q;
 		}
 	}
