@@ -465,13 +465,29 @@ nest_room(const Nest *ns, Footprint *fp)
 int
 footprint_fits(const AxTarget *t, const Footprint *fp, int dtype_bytes)
 {
+	return footprint_explain(t, fp, dtype_bytes, NULL, 0);
+}
+
+int
+footprint_explain(const AxTarget *t, const Footprint *fp, int dtype_bytes, char *why, size_t nwhy)
+{
 	int fits = 1;
+	size_t w = 0;
+	if (why && nwhy)
+		why[0] = 0;
 	for (int k = 0; k < t->nmems && k < 32; k++) {
 		const AxMemory *mm = &t->mems[k];
 		if (mm->offchip)
 			continue;
 		double need = (double)fp->bytes[k] * (mm->banks > 0 ? 4 : dtype_bytes) / 4;
-		fits &= need <= (double)mm->bytes && (mm->banks <= 0 || fp->banks[k] <= mm->banks);
+		int over = need > (double)mm->bytes, banks = mm->banks > 0 && fp->banks[k] > mm->banks;
+		fits &= !over && !banks;
+		if (why && w < nwhy && over)
+			w += (size_t)snprintf(why + w, nwhy - w, "%s%s %.0f of %lld bytes per partition", w ? ", " : "", mm->name,
+			                      need, (long long)mm->bytes);
+		if (why && w < nwhy && banks)
+			w += (size_t)snprintf(why + w, nwhy - w, "%s%s %lld of %d banks", w ? ", " : "", mm->name,
+			                      (long long)fp->banks[k], mm->banks);
 	}
 	return fits;
 }

@@ -148,6 +148,9 @@ int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, co
 void nest_room(const Nest *ns, Footprint *fp);
 /* ... fit at dtype_bytes per element (nest_room measures 4; a banked memory's accumulators stay 4) */
 int footprint_fits(const AxTarget *t, const Footprint *fp, int dtype_bytes);
+/* ... and where not, what each memory that is short would need into why ("psum 16400 of 16384
+ * bytes per partition") */
+int footprint_explain(const AxTarget *t, const Footprint *fp, int dtype_bytes, char *why, size_t nwhy);
 /* ... and the liveness behind it: per variable its defining and last statement */
 typedef struct NestLive {
 	int nv, n;

@@ -444,8 +444,9 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 	if (cf->sched && fuse)   /* the twin compile chose: scheduled again at these sizes */
 		c->sched = model_schedule(ns, cf->sched, dtype) > 0 ? cf->sched : 0;
 	nest_room(ns, &c->fp);
-	if (!footprint_fits(T->g->t, &c->fp, dtype)) {   /* at the element size, as compile judges */
-		snprintf(why, nwhy, "its tiles do not fit on chip at these sizes");
+	char need[160];
+	if (!footprint_explain(T->g->t, &c->fp, dtype, need, sizeof need)) {   /* at the element size, as compile judges */
+		snprintf(why, nwhy, "its tiles do not fit on chip at these sizes (%s)", need);
 		nest_free(ns);
 		return NULL;
 	}

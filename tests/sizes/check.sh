@@ -66,6 +66,11 @@ expect_grep "axonc: error: --config: .*broken.json: not JSON: at byte" "$tmp/err
 sed 's/"nc_matmul/"no_such/' "$tmp/cfg_matmul.json" >"$tmp/other.json"
 expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=256,K=256,N=512 --config "$tmp/other.json" -o "$tmp/k.py"
 expect_grep "has no sequence 'no_such" "$tmp/err" "a configuration of another program"
+# blocks too large for the chip: refused, saying which memory is short and by how much
+/usr/bin/python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c["blocks"] = {k: 64 for k in c["blocks"]} or {"n0": 64}
+json.dump(c, open(sys.argv[2], "w"))' "$tmp/cfg_matmul.json" "$tmp/huge.json"
+expect_rc 1 "$AXONC" compile examples/matmul.py --dims M=8192,K=8192,N=8192 --config "$tmp/huge.json" -o "$tmp/k.py"
+expect_grep "do not fit on chip at these sizes ([a-z]* [0-9]* of [0-9]* bytes per partition" "$tmp/err" "a configuration too large for the chip"
 expect_rc 2 "$AXONC" compile examples/matmul.py --dims M=256,K=256,N=512 --config "$tmp/cfg_matmul.json" --report "$tmp/r.json"
 
 # ---- 3. --sizes: the module against NumPy inside buckets, between compiled points, at tails ----
