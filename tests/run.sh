@@ -891,6 +891,16 @@ sys.exit(1 if twice else 0)
 PY
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims $d >"$tmp/out" 2>&1; then ok; else
 	bad "the gqa kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# GLU at M = 1025 reads the halves of X's rows, one multiply taking both: each block of rows is
+# one transfer of whole rows into one buffer (widen.c; f88f2ec: a transfer per half, 36.6 us
+# against 32.7 in the model), and the kernel agrees with NumPy
+d=M=1025,N=1024
+expect_rc 0 "$AXONC" compile examples/glu.py --dims $d --budget 1000 -o "$tmp/k.py"
+if grep -q 'dst=v[0-9]*\[.*src=X\[.*, \(0:512\|512:1024\)\])' "$tmp/k.py"; then
+	bad "glu at $d: a block of X's rows loaded as two halves"; else ok; fi
+if grep -q 'dst=v[0-9]*\[.*src=X\[.*, 0:1024\])' "$tmp/k.py"; then ok; else bad "glu at $d: no block of whole rows of X"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/glu.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the glu kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # GQA with the division by the row sums after P @ V (on S x D, not S x S): its nest has the K-blocked
 # matmul's block buffers before the row loop, and forward.c merges it with the division's all the
 # same (the matmul's accumulated tile copied into the division's buffer, not stored and loaded);

@@ -728,6 +728,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		nest_free(was);
 		nest_hoist(ns);
 		nest_reuse(ns);
+		nest_widen(ns);
 	}
 	return ns;
 }

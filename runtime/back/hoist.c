@@ -99,26 +99,6 @@ chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, i
 	return nest_chain_ref(r, buf, chain, h->nc, tile);
 }
 
-/* wrote[id]: does a statement of [a, e] write tensor id (or one a view of it is of)? */
-static void
-written(const Nest *ns, int a, int e, int *wrote)
-{
-	for (int id = 0; id < ns->g->nnodes; id++)
-		wrote[id] = 0;
-	for (int i = a; i <= e; i++) {
-		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
-		for (int k = 0; k < nr; k++)
-			if (r[k]->var < 0 && wr[k])
-				wrote[-1 - r[k]->var] = 1;
-	}
-	for (int i = 0; i < ns->n; i++)   /* a view of a tensor written here is written too */
-		if (ns->s[i].kind == NS_VIEW)
-			for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
-				int in = ns->g->nodes[ns->s[i].node].in[o];
-				wrote[ns->s[i].node] |= in >= 0 && wrote[in];
-			}
-}
 
 static void
 hoist_loads(Nest *ns)
@@ -137,7 +117,7 @@ hoist_loads(Nest *ns)
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
 			continue;
 		int e = endof[a];
-		written(ns, a, e, wrote);
+		nest_written(ns, a, e, wrote);
 		for (int i = a + 1; i < e && nh < MAXH; i++)
 			if (nest_is_load(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
 				for (int k = 0; k < nh && h[nh].same < 0; k++)
@@ -329,7 +309,7 @@ hoist_fills(Nest *ns)
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0 || endof[a] < 0)
 			continue;
 		int e = endof[a];
-		written(ns, a, e, wrote);
+		nest_written(ns, a, e, wrote);
 		for (int p = a + 1; p < e && nf < MAXH; p++) {
 			const NsStmt *b = &ns->s[p];
 			if (b->kind != NS_BUF || p + 1 >= e || up[p] < 0)

@@ -208,6 +208,26 @@ nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote)
 }
 
 void
+nest_written(const Nest *ns, int a, int e, int *wrote)
+{
+	for (int id = 0; id < ns->g->nnodes; id++)
+		wrote[id] = 0;
+	for (int i = a; i <= e; i++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var < 0 && wr[k])
+				wrote[-1 - r[k]->var] = 1;
+	}
+	for (int i = 0; i < ns->n; i++)   /* a view of a tensor written here is written too */
+		if (ns->s[i].kind == NS_VIEW)
+			for (int o = 0; o < ns->g->nodes[ns->s[i].node].nin; o++) {
+				int in = ns->g->nodes[ns->s[i].node].in[o];
+				wrote[ns->s[i].node] |= in >= 0 && wrote[in];
+			}
+}
+
+void
 nest_loops(const Nest *ns, int *up, int *endof)
 {
 	int stack[256], sp = 0;

@@ -108,6 +108,8 @@ NsRef nest_chain_ref(const NsRef *r, int buf, const NsStmt *const *chain, int nc
 int nest_is_load(const Nest *ns, const NsStmt *s, const int *wrote);
 /* ... an instruction reading off-chip operands only (at least one, none marked in wrote) */
 int nest_reads_offchip(const Nest *ns, const NsStmt *s, const int *wrote);
+/* wrote[id]: does a statement of [a, e] write off-chip tensor id (or one a view of it is of)? */
+void nest_written(const Nest *ns, int a, int e, int *wrote);
 /* per statement: the loop around it (up, -1 none: an NS_END's is the loop around its loop), and
  * per NS_LOOP its NS_END (endof, else -1) */
 void nest_loops(const Nest *ns, int *up, int *endof);
@@ -188,6 +190,10 @@ int nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room);
  * after the loops it is in, with one of their variables a literal, read from the buffer
  * instead (a column tail's transposes of the stationary operand): how many pairs removed */
 int nest_reuse(Nest *ns);
+/* widen.c: a block buffer filled with copies of a slice, and one after it in the same loop body
+ * filled from the slice next to it along the last dim, made one buffer filled by one copy (one
+ * transfer, not two): how many pairs */
+int nest_widen(Nest *ns);
 /* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
  * it follows that it is independent of: how many runs moved */
 int nest_tails_first(Nest *ns);

@@ -1,0 +1,259 @@
+/*
+ * widen.c — block buffers filled from side by side slices made one (one pass
+ * over a candidate's statements, nest.h).
+ *
+ * Where an axis has a tail tile, a block's loads of a tensor come in two: a
+ * buffer filled with the block's full tiles (W[rows, 0:1640], four tiles of
+ * 410) and one with the tail (W[rows, 1640:2049]).  Each transfer holds its
+ * DMA queue a fixed time beyond its bytes (machine.ax, `gap`), so two
+ * transfers of the same rows cost more than one of both.  This pass finds a
+ * fill (a block buffer, and the loops filling it with copies of an off-chip
+ * slice, the buffer's only writers: hoist.c's fills) followed in the same
+ * loop body by another of the same loops and the same slices but for the
+ * last dim, which starts where the first's ends: the first buffer and its
+ * copies widen to both ranges, the second fill goes, and its readers read
+ * the first buffer from the first's width on.  The copies are instructions
+ * that copy (lower_is_copy), of a tensor the loop nest does not write.  Only
+ * where that holds no reader back: nothing reads the first buffer before the
+ * second fill, and its first reader after it reads the second buffer too (GLU's
+ * halves of X, read by one multiply; not a matmul's full tiles, computed on
+ * before the tail's arrive).  If the tiles do not fit on chip then, nothing
+ * changes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "affine.h"
+#include "nest.h"
+
+enum { MAXF = 256 };
+
+typedef struct Fill {
+	int p, q;                /* the buffer's statement, the last of its fill */
+	int inst;                /* its one copy: the statement */
+} Fill;
+
+/* The fill of the block buffer declared at p (the loops right after it, or one statement, every
+ * one writing into it a copy of a tensor wrote[] does not mark, and nothing else in [a, e] writing
+ * it): 1 and *f, else 0. */
+static int
+fill_at(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote, int *copy, Fill *f)
+{
+	const NsStmt *b = &ns->s[p];
+	if (b->kind != NS_BUF || p + 1 > e)
+		return 0;
+	int D = b->var, q = ns->s[p + 1].kind == NS_LOOP ? endof[p + 1] : p + 1, inst = -1;
+	if (q < 0 || q > e)
+		return 0;
+	for (int i = p + 1; i <= q; i++) {
+		const NsStmt *s = &ns->s[i];
+		if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
+			continue;
+		if (inst >= 0 || s->kind != NS_INST || s->out.var != D || !nest_reads_offchip(ns, s, wrote))
+			return 0;
+		if (copy[s->inst] < 0)
+			copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
+		if (!copy[s->inst])
+			return 0;
+		inst = i;
+	}
+	if (inst < 0)
+		return 0;
+	for (int i = a; i <= e; i++) {   /* filled there only */
+		if (i >= p && i <= q)
+			continue;
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, (NsStmt *)&ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == D && wr[k])
+				return 0;
+	}
+	*f = (Fill){ p, q, inst };
+	return 1;
+}
+
+static int
+same_dim(const NsDim *x, const NsDim *y)
+{
+	return x->len == y->len && x->fold == y->fold && x->flen == y->flen && strcmp(x->start, y->start) == 0 &&
+	       strcmp(x->fin, y->fin) == 0;
+}
+
+/* The start of a slice dim as a literal: 0 and *v, else -1. */
+static int
+literal(const NsDim *d, int64_t *v)
+{
+	Aff a;
+	if (aff_parse(d->start, &a) != 0 || a.n)
+		return -1;
+	*v = a.c;
+	return 0;
+}
+
+/* Does fill y continue fill x: the same loops and copy, the same slices but the last dim of
+ * the source, which starts where x's ends (literals), and buffers alike but for that dim?
+ * *w: x's width there. */
+static int
+continues(const Nest *ns, const Fill *x, const Fill *y, int64_t *w)
+{
+	if (x->q - x->p != y->q - y->p || x->inst - x->p != y->inst - y->p)
+		return 0;
+	for (int t = 1; t <= x->q - x->p; t++) {
+		const NsStmt *a = &ns->s[x->p + t], *b = &ns->s[y->p + t];
+		if (a->kind != b->kind || a->depth - ns->s[x->p].depth != b->depth - ns->s[y->p].depth)
+			return 0;
+		if (a->kind == NS_LOOP && (strcmp(a->name, b->name) != 0 || a->hi != b->hi || a->seq != b->seq))
+			return 0;
+	}
+	const NsStmt *bx = &ns->s[x->p], *by = &ns->s[y->p], *cx = &ns->s[x->inst], *cy = &ns->s[y->inst];
+	int rank = bx->shape.rank;
+	if (bx->mem != by->mem || bx->onetile || by->onetile || rank < 2 || by->shape.rank != rank ||
+	    cx->inst != cy->inst || cx->engine != cy->engine || cx->mem != cy->mem)
+		return 0;
+	for (int d = 0; d < rank - 1; d++)
+		if (bx->shape.d[d] != by->shape.d[d])
+			return 0;
+	const NsRef *ox = &cx->out, *oy = &cy->out, *sx = &cx->opnd[0], *sy = &cy->opnd[0];
+	int64_t wx = bx->shape.d[rank - 1], wy = by->shape.d[rank - 1], s0, s1;
+	/* the copies write their buffer's last dim whole, from slices of one tensor alike but for
+	 * their last dim, the second's starting where the first's ends */
+	if (ox->nidx != rank || oy->nidx != rank || sx->var != sy->var || sx->var >= 0 || sx->nidx != sy->nidx ||
+	    sx->nidx < 1 || sx->ellipsis || sy->ellipsis)
+		return 0;
+	for (int d = 0; d < rank - 1; d++)
+		if (!same_dim(&ox->idx[d], &oy->idx[d]))
+			return 0;
+	for (int d = 0; d < sx->nidx - 1; d++)
+		if (!same_dim(&sx->idx[d], &sy->idx[d]))
+			return 0;
+	const NsDim *lx = &sx->idx[sx->nidx - 1], *ly = &sy->idx[sy->nidx - 1];
+	if (ox->idx[rank - 1].len != wx || oy->idx[rank - 1].len != wy || strcmp(ox->idx[rank - 1].start, "0") != 0 ||
+	    strcmp(oy->idx[rank - 1].start, "0") != 0 || lx->len != wx || ly->len != wy || lx->fold || ly->fold ||
+	    literal(lx, &s0) != 0 || literal(ly, &s1) != 0 || s1 != s0 + wx)
+		return 0;
+	*w = wx;
+	return 1;
+}
+
+/* r, a reference to buffer var `from` (of shape bs), made one to buffer `to` from column off on. */
+static int
+move_ref(NsRef *r, int to, const AxShape *bs, int64_t off)
+{
+	if (!r->nidx) {   /* the whole buffer: a slice of all of it */
+		r->nidx = bs->rank;
+		for (int d = 0; d < bs->rank; d++) {
+			r->idx[d] = (NsDim){ .start = "0", .len = bs->d[d] };
+		}
+	}
+	NsDim *l = &r->idx[r->nidx - 1];
+	Aff a;
+	if (r->nidx != bs->rank || aff_parse(l->start, &a) != 0)
+		return -1;
+	a.c += off;
+	if (aff_print(&a, l->start, sizeof l->start) != 0)
+		return -1;
+	r->var = to;
+	return 0;
+}
+
+/* Would the pair (x, y) made one hold back a reader of x's buffer: is one of its readers
+ * before y, or is its first reader after y not a reader of y's buffer too (it waits for both
+ * transfers then, where it waited for the first only)? */
+static int
+holds_back(const Nest *ns, const Fill *x, const Fill *y)
+{
+	int D = ns->s[x->p].var, E = ns->s[y->p].var;
+	for (int i = x->q + 1; i < ns->n; i++) {
+		if (i >= y->p && i <= y->q)
+			continue;
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, (NsStmt *)&ns->s[i], r, wr), d = 0, e = 0;
+		for (int k = 0; k < nr; k++) {
+			d |= r[k]->var == D;
+			e |= r[k]->var == E;
+		}
+		if (d)
+			return i < y->p || !e;
+		if (e)
+			return 0;   /* y's buffer read first: that reader waited for both already */
+	}
+	return 0;
+}
+
+/* The pair (x, y) made one: into o (n statements of ns): 0, or -1 if a reader cannot be moved. */
+static int
+widen(const Nest *ns, const Fill *x, const Fill *y, int64_t w, NsStmt *o)
+{
+	memcpy(o, ns->s, sizeof *o * (size_t)ns->n);
+	NsStmt *bx = &o[x->p], *cx = &o[x->inst];
+	const NsStmt *by = &ns->s[y->p];
+	int rank = bx->shape.rank, from = by->var, to = bx->var;
+	int64_t wy = by->shape.d[rank - 1];
+	bx->shape.d[rank - 1] += wy;
+	cx->out.idx[rank - 1].len += wy;
+	cx->shape.d[cx->shape.rank - 1] += wy;
+	cx->out.shape.d[cx->out.shape.rank - 1] += wy;
+	cx->opnd[0].idx[cx->opnd[0].nidx - 1].len += wy;
+	cx->opnd[0].shape.d[cx->opnd[0].shape.rank - 1] += wy;
+	for (int i = 0; i < ns->n; i++) {
+		if (i >= y->p && i <= y->q)
+			continue;
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &o[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == from && move_ref(r[k], to, &by->shape, w) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+
+int
+nest_widen(Nest *ns)
+{
+	int done = 0;
+	for (int again = 1; again && ns->n;) {   /* a pair at a time: statements move */
+		again = 0;
+		int n = ns->n;
+		int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+		int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
+		int *copy = malloc(sizeof(int) * (size_t)(ns->g->t->ninsts + 1));
+		Fill *f = malloc(sizeof *f * MAXF);
+		if (!up || !endof || !wrote || !copy || !f)
+			ax_die("out of memory");
+		for (int k = 0; k <= ns->g->t->ninsts; k++)
+			copy[k] = -1;
+		nest_loops(ns, up, endof);
+		for (int a = 0; a < n && !again; a++) {   /* per top-level loop nest (or statement) */
+			int e = ns->s[a].kind == NS_LOOP && ns->s[a].depth == 0 && endof[a] >= 0 ? endof[a] : a;
+			if (ns->s[a].depth != 0)
+				continue;
+			nest_written(ns, a, e, wrote);
+			int nf = 0;
+			for (int p = a; p <= e && nf < MAXF; p++)
+				if (fill_at(ns, endof, p, a, e, wrote, copy, &f[nf]))
+					p = f[nf++].q;
+			for (int i = 0; i < nf && !again; i++)
+				for (int j = i + 1; j < nf && !again; j++) {
+					int64_t w;
+					if (up[f[i].p] != up[f[j].p] || !continues(ns, &f[i], &f[j], &w) || holds_back(ns, &f[i], &f[j]))
+						continue;
+					NsStmt *o = malloc(sizeof *o * (size_t)n);
+					if (!o)
+						ax_die("out of memory");
+					if (widen(ns, &f[i], &f[j], w, o) == 0) {
+						int m = 0;   /* the second fill dropped */
+						for (int k = 0; k < n; k++)
+							if (k < f[j].p || k > f[j].q)
+								o[m++] = o[k];
+						if (nest_install(ns, o, m, ns->nvars))
+							again = 1, done++;
+					}
+					free(o);
+				}
+			a = e;
+		}
+		free(up), free(endof), free(wrote), free(copy), free(f);
+	}
+	return done;
+}
