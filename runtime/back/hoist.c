@@ -99,7 +99,6 @@ chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, i
 	return nest_chain_ref(r, buf, chain, h->nc, tile);
 }
 
-
 static void
 hoist_loads(Nest *ns)
 {
