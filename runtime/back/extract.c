@@ -586,6 +586,21 @@ extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room)
 	return n;
 }
 
+/* Visit (combo, sub) appended to pairs[*n] unless the combination's visits from first on have
+ * it or it cannot be sized: 1 if appended. */
+static int
+add_visit(Extract *x, int64_t (*pairs)[2], int *n, int first, int64_t combo, int64_t sub)
+{
+	for (int k = first; k < *n; k++)
+		if (pairs[k][1] == sub)
+			return 0;
+	if (!ex_set_sub(x, sub))
+		return 0;
+	pairs[*n][0] = combo;
+	pairs[(*n)++][1] = sub;
+	return 1;
+}
+
 int
 extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int room)
 {
@@ -597,13 +612,21 @@ extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int roo
 		    !ex_decode(x, nb[j]) || !ex_start_combo(x, &count))
 			continue;
 		int64_t nv = count / x->nfold, step = order_step(nv), i = 0;
-		int got = 0;
-		for (int64_t m = 0; m < nv && got < EXTRACT_NEIGHBOUR_SUBS; m++, i = (i + step) % nv)
-			if (ex_set_sub(x, i)) {
-				pairs[n][0] = nb[j];
-				pairs[n++][1] = i;
-				got++;
+		int first = n, got = 0;
+		/* the largest tiles without blocks, then with blocks of 2 and of 4 tiles along every axis
+		 * class (a combination's worth shows with blocks; the next choice of the visiting order
+		 * may be its smallest tiles), then the visiting order's */
+		int blk[64] = { 0 }, scale[64] = { 0 }, nblk[64];
+		if (ex_set_sub(x, sub_index(x, blk, scale, 0))) {   /* the block options at the largest tiles */
+			memcpy(nblk, x->nblk, sizeof nblk);
+			for (int b = 0; b < 3 && got < EXTRACT_NEIGHBOUR_SUBS; b++) {
+				for (int c = 0; c < 64; c++)
+					blk[c] = b < nblk[c] ? b : nblk[c] - 1;
+				got += add_visit(x, pairs, &n, first, nb[j], sub_index(x, blk, scale, 0));
 			}
+		}
+		for (int64_t m = 0; m < nv && got < EXTRACT_NEIGHBOUR_SUBS; m++, i = (i + step) % nv)
+			got += add_visit(x, pairs, &n, first, nb[j], i);
 	}
 	return n;
 }

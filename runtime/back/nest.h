@@ -308,8 +308,9 @@ int extract_neighbours(Extract *x, int64_t combo, int64_t sub, int64_t *out, int
  * the first round, which samples the combinations. */
 int extract_combo_neighbours(Extract *x, int64_t combo, int64_t *out, int room);
 /* The visits of the neighbours of combo the first round did not visit (its stride passes over
- * them): per neighbour in order, the first EXTRACT_NEIGHBOUR_SUBS tile/block choices of its
- * visiting order that can be sized, as (combination, choice) pairs, at most room: how many. */
+ * them): per neighbour in order, EXTRACT_NEIGHBOUR_SUBS tile/block choices that can be sized (the
+ * largest tiles without blocks, with blocks of 2 and of 4 tiles along every axis class, then its
+ * visiting order's), as (combination, choice) pairs, at most room: how many. */
 enum { EXTRACT_NEIGHBOUR_SUBS = 4 };
 int extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int room);
 /* descent.c: the steps of a descent over the tile/block choices of the best combinations */

@@ -88,8 +88,8 @@ descend(Sel *S, int jobs, SelOut *out, int64_t budget)
 /* The combinations next to the best of the first round (extract_combo_neighbours: one
  * operation's choice changed), which samples the combinations by a stride and so may pass over
  * the one choice that matters (GQA: 26 of 1728 combinations per variant at budget 5000), each
- * visited at the tile/block choices the first round would have visited, within budget; the
- * best of them then join the second round and the descent. */
+ * visited at the largest tiles without and with blocks (extract_neighbour_visits), within
+ * budget; the best of them then join the second round and the descent. */
 static int
 neighbours(Sel *S, int jobs, SelOut *out, int64_t budget)
 {

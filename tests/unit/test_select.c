@@ -18,7 +18,8 @@
  *   6. lower_tile_first (a reduction's partial tiles combined by it): the first sequence of
  *      the whole search, and the search stops there
  *   8. the combinations next to the best (extract_combo_neighbours): each one operation's
- *      choice away, or two where a fused choice brings its producer's; a compile whose
+ *      choice away, or two where a fused choice brings its producer's; each visited at the
+ *      largest tiles without blocks, then in blocks of two tiles at them; a compile whose
  *      neighbours are visited validates them as structures of their own (none dropped
  *      unvalidated), the same with one worker and with two
  *   7. extract_mirror: a candidate's structure at reduced sizes, each tile cut as many times
@@ -341,6 +342,35 @@ test_combo_neighbours(void)
 	free(c0);
 	free(c1);
 	extract_free(x);
+	/* a neighbour combination is judged at the largest tiles without blocks, then with blocks of
+	 * two tiles (and four) along every axis class: the visit after its first has the first's
+	 * tile sizes and a block of more than one tile */
+	Extract *xv = extract_new(a.tiling, a.L, a.names, a.vals, a.n, 0, 0, 400);
+	int64_t pairs[256][2];
+	int nvis = extract_neighbour_visits(xv, 0, pairs, 256), judged = 0, unblocked = 0;
+	for (int i = 0; i + 1 < nvis; i++) {
+		if (pairs[i + 1][0] != pairs[i][0] || (i > 0 && pairs[i - 1][0] == pairs[i][0]))
+			continue;   /* the first two visits of a combination */
+		ExtractCand c;
+		Nest *ns = extract_at(xv, pairs[i][0], pairs[i][1], NEST_FUSE_OF(-1), &c);
+		double t0[64];
+		int nt = c.env.n < 64 ? c.env.n : 64, same = 1, blocked = 0;
+		memcpy(t0, c.env.vals, sizeof *t0 * (size_t)nt);
+		nest_free(ns);
+		ns = extract_at(xv, pairs[i + 1][0], pairs[i + 1][1], NEST_FUSE_OF(-1), &c);
+		for (int k = a.n; k < nt; k++)
+			same &= k < c.env.n && c.env.vals[k] == t0[k];
+		for (int k = 0; k < 64 && c.blocks; k++)
+			blocked |= c.blocks[k] > 1;
+		nest_free(ns);
+		judged++;
+		unblocked += !(same && blocked);
+	}
+	CHECK(judged > 0);
+	CHECK(unblocked == 0);
+	if (unblocked)
+		report(0, __LINE__, "%d of %d neighbours' second visits are not the largest tiles in blocks", unblocked, judged);
+	extract_free(xv);
 	/* a compile that visits neighbours validates them (their verdicts' own cells) */
 	SelIn in = sel_in(&a, a.g, 1, 400, NULL);
 	in.refine = 2000;
