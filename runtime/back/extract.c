@@ -416,6 +416,8 @@ advance_list(Extract *x)
 	return 0;
 }
 
+static int blocked_firsts(Extract *x, int64_t *out);
+
 /* Advances to the next candidate to visit; 0 at the end. */
 static int
 advance(Extract *x)
@@ -429,7 +431,10 @@ advance(Extract *x)
 			int64_t i = x->si;
 			x->si = (x->si + x->sstride) % nv;   /* both below nv: no overflow */
 			x->sj++;
-			if (ex_set_sub(x, i)) {
+			int seen = 0;
+			for (int k = 0; k < x->nseen; k++)
+				seen |= x->seen[k] == i;
+			if (!seen && ex_set_sub(x, i)) {
 				x->sub = i;
 				x->taken++;
 				x->visit++;
@@ -446,9 +451,12 @@ advance(Extract *x)
 		nv = x->count / x->nfold;
 		x->sstride = order_step(nv);
 		x->sj = x->si = x->taken = 0;
-		if (x->focus) {   /* past the choices the first round visited */
+		x->nseen = 0;
+		if (x->focus) {   /* past the choices the first round visited, or as a neighbour, its blocked firsts */
 			x->sj = x->fskip < nv ? x->fskip : nv;
 			x->si = (int64_t)((__int128)x->sj * x->sstride % nv);
+			if (x->combo % x->cstride != 0)
+				x->nseen = blocked_firsts(x, x->seen);
 		}
 	}
 }
@@ -495,6 +503,27 @@ sub_index(const Extract *x, const int *blk, const int *scale, int bal)
 	for (int c = 0; c < 64; c++)
 		i = i * x->nblkmax[c] + blk[c];
 	return i;
+}
+
+/* The first choices a neighbour combination is judged at (extract_neighbour_visits): the
+ * largest tiles without blocks, then in blocks of 2 and of 4 tiles along every axis class (a
+ * combination's worth shows with blocks; the next choice of the visiting order may be its
+ * smallest tiles), those that differ, into out[3]: how many. */
+static int
+blocked_firsts(Extract *x, int64_t *out)
+{
+	int blk[64] = { 0 }, scale[64] = { 0 }, nblk[64], n = 0;
+	if (!ex_set_sub(x, sub_index(x, blk, scale, 0)))   /* the block options at the largest tiles */
+		return 0;
+	memcpy(nblk, x->nblk, sizeof nblk);
+	for (int b = 0; b < 3; b++) {
+		for (int c = 0; c < 64; c++)
+			blk[c] = b < nblk[c] ? b : nblk[c] - 1;
+		int64_t s = sub_index(x, blk, scale, 0);
+		if (!n || out[n - 1] != s)
+			out[n++] = s;
+	}
+	return n;
 }
 
 int
@@ -613,18 +642,9 @@ extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int roo
 			continue;
 		int64_t nv = count / x->nfold, step = order_step(nv), i = 0;
 		int first = n, got = 0;
-		/* the largest tiles without blocks, then with blocks of 2 and of 4 tiles along every axis
-		 * class (a combination's worth shows with blocks; the next choice of the visiting order
-		 * may be its smallest tiles), then the visiting order's */
-		int blk[64] = { 0 }, scale[64] = { 0 }, nblk[64];
-		if (ex_set_sub(x, sub_index(x, blk, scale, 0))) {   /* the block options at the largest tiles */
-			memcpy(nblk, x->nblk, sizeof nblk);
-			for (int b = 0; b < 3 && got < EXTRACT_NEIGHBOUR_SUBS; b++) {
-				for (int c = 0; c < 64; c++)
-					blk[c] = b < nblk[c] ? b : nblk[c] - 1;
-				got += add_visit(x, pairs, &n, first, nb[j], sub_index(x, blk, scale, 0));
-			}
-		}
+		int64_t bf[3];   /* its blocked first choices, then the visiting order's */
+		for (int b = 0, nbf = blocked_firsts(x, bf); b < nbf && got < EXTRACT_NEIGHBOUR_SUBS; b++)
+			got += add_visit(x, pairs, &n, first, nb[j], bf[b]);
 		for (int64_t m = 0; m < nv && got < EXTRACT_NEIGHBOUR_SUBS; m++, i = (i + step) % nv)
 			got += add_visit(x, pairs, &n, first, nb[j], i);
 	}

@@ -46,6 +46,8 @@ struct Extract {
 	int64_t *focus;          /* extract_focus: the combinations visited again, in order (NULL: none) */
 	int nfocus, fi;
 	int64_t fskip, fper;     /* ... past the first fskip choices of each in its visiting order, fper more */
+	int64_t seen[3];         /* ... and past these of a neighbour combination (blocked_firsts) */
+	int nseen;
 	int64_t (*list)[2];      /* extract_list: the (combination, tile/block choice) pairs visited (NULL: none) */
 	int nlist, li, lok;      /* ... how many, the current one, its combination could be decoded */
 	char why[512];
