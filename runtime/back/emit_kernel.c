@@ -15,10 +15,11 @@
  * that is not a multiple of its tile size gets its full tiles in the loop,
  * then the rest of the loop nest written again for the smaller tail tile
  * (static shapes everywhere, no masks); inside loops over heads, with loop
- * fusion, in a loop nest of its own after the full tiles' (defer_axis).  Loop fusion: a producer whose
- * only reader has the same loops and tiles (and neither reduces across
- * tiles) is computed inside the reader's loop nest, its tile passed on
- * chip instead of through an off-chip tensor; when the reader's choice
+ * fusion, in a loop nest of its own after the full tiles' (defer_axis).
+ * Loop fusion: a producer whose only reader has the same loops and tiles
+ * (and neither reduces across tiles) is computed inside the reader's loop
+ * nest, its tile passed on chip instead of through an off-chip tensor;
+ * when the reader's choice
  * includes the producer's computation (an instruction fusion across the
  * two), the producer's operands are read there and the reader's fused
  * instructions compute both (emit_tile.c).

@@ -377,6 +377,13 @@ order_step(int64_t n)
 	return s;
 }
 
+/* Does the first round visit combination combo (every cstride-th)? */
+static int
+first_round(const Extract *x, int64_t combo)
+{
+	return combo % x->cstride == 0;
+}
+
 /* The next combination visited: a stride further, or the end (ncombo may be INT64_MAX) */
 static void
 step_combo(Extract *x)
@@ -455,7 +462,7 @@ advance(Extract *x)
 		if (x->focus) {   /* past the choices the first round visited, or as a neighbour, its blocked firsts */
 			x->sj = x->fskip < nv ? x->fskip : nv;
 			x->si = (int64_t)((__int128)x->sj * x->sstride % nv);
-			if (x->combo % x->cstride != 0)
+			if (!first_round(x, x->combo))
 				x->nseen = blocked_firsts(x, x->seen);
 		}
 	}
@@ -637,7 +644,7 @@ extract_neighbour_visits(Extract *x, int64_t combo, int64_t (*pairs)[2], int roo
 	int k = extract_combo_neighbours(x, combo, nb, 256), n = 0;
 	for (int j = 0; j < k && n + EXTRACT_NEIGHBOUR_SUBS <= room; j++) {
 		int64_t count = 0;
-		if (nb[j] % x->cstride == 0 ||   /* the first round's (ncombo < INT64_MAX: strided by cstride) */
+		if (first_round(x, nb[j]) ||
 		    !ex_decode(x, nb[j]) || !ex_start_combo(x, &count))
 			continue;
 		int64_t nv = count / x->nfold, step = order_step(nv), i = 0;

@@ -222,14 +222,10 @@ static int
 same_fill(const Nest *ns, const Fill *a, const Fill *b)
 {
 	int n = a->q - a->p, D = ns->s[a->p].var, E = ns->s[b->p].var;
-	if (n != b->q - b->p)
+	if (n != b->q - b->p || !nest_same_loops(ns, a->p, b->p, n))
 		return 0;
 	for (int t = 0; t <= n; t++) {
 		const NsStmt *x = &ns->s[a->p + t], *y = &ns->s[b->p + t];
-		if (x->kind != y->kind || x->depth - ns->s[a->p].depth != y->depth - ns->s[b->p].depth)
-			return 0;
-		if (x->kind == NS_LOOP && (strcmp(x->name, y->name) != 0 || x->hi != y->hi || x->seq != y->seq))
-			return 0;
 		if (x->kind == NS_BUF && (x->mem != y->mem || x->onetile != y->onetile || x->shape.rank != y->shape.rank ||
 		                          memcmp(x->shape.d, y->shape.d, sizeof x->shape.d[0] * (size_t)x->shape.rank)))
 			return 0;
@@ -310,20 +306,10 @@ hoist_fills(Nest *ns)
 		int e = endof[a];
 		nest_written(ns, a, e, wrote);
 		for (int p = a + 1; p < e && nf < MAXH; p++) {
-			const NsStmt *b = &ns->s[p];
-			if (b->kind != NS_BUF || p + 1 >= e || up[p] < 0)
+			if (p + 1 >= e || up[p] < 0)
 				continue;
-			int D = b->var, q = ns->s[p + 1].kind == NS_LOOP ? endof[p + 1] : p + 1, ok = q > p, any = 0;
-			for (int i = p + 1; i <= q && ok; i++) {
-				const NsStmt *s = &ns->s[i];
-				if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
-					continue;
-				ok = s->out.var == D && nest_reads_offchip(ns, s, wrote);
-				any = 1;
-			}
-			for (int i = a; i <= e && ok; i++)   /* filled there only */
-				ok = (i >= p && i <= q) || ns->s[i].out.var != D || ns->s[i].kind == NS_LOOP;
-			if (!ok || !any)
+			int q = nest_fill(ns, endof, p, a, e, wrote);
+			if (q < 0)
 				continue;
 			int at = -1;
 			for (int l = up[p]; l >= 0; l = up[l]) {

@@ -310,6 +310,13 @@ nest_drop_empty(NsStmt *s, int n)
 	return n;
 }
 
+int
+nest_same_dim(const NsDim *x, const NsDim *y)
+{
+	return x->len == y->len && x->fold == y->fold && x->flen == y->flen && strcmp(x->start, y->start) == 0 &&
+	       strcmp(x->fin, y->fin) == 0;
+}
+
 static int
 same_ref(const NsRef *a, const NsRef *b)
 {
@@ -319,10 +326,51 @@ same_ref(const NsRef *a, const NsRef *b)
 		if (a->shape.d[d] != b->shape.d[d])
 			return 0;
 	for (int d = 0; d < a->nidx; d++)
-		if (a->idx[d].len != b->idx[d].len || a->idx[d].fold != b->idx[d].fold || a->idx[d].flen != b->idx[d].flen ||
-		    strcmp(a->idx[d].start, b->idx[d].start) != 0 || strcmp(a->idx[d].fin, b->idx[d].fin) != 0)
+		if (!nest_same_dim(&a->idx[d], &b->idx[d]))
 			return 0;
 	return 1;
+}
+
+int
+nest_same_loops(const Nest *ns, int p, int q, int n)
+{
+	for (int t = 0; t <= n; t++) {
+		const NsStmt *x = &ns->s[p + t], *y = &ns->s[q + t];
+		if (x->kind != y->kind || x->depth - ns->s[p].depth != y->depth - ns->s[q].depth)
+			return 0;
+		if (x->kind == NS_LOOP && (strcmp(x->name, y->name) != 0 || x->hi != y->hi || x->seq != y->seq))
+			return 0;
+	}
+	return 1;
+}
+
+int
+nest_fill(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote)
+{
+	const NsStmt *b = &ns->s[p];
+	if (b->kind != NS_BUF || p + 1 > e)
+		return -1;
+	int D = b->var, q = ns->s[p + 1].kind == NS_LOOP ? endof[p + 1] : p + 1, any = 0;
+	if (q < 0 || q > e)
+		return -1;
+	for (int i = p + 1; i <= q; i++) {
+		const NsStmt *s = &ns->s[i];
+		if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
+			continue;
+		if (s->out.var != D || !nest_reads_offchip(ns, s, wrote))
+			return -1;
+		any = 1;
+	}
+	for (int i = a; i <= e; i++) {   /* filled there only */
+		if (i >= p && i <= q)
+			continue;
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, (NsStmt *)&ns->s[i], r, wr);
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == D && wr[k])
+				return -1;
+	}
+	return any ? q : -1;
 }
 
 int

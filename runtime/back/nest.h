@@ -125,6 +125,14 @@ void nest_replace(Nest *ns, const NsStmt *o, int no, int nvars);
 int nest_drop_empty(NsStmt *s, int n);
 /* two loads of the same data into the same kind of tile */
 int nest_same_load(const Nest *ns, const NsStmt *a, const NsStmt *b);
+/* two slice dims alike (start, length, fold) */
+int nest_same_dim(const NsDim *x, const NsDim *y);
+/* statements [p, p + n] and [q, q + n] alike in kind, depth within them, and loops (name, trips) */
+int nest_same_loops(const Nest *ns, int p, int q, int n);
+/* The fill of the block buffer declared at p: the loops right after it (or one statement),
+ * every instruction in them writing into it from off-chip tensors wrote[] does not mark, and
+ * no other statement of [a, e] writing it.  Its last statement, or -1 if there is none. */
+int nest_fill(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote);
 
 /* emit_fold.c: may axis k of node id (its tiling to) fold its blocks' rows: a tile axis, not
  * reduced, the partition axis of the result, not a deep tile's? (the emitter and extraction ask) */

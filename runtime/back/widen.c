@@ -33,23 +33,17 @@ typedef struct Fill {
 	int inst;                /* its one copy: the statement */
 } Fill;
 
-/* The fill of the block buffer declared at p (the loops right after it, or one statement, every
- * one writing into it a copy of a tensor wrote[] does not mark, and nothing else in [a, e] writing
- * it): 1 and *f, else 0. */
+/* The fill of the block buffer declared at p (nest_fill) whose one instruction copies: 1 and
+ * *f, else 0. */
 static int
 fill_at(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote, int *copy, Fill *f)
 {
-	const NsStmt *b = &ns->s[p];
-	if (b->kind != NS_BUF || p + 1 > e)
-		return 0;
-	int D = b->var, q = ns->s[p + 1].kind == NS_LOOP ? endof[p + 1] : p + 1, inst = -1;
-	if (q < 0 || q > e)
-		return 0;
-	for (int i = p + 1; i <= q; i++) {
+	int q = nest_fill(ns, endof, p, a, e, wrote), inst = -1;
+	for (int i = p + 1; q >= 0 && i <= q; i++) {
 		const NsStmt *s = &ns->s[i];
-		if (s->kind == NS_LOOP || s->kind == NS_END || s->kind == NS_NOTE)
+		if (s->kind != NS_INST)
 			continue;
-		if (inst >= 0 || s->kind != NS_INST || s->out.var != D || !nest_reads_offchip(ns, s, wrote))
+		if (inst >= 0)
 			return 0;
 		if (copy[s->inst] < 0)
 			copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
@@ -59,24 +53,8 @@ fill_at(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote,
 	}
 	if (inst < 0)
 		return 0;
-	for (int i = a; i <= e; i++) {   /* filled there only */
-		if (i >= p && i <= q)
-			continue;
-		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, (NsStmt *)&ns->s[i], r, wr);
-		for (int k = 0; k < nr; k++)
-			if (r[k]->var == D && wr[k])
-				return 0;
-	}
 	*f = (Fill){ p, q, inst };
 	return 1;
-}
-
-static int
-same_dim(const NsDim *x, const NsDim *y)
-{
-	return x->len == y->len && x->fold == y->fold && x->flen == y->flen && strcmp(x->start, y->start) == 0 &&
-	       strcmp(x->fin, y->fin) == 0;
 }
 
 /* The start of a slice dim as a literal: 0 and *v, else -1. */
@@ -96,15 +74,8 @@ literal(const NsDim *d, int64_t *v)
 static int
 continues(const Nest *ns, const Fill *x, const Fill *y, int64_t *w)
 {
-	if (x->q - x->p != y->q - y->p || x->inst - x->p != y->inst - y->p)
+	if (x->q - x->p != y->q - y->p || x->inst - x->p != y->inst - y->p || !nest_same_loops(ns, x->p, y->p, x->q - x->p))
 		return 0;
-	for (int t = 1; t <= x->q - x->p; t++) {
-		const NsStmt *a = &ns->s[x->p + t], *b = &ns->s[y->p + t];
-		if (a->kind != b->kind || a->depth - ns->s[x->p].depth != b->depth - ns->s[y->p].depth)
-			return 0;
-		if (a->kind == NS_LOOP && (strcmp(a->name, b->name) != 0 || a->hi != b->hi || a->seq != b->seq))
-			return 0;
-	}
 	const NsStmt *bx = &ns->s[x->p], *by = &ns->s[y->p], *cx = &ns->s[x->inst], *cy = &ns->s[y->inst];
 	int rank = bx->shape.rank;
 	if (bx->mem != by->mem || bx->onetile || by->onetile || rank < 2 || by->shape.rank != rank ||
@@ -121,10 +92,10 @@ continues(const Nest *ns, const Fill *x, const Fill *y, int64_t *w)
 	    sx->nidx < 1 || sx->ellipsis || sy->ellipsis)
 		return 0;
 	for (int d = 0; d < rank - 1; d++)
-		if (!same_dim(&ox->idx[d], &oy->idx[d]))
+		if (!nest_same_dim(&ox->idx[d], &oy->idx[d]))
 			return 0;
 	for (int d = 0; d < sx->nidx - 1; d++)
-		if (!same_dim(&sx->idx[d], &sy->idx[d]))
+		if (!nest_same_dim(&sx->idx[d], &sy->idx[d]))
 			return 0;
 	const NsDim *lx = &sx->idx[sx->nidx - 1], *ly = &sy->idx[sy->nidx - 1];
 	if (ox->idx[rank - 1].len != wx || oy->idx[rank - 1].len != wy || strcmp(ox->idx[rank - 1].start, "0") != 0 ||
