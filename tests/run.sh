@@ -906,6 +906,24 @@ if grep -q 'dst=v[0-9]*\[.*src=X\[.*, \(0:512\|512:1024\)\])' "$tmp/k.py"; then
 if grep -q 'dst=v[0-9]*\[.*src=X\[.*, 0:1024\])' "$tmp/k.py"; then ok; else bad "glu at $d: no block of whole rows of X"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/glu.py --dims $d >"$tmp/out" 2>&1; then ok; else
 	bad "the glu kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# RoPE at M = 1025 = 205 x 5 rows: the rows folded in groups of 5 (X.reshape((205, 5, N))), a block
+# of 128 groups and a tail block of the 77 left (emit_kernel.c; 6b81555: a transfer per 128-row
+# tile, no fold, 95.1 us against 81.3 in the model): every load of X, cos and sin is of folded rows,
+# one is of the tail's groups; at N = 1025 X's columns are read as the four overlapping halves the
+# concatenation takes, and each block loads X's rows once, whole (widen.c; 6b81555: four loads,
+# 118.3 us); the same kernel with one worker or two; the kernels agree with NumPy
+for d in M=1025,N=1024 M=1025,N=1025; do
+	expect_rc 0 "$AXONC" compile examples/rope.py --dims $d --budget 5000 --jobs 2 -o "$tmp/k.py"
+	if grep 'nisa.dma_copy(dst=v' "$tmp/k.py" | grep -v 'src=[A-Za-z]*\.reshape((205, 5, ' | grep -q 'src=\(X\|cos\|sin\)'; then
+		bad "rope at $d: a load of rows not folded in groups of 5"; else ok; fi
+	if grep -q 'src=X\.reshape((205, 5, [0-9]*))\[128:205, ' "$tmp/k.py"; then ok; else bad "rope at $d: no folded tail block"; fi
+	if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/rope.py --dims $d >"$tmp/out" 2>&1; then ok; else
+		bad "the rope kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
+if [ "$(grep -c 'src=X\.reshape' "$tmp/k.py")" = 2 ] && grep -q 'src=X\.reshape((205, 5, 1025))\[0:128, 0:5, 0:1025\])' "$tmp/k.py"; then ok; else
+	bad "rope at $d: X's rows loaded in more than one transfer per block"; grep 'src=X' "$tmp/k.py" | sed 's/^/    /'; fi
+expect_rc 0 "$AXONC" compile examples/rope.py --dims $d --budget 5000 --jobs 1 -o "$tmp/k1.py"
+if cmp -s "$tmp/k.py" "$tmp/k1.py"; then ok; else bad "rope at $d: --jobs 1 and --jobs 2 select different kernels"; fi
 # GQA with the division by the row sums after P @ V (on S x D, not S x S): its nest has the K-blocked
 # matmul's block buffers before the row loop, and forward.c merges it with the division's all the
 # same (the matmul's accumulated tile copied into the division's buffer, not stored and loaded);

@@ -39,6 +39,10 @@ em_op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 					st->blk[k] = (int)b;
 					break;
 				}
+		/* with a tail tile, where the candidate folds: blocks of groups of rows (emit_fold.c) */
+		if (!e->nofold && k != seqax && ax->tiled && ax->t && tsz[k] > 0 && ext[k] % tsz[k] &&
+		    fold_axis_ok(g, to, id, k) && fold_blocks(ext[k], tsz[k], want) > 1)
+			st->blk[k] = (int)fold_blocks(ext[k], tsz[k], want);
 		st->blocked |= st->blk[k] > 1;
 		if (k == seqax && st->blk[k] > 1)
 			st->kax = k;

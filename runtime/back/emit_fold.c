@@ -36,6 +36,22 @@ fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k)
 	return to->ax[k].tiled && !to->ax[k].red && rank >= 2 && to->ax[k].out == rank - 2;
 }
 
+/* The tiles per block of a folded axis of ext rows in tiles of T where its
+ * block class allows want: without a tail tile, the largest divisor of the
+ * tile count not above want; with one, the largest divisor of ext not above
+ * want, the rows seen as groups of that many (emit_kernel.c writes the
+ * groups left after the whole blocks as a block of smaller tiles).  1: no
+ * fold. */
+int64_t
+fold_blocks(int64_t ext, int64_t T, int64_t want)
+{
+	int64_t m = T < 1 ? 1 : ext % T ? ext : ext / T;
+	for (int64_t b = want < m ? want : m; b > 1; b--)
+		if (m % b == 0)
+			return b;
+	return 1;
+}
+
 int
 em_fold_axis(Em *e, Group *gr, int k)
 {
@@ -43,8 +59,8 @@ em_fold_axis(Em *e, Group *gr, int k)
 		return 0;
 	int blk = gr->st[0].blk[k];
 	int64_t T = gr->tsz[k], ext = gr->ext[k];
-	if (blk < 2 || T < 1 || ext % (blk * T))
-		return 0;
+	if (blk < 2 || T < 1 || ext % blk || (ext % T == 0 && ext % (blk * T)))
+		return 0;   /* (a tail tile: the groups' tail is a block of its own, emit_kernel.c) */
 	const AxGraph *g = e->g;
 	for (int m = 0; m < gr->n; m++) {
 		if (gr->st[m].blk[k] != blk || gr->st[m].kax == k || !fold_axis_ok(g, &e->T->op[gr->ids[m]], gr->ids[m], k))

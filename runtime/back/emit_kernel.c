@@ -282,10 +282,20 @@ group_axes(Em *e, Group *gr, int k)
 	 * tile's); otherwise the rest of the loop nest again for the tail, below */
 	int inner = rem && k != gr->defer && __builtin_popcount(gr->mtail) < 2 && k != gr->pre && gr->pre < k &&
 	            gr->seqax >= 0 && to->ax[gr->seqax].red != TR_SCAN && nb >= 1 && (blk > 1 ? nfull % blk == 0 : 1);
+	/* folded with a tail (emit_fold.c): the rows as groups of blk, blocks of T groups, then the
+	 * groups left as one block of smaller tiles (rem counts groups there) */
+	int ftail = rem && blk > 1 && !inner && em_fold_axis(e, gr, k);
+	if (ftail) {
+		nb = ext / blk / T;
+		rem = ext / blk % T;
+	} else if (rem && blk > 1 && nfull % blk) {
+		em_fail(e, "%s: its blocks do not divide its tiles and do not fold", node_op(e->g, &e->g->nodes[gr->ids[0]])->name);
+		return;
+	}
 	e->fold[k] = 0;
 	for (int part = 0; part < 1 + inner && !e->bad && !(k == gr->defer && gr->tailpass); part++) {
 		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;
-		if (!nloop && inner)   /* one block: only the last */
+		if (!nloop && (inner || ftail))   /* one block: only the last; or only the folded tail */
 			continue;
 		if (blk > 1) {
 			snprintf(var, sizeof var, "b%d", k);
@@ -334,11 +344,23 @@ group_axes(Em *e, Group *gr, int k)
 	if (rem && !e->bad && !inner && !(k == gr->defer && !gr->tailpass)) {
 		Tail tl;
 		em_tail_set(e, gr, k, rem, &tl);
-		em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
+		if (ftail) {   /* the last groups: a block of blk tiles of rem rows, folded */
+			for (int m = 0; m < gr->n; m++) {
+				gr->st[m].blk[k] = tl.blk[m];
+				gr->st[m].blocked = tl.blocked[m];
+			}
+			em_dim(&idx[k], rem, "%lld", (long long)(nb * T));
+			e->fold[k] = e->folded = 1;
+			idx[k].fold = blk;
+			snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
+			snprintf(e->bstart[k], sizeof e->bstart[k], "%lld", (long long)(nb * blk * T));
+		} else
+			em_dim(&idx[k], rem, "%lld", (long long)(nfull * T));
 		if (k == gr->pre)
 			em_producers(e, gr->ids[0], idx);
 		group_axes(e, gr, k + 1);
 		em_close_to(e, save);
+		e->fold[k] = 0;
 		em_tail_undo(e, gr, k, &tl);
 	}
 }

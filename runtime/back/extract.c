@@ -251,16 +251,26 @@ ex_set_tiles(Extract *x)
 }
 
 /* Could the current blocks fold (emit_fold.c's first test: a block class of
- * more than one tile along an axis that is the partition axis of a result)? */
+ * more than one tile along an axis that is the partition axis of a result)?
+ * sized: at the current tiles, with the blocks a fold takes there
+ * (fold_blocks), so that a folded form that cannot be written fails for its
+ * slices, the same for every tile and block choice of the combination. */
 static int
-foldable(const Extract *x)
+foldable(const Extract *x, int sized)
 {
 	const AxGraph *g = x->T->g;
+	AxEnv env = { x->n, x->names, x->vals };
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *to = &x->T->op[id];
 		for (int k = 0; to->kind == TO_COMPUTE && k < to->naxes; k++) {
 			const TileAxis *ax = &to->ax[k];
-			if (ax->t && ax->bcls >= 0 && ax->bcls < 64 && x->blocks[ax->bcls] > 1 && fold_axis_ok(g, to, id, k))
+			double ext, t;
+			if (!ax->t || ax->bcls < 0 || ax->bcls >= 64 || x->blocks[ax->bcls] < 2 || !fold_axis_ok(g, to, id, k))
+				continue;
+			if (!sized)
+				return 1;
+			if (t_eval(ax->extent, &env, &ext) == 0 && t_eval(t_var(g->tc, ax->t, TS_INT), &env, &t) == 0 &&
+			    fold_blocks((int64_t)ext, (int64_t)t, x->blocks[ax->bcls]) > 1)
 				return 1;
 		}
 	}
@@ -310,7 +320,7 @@ ex_set_sub(Extract *x, int64_t i)
 			return 0;
 		x->blocks[c] = 1 << blk[c];
 	}
-	return !x->fold || (!x->unfit && foldable(x));
+	return !x->fold || (!x->unfit && foldable(x, 1));
 }
 
 /* The current combination's tile/block choices: *count gets how many
@@ -351,7 +361,7 @@ ex_start_combo(Extract *x, int64_t *count)
 		if (x->nblkmax[c] > 1) {
 			for (int k = 0; k < 64; k++)
 				x->blocks[k] = k == c ? 2 : 1;
-			x->nfold = foldable(x) ? 2 : 1;
+			x->nfold = foldable(x, 0) ? 2 : 1;
 		}
 	for (int k = 0; k < 64; k++)
 		x->blocks[k] = 1;
@@ -771,7 +781,7 @@ next_one(Extract *x, ExtractCand *c)
 			return NULL;
 		}
 		fuse = !x->no_fusion;
-		x->pending_fold = x->nfold > 1 && !x->unfit && foldable(x);
+		x->pending_fold = x->nfold > 1 && !x->unfit && foldable(x, 1);
 	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nfused = 0;

@@ -137,6 +137,7 @@ int nest_fill(const Nest *ns, const int *endof, int p, int a, int e, const int *
 /* emit_fold.c: may axis k of node id (its tiling to) fold its blocks' rows: a tile axis, not
  * reduced, the partition axis of the result, not a deep tile's? (the emitter and extraction ask) */
 int fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k);
+int64_t fold_blocks(int64_t ext, int64_t T, int64_t want);
 
 /* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
  * NULL: 1; fold: blocks along partition axes folded, emit_fold.c, and NULL if none can be);
