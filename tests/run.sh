@@ -1257,11 +1257,17 @@ for kd in "$tmp/fold.py:examples/relu.py:M=2048,N=1024"; do
 	   /usr/bin/python3 tests/nki/kernel_form.py "$k" >>"$tmp/out" 2>&1; then ok; else
 		bad "the folded kernel of $p at $d fails the stand-in"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
-# the configuration replayed where a block does not divide the rows (a tail tile): its blocks unfolded
+# the configuration replayed where the rows (a tail tile) come in groups of a divisor of 1000 up to
+# the block size: a fold with a tail block (emit_kernel.c); at a prime, no group fits: unfolded
 expect_rc 0 "$AXONC" compile examples/relu.py --dims M=1000,N=1024 --config "$tmp/fold.json" -o "$tmp/fold2.py"
-expect_grep 'do not fold' "$tmp/err" "--config at M=1000: a note that the blocks do not fold"
-if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/fold2.py" examples/relu.py --dims M=1000,N=1024 >"$tmp/out" 2>&1; then ok; else
-	bad "the replayed ReLU at M=1000 differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+if grep -o 'src=X.reshape(([0-9]*, [0-9]*, 1024))' "$tmp/fold2.py" | tr -c '0-9\n' ' ' |
+	awk '$1 * $2 == 1000 && $2 > 1 { f = 1 } END { exit !f }'; then ok; else bad "--config at M=1000: the rows not folded in groups"; fi
+expect_rc 0 "$AXONC" compile examples/relu.py --dims M=1009,N=1024 --config "$tmp/fold.json" -o "$tmp/fold3.py"
+expect_grep 'do not fold' "$tmp/err" "--config at M=1009: a note that the blocks do not fold"
+for m in 1000:fold2 1009:fold3; do
+	if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/${m#*:}.py" examples/relu.py --dims M=${m%%:*},N=1024 >"$tmp/out" 2>&1; then ok; else
+		bad "the replayed ReLU at M=${m%%:*} differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+done
 # RMSNorm 4096x1024: the producers made in the nest (square, mean, rsqrt) read the folded block too
 expect_rc 0 "$AXONC" compile examples/rmsnorm.py --dims M=4096,N=1024 --budget 1500 -o "$tmp/fold3.py" --report "$tmp/fold3.json"
 expect_grep '"fold": 1' "$tmp/fold3.json" "RMSNorm 4096x1024: its blocks fold"
