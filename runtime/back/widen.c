@@ -10,15 +10,19 @@
  * fill (a block buffer, and the loops filling it with copies of an off-chip
  * slice, the buffer's only writers: hoist.c's fills) followed in the same
  * loop body by another of the same loops and the same slices but for the
- * last dim, which starts where the first's ends: the first buffer and its
- * copies widen to both ranges, the second fill goes, and its readers read
- * the first buffer from the first's width on.  The copies are instructions
- * that copy (lower_is_copy), of a tensor the loop nest does not write.  Only
- * where that holds no reader back: nothing reads the first buffer before the
- * second fill, and its first reader after it reads the second buffer too (GLU's
- * halves of X, read by one multiply; not a matmul's full tiles, computed on
- * before the tail's arrive).  If the tiles do not fit on chip then, nothing
- * changes.
+ * last dim, whose range meets or overlaps the first's (RoPE at N = 1025 reads
+ * X[:, 0:513] and X[:, 512:1025]): the first buffer and its copies widen to
+ * the range of both, the second fill goes, and the readers of each read the
+ * first buffer from their own columns on.  Outside loops a buffer is
+ * declared apart from its one copy; such fills count too (of a tensor the
+ * kernel does not write), the first's copy made before the second's.  The
+ * copies are instructions that copy (lower_is_copy), of a tensor the loop
+ * nest does not write.  Where the range of both is wider than the first's,
+ * only if that holds no reader back: nothing reads the first buffer before
+ * the second fill, and its first reader after it reads the second buffer too,
+ * or is in the same loop body as the second's first reader (GLU's halves of
+ * X, read by one multiply; not a matmul's full tiles, computed on before the
+ * tail's arrive).  If the tiles do not fit on chip then, nothing changes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,32 +69,41 @@ fill_at(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote,
 	return 1;
 }
 
-/* A buffer declared outside loops at p and written once, outside loops, by a copy of an
- * off-chip slice the nest does not write (the top-level buffers are declared before their
- * fills): 1 and *f, else 0. */
-static int
-fill_apart(const Nest *ns, int p, const int *wrote, int *copy, Fill *f)
+/* Per variable, the statement writing it (-1: none, -2: more than one). */
+static void
+writers(const Nest *ns, int *by)
 {
-	const NsStmt *b = &ns->s[p];
-	int inst = -1;
-	if (b->kind != NS_BUF || b->depth != 0)
-		return 0;
-	for (int i = p + 1; i < ns->n; i++) {
+	for (int v = 0; v < ns->nvars; v++)
+		by[v] = -1;
+	for (int i = 0; i < ns->n; i++) {
 		NsRef *r[AX_MAXOPND + 2];
 		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, (NsStmt *)&ns->s[i], r, wr);
-		for (int k = 0; k < nr; k++)
-			if (r[k]->var == b->var && wr[k]) {
-				const NsStmt *s = &ns->s[i];
-				if (inst >= 0 || s->kind != NS_INST || s->depth != 0 || &s->out != r[k] || !nest_reads_offchip(ns, s, wrote))
-					return 0;
-				if (copy[s->inst] < 0)
-					copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
-				if (!copy[s->inst])
-					return 0;
-				inst = i;
-			}
+		for (int k = 0; k < nr; k++) {
+			int v = r[k]->var;
+			if (wr[k] && v >= 0 && v < ns->nvars)
+				by[v] = by[v] == -1 || by[v] == i ? i : -2;
+		}
 	}
-	if (inst < 0)
+}
+
+/* A buffer declared outside loops at p and written once, outside loops, by a copy of an
+ * off-chip slice the nest does not write (the top-level buffers are declared before their
+ * fills): 1 and *f, else 0.  by: writers(). */
+static int
+fill_apart(const Nest *ns, int p, const int *by, const int *wrote, int *copy, Fill *f)
+{
+	const NsStmt *b = &ns->s[p];
+	if (b->kind != NS_BUF || b->depth != 0 || b->var < 0 || b->var >= ns->nvars)
+		return 0;
+	int inst = by[b->var];
+	if (inst <= p)
+		return 0;
+	const NsStmt *s = &ns->s[inst];
+	if (s->kind != NS_INST || s->depth != 0 || s->out.var != b->var || !nest_reads_offchip(ns, s, wrote))
+		return 0;
+	if (copy[s->inst] < 0)
+		copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
+	if (!copy[s->inst])
 		return 0;
 	*f = (Fill){ p, p, inst, 1 };
 	return 1;
@@ -200,98 +213,127 @@ holds_back(const Nest *ns, const int *up, const Fill *x, const Fill *y, const Sp
 	return rd < y->inst || (rd < re && up[rd] != up[re]);   /* (y's read first: it waited for both already) */
 }
 
-/* The pair (x, y) made one: into o (n statements of ns), x's buffer and copy widened to the
- * columns of both, its readers and y's reading it from their own columns on: 0, or -1 if a
- * reader cannot be moved. */
+/* A pair of fills to make one: the first, the second, their columns. */
+typedef struct Pair {
+	const Fill *x, *y;
+	Span sp;
+} Pair;
+
+/* The pairs pr[0..np) made one: into o (*no statements), each first buffer and its copy
+ * widened to the columns of both, its readers and the second's reading it from their own
+ * columns on, the second fill dropped: 0, or -1 if a reader cannot be moved. */
 static int
-widen(const Nest *ns, const Fill *x, const Fill *y, const Span *sp, NsStmt *o)
+widen(const Nest *ns, const Pair *pr, int np, NsStmt *o, int *no)
 {
-	memcpy(o, ns->s, sizeof *o * (size_t)ns->n);
-	NsStmt *bx = &o[x->p], *cx = &o[x->inst];
-	int rank = bx->shape.rank, from = ns->s[y->p].var, to = bx->var;
-	int64_t w = sp->hi - sp->lo;
-	AxShape xs = bx->shape, ys = ns->s[y->p].shape;
-	bx->shape.d[rank - 1] = w;
-	cx->out.idx[rank - 1].len = w;
-	cx->shape.d[cx->shape.rank - 1] = w;
-	cx->out.shape.d[cx->out.shape.rank - 1] = w;
-	NsDim *l = &cx->opnd[0].idx[cx->opnd[0].nidx - 1];
-	snprintf(l->start, sizeof l->start, "%lld", (long long)sp->lo);
-	l->len = w;
-	cx->opnd[0].shape.d[cx->opnd[0].shape.rank - 1] = w;
+	int m = 0;
 	for (int i = 0; i < ns->n; i++) {
-		if (in_fill(x, i) || in_fill(y, i))
-			continue;
-		NsRef *r[AX_MAXOPND + 2];
-		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &o[i], r, wr);
-		for (int k = 0; k < nr; k++)
-			if ((r[k]->var == to && move_ref(r[k], to, &xs, sp->s0 - sp->lo) != 0) ||
-			    (r[k]->var == from && move_ref(r[k], to, &ys, sp->s1 - sp->lo) != 0))
-				return -1;
+		int drop = 0;
+		for (int k = 0; k < np && !drop; k++)
+			drop = in_fill(pr[k].y, i);
+		if (drop)
+			continue;   /* a second fill */
+		NsStmt *t = &o[m++];
+		*t = ns->s[i];
+		for (int k = 0; k < np; k++) {
+			const Fill *x = pr[k].x, *y = pr[k].y;
+			const Span *sp = &pr[k].sp;
+			int rank = ns->s[x->p].shape.rank, from = ns->s[y->p].var, to = ns->s[x->p].var;
+			int64_t w = sp->hi - sp->lo;
+			if (i == x->p)
+				t->shape.d[rank - 1] = w;
+			if (i == x->inst) {
+				t->out.idx[rank - 1].len = w;
+				t->shape.d[t->shape.rank - 1] = w;
+				t->out.shape.d[t->out.shape.rank - 1] = w;
+				NsDim *l = &t->opnd[0].idx[t->opnd[0].nidx - 1];
+				snprintf(l->start, sizeof l->start, "%lld", (long long)sp->lo);
+				l->len = w;
+				t->opnd[0].shape.d[t->opnd[0].shape.rank - 1] = w;
+			}
+			if (in_fill(x, i))
+				continue;
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, t, r, wr);
+			for (int q = 0; q < nr; q++)
+				if ((r[q]->var == to && move_ref(r[q], to, &ns->s[x->p].shape, sp->s0 - sp->lo) != 0) ||
+				    (r[q]->var == from && move_ref(r[q], to, &ns->s[y->p].shape, sp->s1 - sp->lo) != 0))
+					return -1;
+		}
 	}
+	*no = m;
 	return 0;
 }
 
-/* The first pair of fills in statements a..e (at its top level only, where top) made one;
- * 1 if one was. */
+/* Pairs of fills in statements a..e (at its top level only, where top) made one, each fill in
+ * one pair at most, all at once where the tiles fit, else the first pair that does: 1 if any. */
 static int
-widen_in(Nest *ns, int a, int e, int top, const int *up, const int *endof, int *wrote, int *copy, Fill *f)
+widen_in(Nest *ns, int a, int e, int top, const int *up, const int *endof, int *wrote, int *copy, Fill *f, int *by)
 {
-	int n = ns->n, nf = 0;
+	int n = ns->n, nf = 0, np = 0;
 	nest_written(ns, a, e, wrote);
+	if (top)
+		writers(ns, by);
 	for (int p = a; p <= e && nf < MAXF; p++)
 		if (!top && fill_at(ns, endof, p, a, e, wrote, copy, &f[nf]))
 			p = f[nf++].q;
-		else if (top && fill_apart(ns, p, wrote, copy, &f[nf]))
+		else if (top && fill_apart(ns, p, by, wrote, copy, &f[nf]))
 			nf++;
+	char used[MAXF] = { 0 };
+	Pair pr[MAXF / 2];
 	for (int i = 0; i < nf; i++)
-		for (int j = i + 1; j < nf; j++) {
+		for (int j = i + 1; j < nf && !used[i]; j++) {
 			Span sp;
-			if (up[f[i].p] != up[f[j].p] || !joins(ns, &f[i], &f[j], &sp) || holds_back(ns, up, &f[i], &f[j], &sp))
+			/* (x's copy first: y's readers, after y's copy, then find x's buffer filled) */
+			if (used[j] || up[f[i].p] != up[f[j].p] || f[i].inst > f[j].inst || !joins(ns, &f[i], &f[j], &sp) ||
+			    holds_back(ns, up, &f[i], &f[j], &sp))
 				continue;
-			NsStmt *o = malloc(sizeof *o * (size_t)n);
-			if (!o)
-				ax_die("out of memory");
-			int done = 0;
-			if (widen(ns, &f[i], &f[j], &sp, o) == 0) {
-				int m = 0;   /* the second fill dropped */
-				for (int k = 0; k < n; k++)
-					if (!in_fill(&f[j], k))
-						o[m++] = o[k];
-				done = nest_install(ns, o, m, ns->nvars);
-			}
-			free(o);
-			if (done)
-				return 1;
+			pr[np++] = (Pair){ &f[i], &f[j], sp };
+			used[i] = used[j] = 1;
 		}
-	return 0;
+	if (!np)
+		return 0;
+	NsStmt *o = malloc(sizeof *o * (size_t)n);
+	if (!o)
+		ax_die("out of memory");
+	int done = 0, m;
+	if (widen(ns, pr, np, o, &m) == 0)
+		done = nest_install(ns, o, m, ns->nvars);
+	for (int k = 0; k < np && !done && np > 1; k++)   /* not all fit: one pair at a time */
+		if (widen(ns, &pr[k], 1, o, &m) == 0)
+			done = nest_install(ns, o, m, ns->nvars);
+	free(o);
+	return done;
 }
 
 int
 nest_widen(Nest *ns)
 {
 	int done = 0;
+	int *copy = malloc(sizeof(int) * (size_t)(ns->g->t->ninsts + 1));
+	if (!copy)
+		ax_die("out of memory");
+	for (int k = 0; k <= ns->g->t->ninsts; k++)
+		copy[k] = -1;
 	for (int again = 1; again && ns->n;) {   /* a pair at a time: statements move */
 		again = 0;
 		int n = ns->n;
 		int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
 		int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
-		int *copy = malloc(sizeof(int) * (size_t)(ns->g->t->ninsts + 1));
+		int *by = malloc(sizeof(int) * (size_t)(ns->nvars + 1));
 		Fill *f = malloc(sizeof *f * MAXF);
-		if (!up || !endof || !wrote || !copy || !f)
+		if (!up || !endof || !wrote || !by || !f)
 			ax_die("out of memory");
-		for (int k = 0; k <= ns->g->t->ninsts; k++)
-			copy[k] = -1;
 		nest_loops(ns, up, endof);
 		for (int a = 0; a < n && !again; a++)   /* in each top-level loop nest */
 			if (ns->s[a].kind == NS_LOOP && ns->s[a].depth == 0 && endof[a] >= 0) {
-				again = widen_in(ns, a, endof[a], 0, up, endof, wrote, copy, f);
+				again = widen_in(ns, a, endof[a], 0, up, endof, wrote, copy, f, by);
 				a = endof[a];
 			}
 		/* then the fills outside loops, of tensors nothing writes */
-		again = again || widen_in(ns, 0, n - 1, 1, up, endof, wrote, copy, f);
+		again = again || widen_in(ns, 0, n - 1, 1, up, endof, wrote, copy, f, by);
 		done += again;
-		free(up), free(endof), free(wrote), free(copy), free(f);
+		free(up), free(endof), free(wrote), free(by), free(f);
 	}
+	free(copy);
 	return done;
 }
