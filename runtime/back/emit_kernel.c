@@ -289,7 +289,8 @@ group_axes(Em *e, Group *gr, int k)
 		nb = ext / blk / T;
 		rem = ext / blk % T;
 	} else if (rem && blk > 1 && nfull % blk) {
-		em_fail(e, "%s: blocks that only a fold of its rows allows, and its rows do not fold", node_op(e->g, &e->g->nodes[gr->ids[0]])->name);
+		em_fail(e, "%s: blocks that only a fold of its rows allows, and its rows do not fold",
+		        node_op(e->g, &e->g->nodes[gr->ids[0]])->name);
 		return;
 	}
 	e->fold[k] = 0;
