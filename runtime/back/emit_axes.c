@@ -32,17 +32,12 @@ em_op_axes(Em *e, int id, OpSt *st, int64_t *ext, int64_t *tsz)
 		/* tiles per block: the class's, the largest divisor of the tile count not above it */
 		int64_t want = e->blocks && ax->bcls >= 0 ? e->blocks[ax->bcls] : 1, n = ext[k] / (tsz[k] ? tsz[k] : 1);
 		int eng, kb = k == seqax && want > 1 && em_kblock_move(e, id, &eng) >= 0;
-		st->blk[k] = 1;
-		if (ax->tiled && ax->t && (k != seqax || kb) && !ax->unit && n > 1)
-			for (int64_t b = want < n ? want : n; b > 1; b--)
-				if (n % b == 0) {
-					st->blk[k] = (int)b;
-					break;
-				}
+		st->blk[k] = ax->tiled && ax->t && (k != seqax || kb) && !ax->unit ? (int)nest_divisor(n, want) : 1;
 		/* with a tail tile, where the candidate folds: blocks of groups of rows (emit_fold.c) */
-		if (!e->nofold && k != seqax && ax->tiled && ax->t && tsz[k] > 0 && ext[k] % tsz[k] &&
-		    fold_axis_ok(g, to, id, k) && fold_blocks(ext[k], tsz[k], want) > 1)
-			st->blk[k] = (int)fold_blocks(ext[k], tsz[k], want);
+		int64_t fb = !e->nofold && k != seqax && ax->tiled && ax->t && tsz[k] > 0 && ext[k] % tsz[k] &&
+		                     fold_axis_ok(g, to, id, k) ? fold_blocks(ext[k], tsz[k], want) : 1;
+		if (fb > 1)
+			st->blk[k] = (int)fb;
 		st->blocked |= st->blk[k] > 1;
 		if (k == seqax && st->blk[k] > 1)
 			st->kax = k;

@@ -36,20 +36,25 @@ fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k)
 	return to->ax[k].tiled && !to->ax[k].red && rank >= 2 && to->ax[k].out == rank - 2;
 }
 
-/* The tiles per block of a folded axis of ext rows in tiles of T where its
- * block class allows want: without a tail tile, the largest divisor of the
- * tile count not above want; with one, the largest divisor of ext not above
- * want, the rows seen as groups of that many (emit_kernel.c writes the
- * groups left after the whole blocks as a block of smaller tiles).  1: no
- * fold. */
 int64_t
-fold_blocks(int64_t ext, int64_t T, int64_t want)
+nest_divisor(int64_t m, int64_t cap)
 {
-	int64_t m = T < 1 ? 1 : ext % T ? ext : ext / T;
-	for (int64_t b = want < m ? want : m; b > 1; b--)
+	for (int64_t b = cap < m ? cap : m; b > 1; b--)
 		if (m % b == 0)
 			return b;
 	return 1;
+}
+
+/* The tiles per block of a folded axis of ext rows in tiles of T where its
+ * block class allows want: without a tail tile, the largest divisor of the
+ * tile count not above want (as any blocks, em_op_axes); with one, the
+ * largest divisor of ext not above want, the rows seen as groups of that
+ * many (emit_kernel.c writes the groups left after the whole blocks as a
+ * block of smaller tiles).  1: no fold. */
+int64_t
+fold_blocks(int64_t ext, int64_t T, int64_t want)
+{
+	return T < 1 ? 1 : nest_divisor(ext % T ? ext : ext / T, want);
 }
 
 int

@@ -19,10 +19,9 @@
  * Loop fusion: a producer whose only reader has the same loops and tiles
  * (and neither reduces across tiles) is computed inside the reader's loop
  * nest, its tile passed on chip instead of through an off-chip tensor;
- * when the reader's choice
- * includes the producer's computation (an instruction fusion across the
- * two), the producer's operands are read there and the reader's fused
- * instructions compute both (emit_tile.c).
+ * when the reader's choice includes the producer's computation (an
+ * instruction fusion across the two), the producer's operands are read
+ * there and the reader's fused instructions compute both (emit_tile.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -137,7 +137,10 @@ int nest_fill(const Nest *ns, const int *endof, int p, int a, int e, const int *
 /* emit_fold.c: may axis k of node id (its tiling to) fold its blocks' rows: a tile axis, not
  * reduced, the partition axis of the result, not a deep tile's? (the emitter and extraction ask) */
 int fold_axis_ok(const AxGraph *g, const TileOp *to, int id, int k);
+/* ... the tiles per block a folded axis of ext rows in tiles of T takes where its class allows
+ * want (1: it does not fold); the largest divisor of m not above cap (1: none) */
 int64_t fold_blocks(int64_t ext, int64_t T, int64_t want);
+int64_t nest_divisor(int64_t m, int64_t cap);
 
 /* emit_kernel.c: the candidate's statements (blocks: tiles per block per axis class of T,
  * NULL: 1; fold: blocks along partition axes folded, emit_fold.c, and NULL if none can be);
@@ -200,8 +203,8 @@ int nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room);
  * instead (a column tail's transposes of the stationary operand): how many pairs removed */
 int nest_reuse(Nest *ns);
 /* widen.c: a block buffer filled with copies of a slice, and one after it in the same loop body
- * filled from the slice next to it along the last dim, made one buffer filled by one copy (one
- * transfer, not two): how many pairs */
+ * (or both outside loops) filled from a slice next to or overlapping it along the last dim, made
+ * one buffer filled by one copy (one transfer, not two): how many times pairs were joined */
 int nest_widen(Nest *ns);
 /* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
  * it follows that it is independent of: how many runs moved */

@@ -45,6 +45,15 @@ in_fill(const Fill *f, int i)
 	return (i >= f->p && i <= f->q) || i == f->inst;
 }
 
+/* Does instruction inst copy (lower_is_copy, cached in copy[], -1: not asked yet)? */
+static int
+copies(const Nest *ns, int *copy, int inst)
+{
+	if (copy[inst] < 0)
+		copy[inst] = lower_is_copy(ns->g->t, ns->g->tc, inst);
+	return copy[inst];
+}
+
 /* The fill of the block buffer declared at p (nest_fill) whose one instruction copies: 1 and
  * *f, else 0. */
 static int
@@ -57,9 +66,7 @@ fill_at(const Nest *ns, const int *endof, int p, int a, int e, const int *wrote,
 			continue;
 		if (inst >= 0)
 			return 0;
-		if (copy[s->inst] < 0)
-			copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
-		if (!copy[s->inst])
+		if (!copies(ns, copy, s->inst))
 			return 0;
 		inst = i;
 	}
@@ -101,9 +108,7 @@ fill_apart(const Nest *ns, int p, const int *by, const int *wrote, int *copy, Fi
 	const NsStmt *s = &ns->s[inst];
 	if (s->kind != NS_INST || s->depth != 0 || s->out.var != b->var || !nest_reads_offchip(ns, s, wrote))
 		return 0;
-	if (copy[s->inst] < 0)
-		copy[s->inst] = lower_is_copy(ns->g->t, ns->g->tc, s->inst);
-	if (!copy[s->inst])
+	if (!copies(ns, copy, s->inst))
 		return 0;
 	*f = (Fill){ p, p, inst, 1 };
 	return 1;
