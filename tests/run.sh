@@ -870,16 +870,30 @@ if grep -q "2049, 2049), dtype" "$tmp/k.py"; then bad "gqa at S=2049: the scores
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims $d >"$tmp/out" 2>&1; then ok; else
 	bad "the gqa kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # ... and MatMul+Add+RMSNorm at M = 2049, whose matmul writes its last block with the tail row:
-# the next nest's loop over all blocks has its last iteration written after it, the nests merge,
-# and h = X @ W goes through HBM for the last block and the tail only (an older binary: all of
-# h, twice its bytes on top of the inputs and result); the kernel agrees with NumPy
+# the next nest's loop over all blocks has its last iteration written after it, each a loop of one
+# trip like the matmul's last block, the nests merge, and h = X @ W goes through HBM for the tail
+# row only (an older binary: all of h, twice its bytes on top of the inputs and result; 1024c3f:
+# its last block and tail row); the kernel agrees with NumPy
 d=M=2049,N=512,K=256
 expect_rc 0 "$AXONC" compile examples/matmul_add_rmsnorm.py --dims $d --budget 1000 -o "$tmp/k.py" --report "$tmp/r.json"
 extra=$(jget "$tmp/r.json" "round((r['best']['bytes_moved'] - (2049 * 256 + 256 * 512 + 2 * 2049 * 512) * 4) / (2049 * 512 * 4), 2)")
 if [ "$(jget "$tmp/r.json" "(r['best']['bytes_moved'] - (2049 * 256 + 256 * 512 + 2 * 2049 * 512) * 4) < 2049 * 512 * 4")" = True ]; then ok; else
 	bad "matmul_add_rmsnorm at $d: h moves $extra times its bytes through HBM"; fi
+stores=$(grep -o "dst=t3\[[^,]*" "$tmp/k.py" | sort -u | tr '\n' ' ')
+if [ "$stores" = "dst=t3[2048:2049 " ]; then ok; else
+	bad "matmul_add_rmsnorm at $d: h stored to HBM at rows other than the tail's: $stores"; fi
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/matmul_add_rmsnorm.py --dims $d >"$tmp/out" 2>&1; then ok; else
 	bad "the matmul_add_rmsnorm kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+# every candidate with such loops of one trip agrees with the program's reference run (tails
+# along rows and columns, 4-row tiles; Softmax at M = 11: a load inside such a loop, of a slice
+# that uses its variable, was once found again by a later loop with a variable of the same name)
+for pd in softmax:M=11,N=13 matmul_add_rmsnorm:M=19,N=21,K=25 rmsnorm_matmul:M=35,N=21,K=25; do
+	rm -rf "$tmp/c"
+	expect_rc 0 "$AXONC" compile examples/${pd%%:*}.py --dims ${pd#*:} --max-tile 4 --budget 2000 --emit-all "$tmp/c" --validate \
+		-o "$tmp/k1.py" --report "$tmp/r.json"
+	expect_grep '"emit_all_rejected": 0' "$tmp/r.json" "${pd%%:*} at ${pd#*:} --emit-all: every candidate matches"
+	if grep -q "affine_range(1)" "$tmp"/c/*.py; then bad "${pd%%:*} at ${pd#*:}: a loop of one trip left in a kernel"; else ok; fi
+done
 # ... and with D = 128, the tail's nest merged after the main loop reads K^T and V as that loop
 # does: each block buffer is filled once before the loops over heads (hoist.c), not once for the
 # main loop and again for the tail (f88f2ec fills one with V's last row twice); the kernel agrees

@@ -332,10 +332,26 @@ em_close_to(Em *e, int depth)
 {
 	while (e->depth > depth) {
 		e->depth--;
+		int l = e->depth ? -1 : e->ns->n - 1;   /* (such loops open a loop nest) */
+		while (l >= 0 && !(e->ns->s[l].kind == NS_LOOP && e->ns->s[l].depth == e->depth))
+			l--;
+		/* a loop of one trip made only to line up with the next nest's is written as its body
+		 * in the end (sink.c): what its body loaded, of slices that do not use its variable,
+		 * stays found as if it were already (the others are dropped below: a later loop may
+		 * have a variable of the same name) */
+		for (int c = 0; l >= 0 && e->ns->s[l].once && c < e->ncse; c++)
+			if (e->cse[c].depth > e->depth && !nest_uses_var(e->cse[c].key, e->ns->s[l].name))
+				e->cse[c].depth = e->depth;
 		em_push(e, NS_END);
 	}
-	while (e->ncse && e->cse[e->ncse - 1].depth > e->depth)   /* their loops are closed */
-		e->ncse--;
+	int n = 0;
+	for (int c = 0; c < e->ncse; c++)   /* those whose loops are closed dropped */
+		if (e->cse[c].depth <= e->depth) {
+			if (n != c)
+				e->cse[n] = e->cse[c];
+			n++;
+		}
+	e->ncse = n;
 }
 
 /* the result sl of node id: its axes' dims in order */

@@ -297,16 +297,24 @@ group_axes(Em *e, Group *gr, int k)
 		int64_t nloop = part ? 1 : inner ? nb - 1 : nb, first = part ? nb - 1 : 0;
 		if (!nloop && (inner || ftail))   /* one block: only the last; or only the folded tail */
 			continue;
+		/* with the tail inside the last block, where they open the loop nest, the loop over the
+		 * blocks before it and the last block are each a loop even of one trip (the last's
+		 * variable counts from first): the next operation's loop over all the blocks, its last
+		 * iteration peeled (sink.c), then lines up with both, and forward.c can merge them */
+		int once = inner && nloop == 1 && save == 0;
+		char lv[48];
+		snprintf(var, sizeof var, "%c%d", blk > 1 ? 'b' : 'i', k);
+		snprintf(lv, sizeof lv, first ? "(%s + %lld)" : "%s", var, (long long)first);
 		if (blk > 1) {
-			snprintf(var, sizeof var, "b%d", k);
 			e->fold[k] = inner ? 0 : em_fold_axis(e, gr, k);
-			if (nloop > 1) {
+			if (nloop > 1 || once) {
 				em_loop(e, 0, var, nloop);
+				e->ns->s[e->ns->n - 1].once = once;
 				if (e->fold[k])   /* the block's rows folded: groups var * T.., row j<k> of each */
-					em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
+					em_dim(&idx[k], T, "%s * %lld", lv, (long long)T);
 				else
-					em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", var, blk, k, (long long)T);
-				snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", var, (long long)blk * T);
+					em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", lv, blk, k, (long long)T);
+				snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", lv, (long long)blk * T);
 			} else {
 				if (e->fold[k])
 					em_dim(&idx[k], T, "0");
@@ -321,14 +329,12 @@ group_axes(Em *e, Group *gr, int k)
 				idx[k].fold = blk;
 				snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
 			}
-		} else {
-			snprintf(var, sizeof var, "i%d", k);
-			if (nloop > 1) {
-				em_loop(e, 0, var, nloop);
-				em_dim(&idx[k], T, "%s * %lld", var, (long long)T);
-			} else
-				em_dim(&idx[k], T, "%lld", (long long)(first * T));
-		}
+		} else if (nloop > 1 || once) {
+			em_loop(e, 0, var, nloop);
+			e->ns->s[e->ns->n - 1].once = once;
+			em_dim(&idx[k], T, "%s * %lld", lv, (long long)T);
+		} else
+			em_dim(&idx[k], T, "%lld", (long long)(first * T));
 		if (k == gr->pre)
 			em_producers(e, gr->ids[0], idx);
 		if (part) {
@@ -749,6 +755,9 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 				nest_forward(ns);
 		}
 		nest_free(was);
+	}
+	nest_unwrap_once(ns);
+	if (fuse) {
 		nest_hoist(ns);
 		nest_reuse(ns);
 		nest_widen(ns);

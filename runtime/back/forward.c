@@ -20,8 +20,11 @@
  * uses of a loaded tile read the buffer.  The tensor is still stored where
  * a statement after the merged nest reads it inside the box the nest's
  * iterations write, or it is a result; a statement after it may read or
- * write other parts of it (a tail tile's rows, sink.c).  Returns how many
- * merges were made.
+ * write other parts of it (a tail tile's rows, sink.c); a store the same at
+ * every iteration that no load of the nests reads, apart from the stores
+ * that stay (a tail row only a statement after them reads), stays a store
+ * and out of the buffer; a loop of one trip adds nothing to a box.  Returns
+ * how many merges were made.
  *
  * A merge is not made if a tensor crossing between its nests cannot be kept
  * so (it would be read from HBM in the iteration that wrote it), if no

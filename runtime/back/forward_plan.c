@@ -80,6 +80,8 @@ access_box(Fw *f, int i, const NsRef *r, int rank, const AxShape *ts, Acc *a)
 			int64_t hi = loop_of(f, i, s.v[j], &shared, &at);
 			if (hi <= 0)
 				return -1;
+			if (hi == 1)
+				continue;   /* a loop of one trip: its variable is 0 */
 			if (aff_term(shared ? &a->out[d] : &a->in[d], s.v[j], s.k[j]) != 0)
 				return -1;
 			if (shared)
@@ -160,6 +162,50 @@ join_boxes(const Plan *p, int rank, Acc *box)
 		return -1;
 	*box = b[0];
 	return 0;
+}
+
+/* Boxes a and b the same at every iteration of the shared loops (no part over them), and apart? */
+static int
+fixed_apart(const Acc *a, const Acc *b, int rank)
+{
+	int apart = 0;
+	for (int d = 0; d < rank; d++) {
+		if (a->out[d].n || b->out[d].n || a->out[d].c || b->out[d].c)
+			return 0;
+		apart |= a->hi[d] <= b->lo[d] || b->hi[d] <= a->lo[d];
+	}
+	return apart;
+}
+
+/* A store that no load of the group reads, apart from the stores that stay (a tail tile's rows
+ * that only a statement after the merged nest reads, where the shared loops make one trip): left
+ * a store to HBM, out of the plan.  Only boxes the same at every iteration are compared. */
+static void
+leave_stores(Plan *p, int rank)
+{
+	char left[MAXACC] = { 0 };
+	for (int k = 0; k < p->nacc; k++) {
+		left[k] = (char)p->acc[k].write;
+		for (int r = 0; r < p->nacc && left[k]; r++)
+			left[k] = p->acc[r].write || fixed_apart(&p->acc[k], &p->acc[r], rank);
+	}
+	for (int changed = 1; changed;) {   /* one that overlaps a store that stays, stays */
+		changed = 0;
+		for (int k = 0; k < p->nacc; k++)
+			for (int w = 0; w < p->nacc && left[k]; w++)
+				if (p->acc[w].write && !left[w] && !fixed_apart(&p->acc[k], &p->acc[w], rank))
+					left[k] = 0, changed = 1;
+	}
+	int n = 0, kept = 0;
+	for (int k = 0; k < p->nacc; k++)
+		kept += p->acc[k].write && !left[k];
+	if (!kept)
+		return;
+	for (int k = 0; k < p->nacc; k++)
+		if (!left[k])
+			p->acc[n++] = p->acc[k];
+	p->after |= n < p->nacc;   /* the tensor stays declared for them */
+	p->nacc = n;
 }
 
 /* The statement whose tile statement i stores into the tensor (-1 if it cannot write into a buffer). */
@@ -357,8 +403,11 @@ fw_plan_tensor(Fw *f, int T, int wn, Plan *p)
 			p->P = a->len[dp] > p->P ? a->len[dp] : p->P;
 		}
 	}
+	if (!ts)
+		return -1;
+	leave_stores(p, ts->rank);
 	Acc box;
-	if (!ts || p->mem < 0 || p->P > t->mems[p->mem].partitions || join_boxes(p, ts->rank, &box) != 0)
+	if (p->mem < 0 || p->P > t->mems[p->mem].partitions || join_boxes(p, ts->rank, &box) != 0)
 		return -1;
 	/* what statements after the merged nest read of the tensor: outside the box its iterations
 	 * write (a tail tile's rows, which the statements after it write), or it is kept in HBM too;

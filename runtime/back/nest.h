@@ -64,6 +64,7 @@ typedef struct NsStmt {
 	int seq;                 /* NS_LOOP: sequential */
 	int fetch;               /* NS_LOOP: over a block's tiles, its loads may be made before it (prefetch.c) */
 	int piped;               /* NS_LOOP: software-pipelined (pipeline.c): it runs one stage of two iterations */
+	int once;                /* NS_LOOP: of one trip, a loop only to line up with the next nest's (sink.c) */
 	int onetile;             /* NS_BUF: one tile of several free axes (partition dim first), not an array
 	                            of tiles: filled by one transfer of folded rows */
 	int inst, engine;        /* NS_INST */
@@ -213,6 +214,9 @@ int nest_tails_first(Nest *ns);
  * of its loops (an operation's tail tiles, then the next operation's loop nest) moved after that
  * nest where independent, so that the nests meet (forward.c): how many runs moved */
 int nest_sink_tails(Nest *ns);
+/* sink.c: each top-level loop of one trip made only to line up with another (`once`) written as
+ * its body, its variable 0, after the merges (whether or not it merged) */
+void nest_unwrap_once(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
  * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as
  * it was), and in *piped, *tails (if not NULL) how many loops were pipelined, runs moved */

@@ -18,14 +18,23 @@
  * smaller) -- a reduction's last block written with its tail after the
  * loop over the other blocks, then the next operation's loop over all of
  * them -- the longer loop's last iterations are first written after it,
- * each its body with the loop variable a literal and variables of its own,
- * and kept only if the run then moves.  The caller keeps the moves only if
- * a merge follows (emit_kernel.c).
+ * each a loop of one trip whose variable counts from the iteration, with
+ * variables of its own, and kept only if the run then moves; of loops with
+ * its header, the one one or two longer is preferred (the emitter writes
+ * the reduction's last block as a loop of one trip, `once`, and the loop
+ * over the blocks before it even with one trip, so each meets one of these
+ * and forward.c merges both).  The caller keeps the moves only if a merge
+ * follows (emit_kernel.c).  nest_unwrap_once then writes every such loop of
+ * one trip as its body, its variable 0, merged or not.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "boxes.h"
+#include "affine.h"
+
+enum { PEEL_MAX = 2,    /* iterations peeled off a loop to meet another's trip count */
+       MAXSPINE = 16, MAXLOOK = 16 };
 
 /* Is top-level loop b's header loop a's but for its trip count (variable, kind)? */
 static int
@@ -34,8 +43,9 @@ same_header(const NsStmt *a, const NsStmt *b)
 	return strcmp(a->name, b->name) == 0 && a->seq == b->seq;
 }
 
-/* Loop l's last k iterations written after it, each its body with the loop variable a literal and
- * variables of its own: 0, or -1 if an index does not fit (ns unchanged). */
+/* Loop l's last k iterations written after it, each a loop of one trip whose variable counts from
+ * the iteration (the emitter's last block with its tail is such a loop, so the two line up) and
+ * with variables of its own: 0, or -1 if an index does not fit (ns unchanged). */
 static int
 peel_last(Nest *ns, int l, int e, int64_t k)
 {
@@ -43,7 +53,7 @@ peel_last(Nest *ns, int l, int e, int64_t k)
 	int body = e - l - 1, no = 0, nv = ns->nvars;
 	if (k < 1 || k >= L->hi)
 		return -1;
-	NsStmt *o = malloc(sizeof *o * (size_t)(ns->n + k * body + 1));
+	NsStmt *o = malloc(sizeof *o * (size_t)(ns->n + k * (body + 2) + 1));
 	int *map = malloc(sizeof(int) * (size_t)(nv + 1));
 	if (!o || !map)
 		ax_die("out of memory");
@@ -52,8 +62,8 @@ peel_last(Nest *ns, int l, int e, int64_t k)
 	o[l].hi = L->hi - k;
 	int ok = 1;
 	for (int64_t it = L->hi - k; it < L->hi && ok; it++) {
-		char lit[24];
-		snprintf(lit, sizeof lit, "%lld", (long long)it);
+		char lit[sizeof L->name + 32];
+		snprintf(lit, sizeof lit, "(%s + %lld)", L->name, (long long)it);
 		for (int v = 0; v < ns->nvars; v++)
 			map[v] = -1;
 		for (int i = l + 1; i < e; i++) {
@@ -61,10 +71,12 @@ peel_last(Nest *ns, int l, int e, int64_t k)
 			if ((s->kind == NS_INST || s->kind == NS_BUF) && s->var >= 0 && s->var < ns->nvars)
 				map[s->var] = nv++;
 		}
+		o[no] = *L;
+		o[no].once = 1;
+		o[no++].hi = 1;
 		for (int i = l + 1; i < e && ok; i++) {
 			NsStmt *c = &o[no++];
 			*c = ns->s[i];
-			c->depth--;
 			if ((c->kind == NS_INST || c->kind == NS_BUF) && c->var >= 0 && c->var < ns->nvars)
 				c->var = map[c->var];
 			NsRef *r[AX_MAXOPND + 2];
@@ -77,6 +89,7 @@ peel_last(Nest *ns, int l, int e, int64_t k)
 					r[j]->var = map[r[j]->var];
 			}
 		}
+		o[no++] = ns->s[e];   /* its NS_END */
 	}
 	if (ok) {
 		memcpy(o + no, ns->s + e + 1, sizeof *o * (size_t)(ns->n - e - 1));
@@ -156,9 +169,6 @@ sink_run(Nest *ns, const char *isview, int i, int l2)
 	return r;
 }
 
-enum { PEEL_MAX = 2,    /* iterations peeled off a loop to meet another's trip count */
-       MAXSPINE = 16, MAXLOOK = 16 };
-
 int
 nest_sink_tails(Nest *ns)
 {
@@ -184,7 +194,7 @@ nest_sink_tails(Nest *ns)
 			 * them (the next operation's nest over the same full tiles; those between: the tail
 			 * tiles' nests, as the emitter writes them), else the next with its loop but for the
 			 * trip count; the statements between that are not declarations: the run */
-			int sa[MAXSPINE], na = nest_spine(ns, up, endof, i, sa, MAXSPINE), most = 0, hdr = -1;
+			int sa[MAXSPINE], na = nest_spine(ns, up, endof, i, sa, MAXSPINE), most = 0, hdr = -1, hmore = 0;
 			for (int j = endof[i] + 1, seen = 0; j < n && seen < MAXLOOK; j++) {
 				const NsStmt *s = &ns->s[j];
 				if (s->kind != NS_LOOP || s->depth != 0 || endof[j] < 0)
@@ -195,8 +205,11 @@ nest_sink_tails(Nest *ns)
 					k++;
 				if (k > most)
 					l2 = j, most = k;
-				if (hdr < 0 && !k && same_header(&ns->s[i], s))
-					hdr = j;
+				/* the next operation's loop over all the blocks (one or two more) before one of
+				 * fewer (the emitter's last block with its tail, a loop of one trip) */
+				int64_t dj = s->hi - ns->s[i].hi;
+				if (!k && same_header(&ns->s[i], s) && (hdr < 0 || (!hmore && dj > 0 && dj <= PEEL_MAX)))
+					hdr = j, hmore = dj > 0 && dj <= PEEL_MAX;
 				seen++;
 				j = endof[j];
 			}
@@ -242,4 +255,53 @@ nest_sink_tails(Nest *ns)
 	}
 	free(isview);
 	return moved;
+}
+
+void
+nest_unwrap_once(Nest *ns)
+{
+	int n = ns->n, no = 0, any = 0;
+	for (int i = 0; i < n; i++)
+		any |= ns->s[i].kind == NS_LOOP && ns->s[i].depth == 0 && ns->s[i].once;
+	if (!any)
+		return;
+	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
+	NsStmt *o = malloc(sizeof *o * (size_t)n);
+	if (!up || !endof || !o)
+		ax_die("out of memory");
+	nest_loops(ns, up, endof);
+	for (int i = 0; i < n; i++) {
+		const NsStmt *L = &ns->s[i];
+		if (L->kind != NS_LOOP || L->depth != 0 || !L->once || L->hi != 1 || endof[i] < 0) {
+			o[no++] = *L;
+			continue;
+		}
+		int e = endof[i], ok = 1, at = no;
+		for (int j = i + 1; j < e && ok; j++) {
+			NsStmt *c = &o[no++];
+			*c = ns->s[j];
+			c->depth--;
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, c, r, wr);
+			for (int k = 0; k < nr && ok; k++)
+				for (int q = 0; q < r[k]->nidx && ok; q++) {
+					NsDim *d = &r[k]->idx[q];
+					Aff a;
+					if (!nest_uses_var(d->start, L->name) && !nest_uses_var(d->fin, L->name))
+						continue;
+					ok = nest_subst_var(d->start, sizeof d->start, L->name, "0") == 0 &&
+					     nest_subst_var(d->fin, sizeof d->fin, L->name, "0") == 0;
+					if (ok && aff_parse(d->start, &a) == 0)   /* "((0 + 3) * 4 + j0) * 128" as "j0 * 128 + 1536" */
+						ok = aff_print(&a, d->start, sizeof d->start) == 0;
+				}
+		}
+		if (!ok) {   /* an index that does not fit: the loop kept */
+			no = at;
+			for (int j = i; j <= e; j++)
+				o[no++] = ns->s[j];
+		}
+		i = e;
+	}
+	nest_replace(ns, o, no, ns->nvars);
+	free(up), free(endof), free(o);
 }
