@@ -257,51 +257,62 @@ nest_sink_tails(Nest *ns)
 	return moved;
 }
 
+/* Does every index of statement c that uses loop variable v take v = 0 and fit (into *with its
+ * text then, if apply)? */
+static int
+at_zero(const Nest *ns, NsStmt *c, const char *v, int apply)
+{
+	NsRef *r[AX_MAXOPND + 2];
+	int wr[AX_MAXOPND + 2], nr = nest_refs(ns, c, r, wr);
+	for (int k = 0; k < nr; k++)
+		for (int q = 0; q < r[k]->nidx; q++) {
+			NsDim *d = &r[k]->idx[q], t = *d;
+			Aff a;
+			if (!nest_uses_var(d->start, v) && !nest_uses_var(d->fin, v))
+				continue;
+			if (nest_subst_var(t.start, sizeof t.start, v, "0") != 0 || nest_subst_var(t.fin, sizeof t.fin, v, "0") != 0)
+				return 0;
+			if (aff_parse(t.start, &a) == 0 && aff_print(&a, t.start, sizeof t.start) != 0)
+				return 0;   /* "((0 + 3) * 4 + j0) * 128" as "j0 * 128 + 1536" */
+			if (apply)
+				*d = t;
+		}
+	return 1;
+}
+
 void
 nest_unwrap_once(Nest *ns)
 {
-	int n = ns->n, no = 0, any = 0;
+	int n = ns->n, any = 0;
 	for (int i = 0; i < n; i++)
 		any |= ns->s[i].kind == NS_LOOP && ns->s[i].depth == 0 && ns->s[i].once;
 	if (!any)
 		return;
 	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
-	NsStmt *o = malloc(sizeof *o * (size_t)n);
-	if (!up || !endof || !o)
+	if (!up || !endof)
 		ax_die("out of memory");
 	nest_loops(ns, up, endof);
-	for (int i = 0; i < n; i++) {
-		const NsStmt *L = &ns->s[i];
-		if (L->kind != NS_LOOP || L->depth != 0 || !L->once || L->hi != 1 || endof[i] < 0) {
-			o[no++] = *L;
+	int no = 0;
+	for (int i = 0; i < n; i++) {   /* in place: each statement moves down, if at all */
+		NsStmt *L = &ns->s[i];
+		int e = endof[i], ok = L->kind == NS_LOOP && L->depth == 0 && L->once && L->hi == 1 && e > i;
+		for (int j = i + 1; ok && j < e; j++)
+			ok = at_zero(ns, &ns->s[j], L->name, 0);
+		if (!ok) {   /* (an index that does not fit: the loop kept) */
+			if (no != i)
+				ns->s[no] = ns->s[i];
+			no++;
 			continue;
 		}
-		int e = endof[i], ok = 1, at = no;
-		for (int j = i + 1; j < e && ok; j++) {
-			NsStmt *c = &o[no++];
-			*c = ns->s[j];
-			c->depth--;
-			NsRef *r[AX_MAXOPND + 2];
-			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, c, r, wr);
-			for (int k = 0; k < nr && ok; k++)
-				for (int q = 0; q < r[k]->nidx && ok; q++) {
-					NsDim *d = &r[k]->idx[q];
-					Aff a;
-					if (!nest_uses_var(d->start, L->name) && !nest_uses_var(d->fin, L->name))
-						continue;
-					ok = nest_subst_var(d->start, sizeof d->start, L->name, "0") == 0 &&
-					     nest_subst_var(d->fin, sizeof d->fin, L->name, "0") == 0;
-					if (ok && aff_parse(d->start, &a) == 0)   /* "((0 + 3) * 4 + j0) * 128" as "j0 * 128 + 1536" */
-						ok = aff_print(&a, d->start, sizeof d->start) == 0;
-				}
-		}
-		if (!ok) {   /* an index that does not fit: the loop kept */
-			no = at;
-			for (int j = i; j <= e; j++)
-				o[no++] = ns->s[j];
+		char v[sizeof L->name];
+		memcpy(v, L->name, sizeof v);
+		for (int j = i + 1; j < e; j++) {
+			at_zero(ns, &ns->s[j], v, 1);
+			ns->s[j].depth--;
+			ns->s[no++] = ns->s[j];
 		}
 		i = e;
 	}
-	nest_replace(ns, o, no, ns->nvars);
-	free(up), free(endof), free(o);
+	ns->n = no;
+	free(up), free(endof);
 }
