@@ -305,36 +305,32 @@ group_axes(Em *e, Group *gr, int k)
 		char lv[48];
 		snprintf(var, sizeof var, "%c%d", blk > 1 ? 'b' : 'i', k);
 		snprintf(lv, sizeof lv, first ? "(%s + %lld)" : "%s", var, (long long)first);
-		if (blk > 1) {
-			e->fold[k] = inner ? 0 : em_fold_axis(e, gr, k);
-			if (nloop > 1 || once) {
-				em_loop(e, 0, var, nloop);
-				e->ns->s[e->ns->n - 1].once = once;
-				if (e->fold[k])   /* the block's rows folded: groups var * T.., row j<k> of each */
-					em_dim(&idx[k], T, "%s * %lld", lv, (long long)T);
-				else
-					em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", lv, blk, k, (long long)T);
-				snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", lv, (long long)blk * T);
-			} else {
-				if (e->fold[k])
-					em_dim(&idx[k], T, "0");
-				else if (first)
-					em_dim(&idx[k], T, "(%lld + j%d) * %lld", (long long)(first * blk), k, (long long)T);
-				else
-					em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
-				snprintf(e->bstart[k], sizeof e->bstart[k], "%lld", (long long)(first * blk * T));
-			}
-			if (e->fold[k]) {
-				e->folded = 1;
-				idx[k].fold = blk;
-				snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
-			}
-		} else if (nloop > 1 || once) {
+		e->fold[k] = inner ? 0 : em_fold_axis(e, gr, k);   /* (none without blocks) */
+		if (nloop > 1 || once) {
 			em_loop(e, 0, var, nloop);
 			e->ns->s[e->ns->n - 1].once = once;
-			em_dim(&idx[k], T, "%s * %lld", lv, (long long)T);
-		} else
+			if (blk < 2 || e->fold[k])   /* folded: the block's groups var * T.., row j<k> of each */
+				em_dim(&idx[k], T, "%s * %lld", lv, (long long)T);
+			else
+				em_dim(&idx[k], T, "(%s * %d + j%d) * %lld", lv, blk, k, (long long)T);
+			if (blk > 1)
+				snprintf(e->bstart[k], sizeof e->bstart[k], "%s * %lld", lv, (long long)blk * T);
+		} else if (blk < 2)
 			em_dim(&idx[k], T, "%lld", (long long)(first * T));
+		else {
+			if (e->fold[k])
+				em_dim(&idx[k], T, "0");
+			else if (first)
+				em_dim(&idx[k], T, "(%lld + j%d) * %lld", (long long)(first * blk), k, (long long)T);
+			else
+				em_dim(&idx[k], T, "j%d * %lld", k, (long long)T);
+			snprintf(e->bstart[k], sizeof e->bstart[k], "%lld", (long long)(first * blk * T));
+		}
+		if (e->fold[k]) {
+			e->folded = 1;
+			idx[k].fold = blk;
+			snprintf(idx[k].fin, sizeof idx[k].fin, "j%d", k);
+		}
 		if (k == gr->pre)
 			em_producers(e, gr->ids[0], idx);
 		if (part) {
