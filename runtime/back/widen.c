@@ -319,7 +319,7 @@ nest_widen(Nest *ns)
 		ax_die("out of memory");
 	for (int k = 0; k <= ns->g->t->ninsts; k++)
 		copy[k] = -1;
-	for (int again = 1; again && ns->n;) {   /* a pair at a time: statements move */
+	for (int again = 1; again && ns->n;) {   /* again after each join: statements move */
 		again = 0;
 		int n = ns->n;
 		int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
