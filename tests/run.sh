@@ -973,6 +973,19 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims B
 	bad "the pipelined gqa kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims B=1,Hq=4,Hkv=2,S=512,D=64 --config "$tmp/r.json" -o "$tmp/k2.py"
 if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "gqa: the pipelined configuration written again differs"; fi
+# fills ahead (pipeline.c, forms 5 to 8): at S=2049 with one KV head the model prefers the form whose
+# row-block loop loads the Q tiles of the block after next (slices at `(b + 2)`), so that they do not
+# queue on the DMA queues behind this block's stores; the kernel agrees with NumPy in the NKI
+# simulator, and its configuration written again gives the same kernel
+d=B=1,Hq=4,Hkv=1,S=2049,D=128
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --budget 2000 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(jget "$tmp/r.json" "r['best']['config'].get('scheduled', 0) >= 5")" = True ] &&
+	grep -q 'src=t3\[.*(\([a-z][a-z0-9]*\) + 2) \* ' "$tmp/k.py" && grep -q 'sequential_range(6)' "$tmp/k.py"; then ok; else
+	bad "gqa at $d: no loop with its Q tiles loaded two row blocks ahead"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the gqa kernel with fills ahead differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --config "$tmp/r.json" -o "$tmp/k2.py"
+if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "gqa: the configuration with fills ahead written again differs"; fi
 # tails first (tails.c): at M=N=1025 softmax's tail row is loaded before the loop over whole
 # tiles (scheduled form 3 or 4), so that its load is not paid after the loop; the kernel agrees
 # with NumPy and its configuration written again gives the same kernel

@@ -190,16 +190,19 @@ nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room)
 	return k;
 }
 
-/* The scheduled twin: with forms 3 and 4 tails first (tails.c), then a loop per nest pipelined
- * (pipeline.c), then the copies balanced. */
+/* The scheduled twin: with forms 3 and 4 (7 and 8) tails first (tails.c), then a loop per nest
+ * pipelined (pipeline.c; forms 5 to 8 with fills ahead), then the copies balanced. */
 int
-nest_schedule(Nest *ns, int form, int *piped, int *tails)
+nest_schedule(Nest *ns, int form, int *piped, int *tails, int *ahead)
 {
-	int t = form >= 3 ? nest_tails_first(ns) : 0;
-	int k = nest_pipeline(ns, form == 2 || form == 4);
+	int base = (form - 1) % 4 + 1, a = 0;
+	int t = base >= 3 ? nest_tails_first(ns) : 0;
+	int k = nest_pipeline(ns, base == 2 || base == 4, form > 4, &a);
 	if (piped)
 		*piped = k;
 	if (tails)
 		*tails = t;
+	if (ahead)
+		*ahead = a;
 	return t + k + nest_balance(ns);
 }

@@ -188,8 +188,9 @@ int nest_forward(Nest *ns);
 void nest_hoist(Nest *ns);
 /* pipeline.c: a loop per loop nest software-pipelined, its first stage of the next iteration
  * before its second stage of this one or (interleave) their statements in turn (if the tiles
- * still fit): how many loops */
-int nest_pipeline(Nest *ns, int interleave);
+ * still fit); with `ahead`, the first stage's fills from off chip a further iteration ahead
+ * where it has some and they fit (*nahead: in how many loops): how many loops */
+int nest_pipeline(Nest *ns, int interleave, int ahead, int *nahead);
 /* balance.c: copies given to another engine where that lowers the busier one's time in the loop
  * nest (cost by the spec): how many */
 int nest_balance(Nest *ns);
@@ -218,9 +219,11 @@ int nest_sink_tails(Nest *ns);
  * its body, its variable 0, after the merges (whether or not it merged) */
 void nest_unwrap_once(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
- * sequence (forms 1, 3) or interleaved (2, 4), then balancing: how many changes (0: the nest as
- * it was), and in *piped, *tails (if not NULL) how many loops were pipelined, runs moved */
-int nest_schedule(Nest *ns, int form, int *piped, int *tails);
+ * sequence (forms 1, 3) or interleaved (2, 4), then balancing; forms 5 to 8 are forms 1 to 4
+ * with the fills ahead (nest_pipeline): how many changes (0: the nest as it was), and in
+ * *piped, *tails, *ahead (if not NULL) how many loops were pipelined, runs moved, loops with
+ * fills ahead */
+int nest_schedule(Nest *ns, int form, int *piped, int *tails, int *ahead);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
 /* The concrete instance of statement s as instruction inst on engine e: its operands'

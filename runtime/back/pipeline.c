@@ -23,6 +23,19 @@
  * a loop nest the one whose stages' work (elements touched) is most even
  * is taken, one loop per nest; if the tiles then do not fit on chip, the
  * nest stays as it was.
+ *
+ * With `ahead`, A's fills (a block buffer A declares and fills right after
+ * from off-chip tensors the nest does not write, read by A only: the
+ * attention's Q^T of the next row block) go a further iteration ahead:
+ *
+ *     A(0); F(1); for i < n - 2: { F(i + 2); A'(i + 1); B(i) };
+ *     A'(n - 1); B(n - 2); B(n - 1)
+ *
+ * A' being A without them, each such buffer given slots too.  The DMA
+ * queues run in program order, so F(i + 1) at the top of the iteration
+ * waited behind B(i - 1)'s stores, and those for B(i - 1)'s arithmetic:
+ * the Tensor engine's next scores waited for the whole chain.  Loops of
+ * fewer than 3 trips, and tiles that then do not fit, keep the plain form.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +48,7 @@ typedef struct Split {
 	int loop, at;                      /* the loop; the first statement of B */
 	int nring, ring[MAXRING];          /* block buffers of A that B reads: given slots */
 	int nmove, move[MAXRING];          /* ... declared in A, used in B only: declared in B */
+	int nfill, fill[MAXRING][2];       /* fills of A made a stage ahead (their first and last statements) */
 	double score;
 } Split;
 
@@ -184,30 +198,89 @@ copy_stmt(const Nest *ns, const int *defat, const NsStmt *s, NsStmt *o, int ddep
 	return 1;
 }
 
-/* The nest with sp applied into o (room for 2 * n statements), the stages' statements of the
- * loop body one after the other or (interleave) in turn: how many, 0 if it cannot be. */
+/* Stage A's and B's statements of the loop body's top level into o (at *no): all of A and then
+ * B, or (interleave) one of each in turn, each with what it holds.  A's are copied with the loop
+ * variable as awith (slots aslot, variables renamed by amap), B's as bwith (bslot, bmap); the
+ * slotted buffers' and moved buffers' declarations and the fills (fill[]) are left out. */
+static int
+body(Nest *ns, const int *endof, const int *defat, const Split *sp, int interleave, const char *fill, int ddepth,
+     const char *awith, const char *aslot, const int *amap, const char *bwith, const char *bslot, const int *bmap,
+     NsStmt *o, int *no)
+{
+	const NsStmt *L = &ns->s[sp->loop];
+	int l = sp->loop, e = endof[l], at = sp->at, ok = 1;
+	for (int pa = l + 1, pb = at; ok && (pa < at || pb < e);) {
+		while (pa < at && ((ns->s[pa].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[pa].var) ||
+		                                                 has(sp->move, sp->nmove, ns->s[pa].var))) || fill[pa]))
+			pa++;
+		if (pa < at) {
+			int qa = ns->s[pa].kind == NS_LOOP ? endof[pa] : pa;
+			for (; pa <= qa && ok; pa++)
+				ok = copy_stmt(ns, defat, &ns->s[pa], &o[(*no)++], ddepth, L->name, awith, amap, sp, aslot);
+		}
+		if (pb < e && (!interleave ? pa >= at : 1)) {
+			int qb = ns->s[pb].kind == NS_LOOP ? endof[pb] : pb;
+			for (; pb <= qb && ok; pb++)
+				ok = copy_stmt(ns, defat, &ns->s[pb], &o[(*no)++], ddepth, L->name, bwith, bmap, sp, bslot);
+		}
+	}
+	return ok;
+}
+
+/* The fills of A (statements fill[] marks) into o at *no, loop variable as `with`, slots `slot`. */
+static int
+fills(Nest *ns, const int *defat, const Split *sp, const char *fill, const char *with, const char *slot,
+      const int *map, int ddepth, NsStmt *o, int *no)
+{
+	int ok = 1;
+	for (int i = sp->loop + 1; i < sp->at && ok; i++)
+		if (fill[i])
+			ok = copy_stmt(ns, defat, &ns->s[i], &o[(*no)++], ddepth, ns->s[sp->loop].name, with, map, sp, slot);
+	return ok;
+}
+
+/* The nest with sp applied into o (room for 3 * n statements): how many, 0 if it cannot be.
+ * Without fills, A(0); for i < n - 1: {A(i + 1); B(i)}; B(n - 1).  With them (sp->nfill, the
+ * buffers among sp->ring), each fill F made a stage ahead of the rest of A, A':
+ * A(0); F(1); for i < n - 2: {F(i + 2); A'(i + 1); B(i)}; A'(n - 1); B(n - 2); B(n - 1). */
 static int
 apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interleave, NsStmt *o, int *nvars)
 {
 	const NsStmt *L = &ns->s[sp->loop];
-	int l = sp->loop, e = endof[l], at = sp->at, no = 0, nv = ns->nvars;
-	char next[64], last[24], s0[24], s1[64], s2[64], s3[24];
+	int l = sp->loop, e = endof[l], at = sp->at, no = 0, nv = ns->nvars, nf = sp->nfill;
+	char next[64], ahead[64], last[24], s0[24], s1[64], s2[64], s3[24], one[24], pa[24], pb[24], sa[24], sb[24];
 	snprintf(next, sizeof next, "(%s + 1)", L->name);
+	snprintf(ahead, sizeof ahead, "(%s + 2)", L->name);
 	snprintf(last, sizeof last, "%lld", (long long)(L->hi - 1));
 	snprintf(s0, sizeof s0, "0");
+	snprintf(one, sizeof one, "1");
 	snprintf(s1, sizeof s1, "(%s + 1) %% 2", L->name);
 	snprintf(s2, sizeof s2, "%s %% 2", L->name);
 	snprintf(s3, sizeof s3, "%lld", (long long)((L->hi - 1) % 2));
-	if (strlen(s1) >= sizeof L->name || strlen(next) >= sizeof L->name)
+	snprintf(pa, sizeof pa, "%lld", (long long)(L->hi - 1));   /* the peeled iteration: A'(n - 1), B(n - 2) */
+	snprintf(pb, sizeof pb, "%lld", (long long)(L->hi - 2));
+	snprintf(sa, sizeof sa, "%lld", (long long)((L->hi - 1) % 2));
+	snprintf(sb, sizeof sb, "%lld", (long long)((L->hi - 2) % 2));
+	if (strlen(s1) >= sizeof L->name || strlen(next) >= sizeof L->name || strlen(ahead) >= sizeof L->name)
 		return 0;
-	int *mapa = malloc(sizeof(int) * (size_t)ns->nvars), *mapb = malloc(sizeof(int) * (size_t)ns->nvars);
-	if (!mapa || !mapb)
+	char *fill = calloc((size_t)ns->n, 1);
+	int *map[5];   /* A(0), B(n - 1), F(1), A'(n - 1), B(n - 2): their own variables */
+	for (int k = 0; k < 5; k++)
+		if (!(map[k] = malloc(sizeof(int) * (size_t)ns->nvars)))
+			ax_die("out of memory");
+	if (!fill)
 		ax_die("out of memory");
-	for (int v = 0; v < ns->nvars; v++) {   /* the prologue's and the epilogue's own variables */
-		int d = defat[v];
-		int ring = has(sp->ring, sp->nring, v);
-		mapa[v] = d > l && d < at && !ring ? nv++ : -1;
-		mapb[v] = d >= at && d < e ? nv++ : d > l && d < at && has(sp->move, sp->nmove, v) ? nv++ : -1;
+	for (int k = 0; k < nf; k++)
+		for (int i = sp->fill[k][0]; i <= sp->fill[k][1]; i++)
+			fill[i] = 1;
+	for (int v = 0; v < ns->nvars; v++) {
+		int d = defat[v], ring = has(sp->ring, sp->nring, v);
+		int inA = d > l && d < at && !ring, inB = (d >= at && d < e) || (d > l && d < at && has(sp->move, sp->nmove, v));
+		map[0][v] = inA ? nv++ : -1;
+		map[1][v] = inB ? nv++ : -1;
+		map[2][v] = nf && inA && fill[d] ? nv++ : -1;
+		map[3][v] = nf && inA && !fill[d] ? nv++ : -1;
+		map[4][v] = nf && inB ? nv++ : -1;
 	}
 	int ok = 1;
 	for (int i = 0; i < l; i++)
@@ -221,46 +294,81 @@ apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interle
 		b->shape.d[1] = 2;
 		b->shape.rank++;
 	}
-	/* A(0) */
+	/* A(0), then F(1) */
 	for (int i = l + 1; i < at && ok; i++)
 		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
-			ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, s0, mapa, sp, s0);
+			ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, s0, map[0], sp, s0);
+	if (nf && ok)
+		ok = fills(ns, defat, sp, fill, one, one, map[2], -1, o, &no);
 	o[no] = *L;
-	o[no].hi = L->hi - 1;
+	o[no].hi = L->hi - 1 - (nf > 0);
 	o[no].seq = 1;
 	o[no++].piped = 1;
-	/* A(i + 1) and B(i) (the buffers moved into it declared first): all of A first, or their
-	 * statements of the body's top level taken in turn, each with what it holds, so that each
-	 * engine alternates between the two iterations */
+	/* F(i + 2), A(i + 1) and B(i) (the buffers moved into it declared first): all of A first, or
+	 * their statements of the body's top level taken in turn, each with what it holds, so that
+	 * each engine alternates between the two iterations */
 	for (int k = 0; k < sp->nmove; k++)
 		o[no++] = ns->s[defat[sp->move[k]]];
-	for (int pa = l + 1, pb = at; ok && (pa < at || pb < e);) {
-		while (pa < at && ns->s[pa].kind == NS_BUF &&
-		       (has(sp->ring, sp->nring, ns->s[pa].var) || has(sp->move, sp->nmove, ns->s[pa].var)))
-			pa++;
-		if (pa < at) {
-			int qa = ns->s[pa].kind == NS_LOOP ? endof[pa] : pa;
-			for (; pa <= qa && ok; pa++)
-				ok = copy_stmt(ns, defat, &ns->s[pa], &o[no++], 0, L->name, next, NULL, sp, s1);
-		}
-		if (pb < e && (!interleave ? pa >= at : 1)) {
-			int qb = ns->s[pb].kind == NS_LOOP ? endof[pb] : pb;
-			for (; pb <= qb && ok; pb++)
-				ok = copy_stmt(ns, defat, &ns->s[pb], &o[no++], 0, NULL, NULL, NULL, sp, s2);
-		}
-	}
+	if (nf && ok)
+		ok = fills(ns, defat, sp, fill, ahead, s2, NULL, 0, o, &no);
+	ok = ok && body(ns, endof, defat, sp, interleave, fill, 0, next, s1, NULL, NULL, s2, NULL, o, &no);
 	o[no++] = ns->s[e];
+	/* A'(n - 1) and B(n - 2), as in the loop */
+	for (int k = 0; k < sp->nmove && nf && ok; k++)
+		ok = copy_stmt(ns, defat, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, pb, map[4], sp, sb);
+	if (nf && ok)
+		ok = body(ns, endof, defat, sp, interleave, fill, -1, pa, sa, map[3], pb, sb, map[4], o, &no);
 	/* B(n - 1) */
 	for (int k = 0; k < sp->nmove && ok; k++)
-		ok = copy_stmt(ns, defat, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, last, mapb, sp, s3);
+		ok = copy_stmt(ns, defat, &ns->s[defat[sp->move[k]]], &o[no++], -1, L->name, last, map[1], sp, s3);
 	for (int i = at; i < e && ok; i++)
-		ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, last, mapb, sp, s3);
+		ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, last, map[1], sp, s3);
 	for (int i = e + 1; i < ns->n; i++)
 		o[no++] = ns->s[i];
-	free(mapa);
-	free(mapb);
+	for (int k = 0; k < 5; k++)
+		free(map[k]);
+	free(fill);
 	*nvars = nv;
 	return ok ? no : 0;
+}
+
+/* The fills of A a stage ahead (apply): a block buffer A declares at its body's top level and
+ * fills right after from off-chip tensors the loop nest does not write (nest_fill), read by A
+ * only, the fill's own values read nowhere else; given slots (sp->ring).  None for a loop of
+ * fewer than 3 trips. */
+static void
+find_fills(Nest *ns, const int *up, const int *endof, const int *defat, Split *sp)
+{
+	int l = sp->loop, e = endof[l], at = sp->at;
+	sp->nfill = 0;
+	if (ns->s[l].hi < 3)
+		return;
+	int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
+	if (!wrote)
+		ax_die("out of memory");
+	nest_written(ns, l, e, wrote);
+	for (int d = l + 1; d < at && sp->nring < MAXRING; d++) {
+		const NsStmt *b = &ns->s[d];
+		if (b->kind != NS_BUF || up[d] != l || b->onetile || b->shape.rank + 1 > AX_MAXR ||
+		    has(sp->ring, sp->nring, b->var) || has(sp->move, sp->nmove, b->var))
+			continue;
+		int q = nest_fill(ns, endof, d, l + 1, e - 1, wrote), ok = q > d && q < at;
+		for (int i = l + 1; i < e && ok; i++) {
+			NsRef *r[AX_MAXOPND + 2];
+			int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[i], r, wr);
+			for (int k = 0; k < nr && ok; k++) {
+				int v = r[k]->var;
+				ok = !(v == b->var && i >= at) &&   /* read by B */
+				     !(v >= 0 && v < ns->nvars && defat[v] > d && defat[v] <= q && (i < d || i > q));
+			}
+		}
+		if (!ok)
+			continue;
+		sp->fill[sp->nfill][0] = d + 1;
+		sp->fill[sp->nfill++][1] = q;
+		sp->ring[sp->nring++] = b->var;
+	}
+	free(wrote);
 }
 
 /* The best split of a loop in the nest [a, e] (0 if none). */
@@ -285,9 +393,10 @@ best_split(Nest *ns, const int *up, const int *endof, const int *defat, int a, i
 }
 
 int
-nest_pipeline(Nest *ns, int interleave)
+nest_pipeline(Nest *ns, int interleave, int ahead, int *nahead)
 {
 	int done = 0;
+	*nahead = 0;
 	for (int a = 0; a < ns->n; a++) {
 		if (ns->s[a].kind != NS_LOOP || ns->s[a].depth != 0)
 			continue;
@@ -307,13 +416,20 @@ nest_pipeline(Nest *ns, int interleave)
 		int e = endof[a] < 0 ? n - 1 : endof[a];
 		Split sp;
 		if (best_split(ns, up, endof, defat, a, e, &sp)) {
-			NsStmt *o = malloc(sizeof *o * (size_t)(2 * n + MAXRING));
+			NsStmt *o = malloc(sizeof *o * (size_t)(3 * n + MAXRING));
 			if (!o)
 				ax_die("out of memory");
-			int nv, no = apply(ns, endof, defat, &sp, interleave, o, &nv);
-			if (no && nest_install(ns, o, no, nv)) {
-				e += no - n;
-				done++;
+			Split fa = sp;
+			if (ahead)
+				find_fills(ns, up, endof, defat, &fa);
+			for (int k = ahead && fa.nfill ? 0 : 1; k < 2; k++) {   /* with the fills ahead, else without */
+				int nv, no = apply(ns, endof, defat, k ? &sp : &fa, interleave, o, &nv);
+				if (no && nest_install(ns, o, no, nv)) {
+					e += no - n;
+					done++;
+					*nahead += !k;
+					break;
+				}
 			}
 			free(o);
 		}

@@ -342,7 +342,7 @@ model_refine_copies(Nest *ns, int dtype_bytes, double lat, double ran)
 int
 model_schedule(Nest *ns, int form, int dtype_bytes)
 {
-	int k = nest_schedule(ns, form, NULL, NULL);
+	int k = nest_schedule(ns, form, NULL, NULL, NULL);
 	if (k > 0) {
 		ModelStats st = { 0 };
 		double lat = model_latency(ns, dtype_bytes, NULL, &st);
@@ -359,18 +359,21 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 	if (!st->fits || c->fused < 0)
 		return lat;
 	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; forms 3
-	 * and 4 the same with tails first where one moved; each made from the candidate as it is.
-	 * Those within REFINE_NEAR of the fastest get their copies placed by the model
-	 * (model_refine_copies); the fastest then replaces the candidate if it is faster still. */
-	Nest *own = *ns, *tw[5] = { NULL };
-	double tl[5], ran[5], fastest = HUGE_VAL;
-	for (int form = 1, piped = 0, tails = 1; form <= 4; form++) {
-		if ((form % 2 == 0 && !piped) || (form >= 3 && !tails))
+	 * and 4 the same with tails first where one moved; forms 5 to 8 as 1 to 4 with fills ahead
+	 * where a loop has some; each made from the candidate as it is.  Those within REFINE_NEAR of
+	 * the fastest get their copies placed by the model (model_refine_copies); the fastest then
+	 * replaces the candidate if it is faster still. */
+	Nest *own = *ns, *tw[9] = { NULL };
+	double tl[9], ran[9], fastest = HUGE_VAL;
+	for (int form = 1, piped = 0, tails = 1; form <= 8; form++) {
+		int base = (form - 1) % 4 + 1, ahead = 1;
+		if ((base % 2 == 0 && !piped) || (base >= 3 && !tails) || (form > 4 && !tw[base]))
 			continue;
 		tw[form] = nest_dup(own);
-		int k = nest_schedule(tw[form], form, &piped, form >= 3 ? &tails : NULL);
+		int k = nest_schedule(tw[form], form, form <= 4 ? &piped : NULL, form <= 4 && base >= 3 ? &tails : NULL, &ahead);
 		ModelStats ts;
-		tl[form] = k && (form < 3 || tails) ? model_latency(tw[form], dtype_bytes, NULL, &ts) : HUGE_VAL;
+		tl[form] = k && (base < 3 || tails) && (form <= 4 || ahead) ? model_latency(tw[form], dtype_bytes, NULL, &ts)
+		                                                             : HUGE_VAL;
 		ran[form] = tl[form] < HUGE_VAL ? ts.ran : 0;
 		if (tl[form] == HUGE_VAL) {
 			nest_free(tw[form]);
@@ -380,7 +383,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 	}
 	int best = 0;
 	double blat = lat, unrefined = lat;
-	for (int form = 1; form <= 4; form++) {
+	for (int form = 1; form <= 8; form++) {
 		if (!tw[form])
 			continue;
 		double was = tl[form];
@@ -392,7 +395,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 			best = form;
 		}
 	}
-	for (int form = 1; form <= 4; form++)
+	for (int form = 1; form <= 8; form++)
 		if (form != best)
 			nest_free(tw[form]);
 	if (!best)
