@@ -986,6 +986,17 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/gqa.py --dims $
 	bad "the gqa kernel with fills ahead differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --config "$tmp/r.json" -o "$tmp/k2.py"
 if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "gqa: the configuration with fills ahead written again differs"; fi
+# ... and the C rendering of such a loop: a configuration with 16-row tiles, its form made 6, has
+# loops of 3 trips or more at sizes the winner's check runs at as requested (S=160), where the
+# winner's own check of the test above ran at S=129 with no fill ahead
+d=B=1,Hq=2,Hkv=1,S=160,D=32
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --max-tile 16 --budget 500 -o "$tmp/k.py" --report "$tmp/r.json"
+/usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); r['best']['config']['scheduled'] = 6; json.dump(r, open(sys.argv[2], 'w'))" "$tmp/r.json" "$tmp/r6.json"
+expect_rc 0 "$AXONC" compile examples/gqa.py --dims $d --config "$tmp/r6.json" -o "$tmp/k6.py"
+if grep -q "validated at $d\$" "$tmp/err" && grep -q '\[.*(\([a-z][a-z0-9]*\) + 2) \* 2' "$tmp/k6.py"; then ok; else
+	bad "gqa at $d, form 6: no fill ahead, or not validated at the requested sizes: $(tail -1 "$tmp/err")"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k6.py" examples/gqa.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the gqa kernel of form 6 at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 # tails first (tails.c): at M=N=1025 softmax's tail row is loaded before the loop over whole
 # tiles (scheduled form 3 or 4), so that its load is not paid after the loop; the kernel agrees
 # with NumPy and its configuration written again gives the same kernel
