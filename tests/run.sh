@@ -1008,6 +1008,20 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/softmax.py --di
 	bad "the tails-first softmax kernel differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 expect_rc 0 "$AXONC" compile examples/softmax.py --dims M=1025,N=1025 --config "$tmp/r.json" -o "$tmp/k2.py"
 if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "softmax: the tails-first configuration written again differs"; fi
+# tails' loads moved near (tails.c, forms 9 to 12): at M=2049 the matmul's second row block loads
+# its X tiles right before the first block's stores (after the first block's matmuls, where form 3
+# would take them to the top), the kernel agrees with NumPy in the NKI simulator, and its
+# configuration written again gives the same kernel
+d=M=2049,N=1024,K=512
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims $d --budget 1000 -o "$tmp/k.py" --report "$tmp/r.json"
+if [ "$(jget "$tmp/r.json" "r['best']['config'].get('scheduled', 0) >= 9")" = True ] &&
+	awk '/nc_matmul/ && !mm {mm = NR} /src=X\[j0 \* 128 \+ 1024:/ && !x {x = NR} /dst=t2\[/ && !st {st = NR}
+		END {exit !(mm && x > mm && st > x)}' "$tmp/k.py"; then ok; else
+	bad "matmul at $d: the second row block's loads are not between the first block's matmuls and its stores"; fi
+if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" examples/matmul.py --dims $d >"$tmp/out" 2>&1; then ok; else
+	bad "the matmul kernel with its loads moved near differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
+expect_rc 0 "$AXONC" compile examples/matmul.py --dims $d --config "$tmp/r.json" -o "$tmp/k2.py"
+if cmp -s "$tmp/k.py" "$tmp/k2.py"; then ok; else bad "matmul: the configuration with its loads moved near written again differs"; fi
 # independent operations share a loop nest and read X once; --no-fusion gives each its own
 first_cand examples/qkv_projection.py M=256,K=256,N=512
 if [ "$(grep -c 'in the same loop nest' "$tmp/k.py")" -eq 2 ] && [ "$(grep -c 'dma_transpose(X' "$tmp/k.py")" -eq 2 ]; then ok; else

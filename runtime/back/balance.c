@@ -190,14 +190,33 @@ nest_copy_alts(const Nest *ns, int i, int (*alt)[2], int room)
 	return k;
 }
 
-/* The scheduled twin: with forms 3 and 4 (7 and 8) tails first (tails.c), then a loop per nest
- * pipelined (pipeline.c; forms 5 to 8 with fills ahead), then the copies balanced. */
+/* The scheduled twin's forms 1 to 12: tails first (tails.c; 1 as far back as they are
+ * independent, 2 near), a loop per nest pipelined (pipeline.c), its stages interleaved or not,
+ * with fills ahead or not, then the copies balanced. */
+static const struct { char tails, interleave, ahead, parent; } Forms[NEST_FORMS + 1] = {
+	[1] = { 0, 0, 0, 0 }, [2] = { 0, 1, 0, 0 }, [3] = { 1, 0, 0, 0 }, [4] = { 1, 1, 0, 0 },
+	[5] = { 0, 0, 1, 1 }, [6] = { 0, 1, 1, 2 }, [7] = { 1, 0, 1, 3 }, [8] = { 1, 1, 1, 4 },
+	[9] = { 2, 0, 0, 3 }, [10] = { 2, 1, 0, 4 }, [11] = { 2, 0, 1, 7 }, [12] = { 2, 1, 1, 8 },
+};
+
+int
+nest_form_parts(int form, int *tails, int *interleave, int *ahead, int *parent)
+{
+	if (form < 1 || form > NEST_FORMS)
+		return 0;
+	*tails = Forms[form].tails, *interleave = Forms[form].interleave, *ahead = Forms[form].ahead;
+	*parent = Forms[form].parent;
+	return 1;
+}
+
 int
 nest_schedule(Nest *ns, int form, int *piped, int *tails, int *ahead)
 {
-	int base = (form - 1) % 4 + 1, a = 0;
-	int t = base >= 3 ? nest_tails_first(ns) : 0;
-	int k = nest_pipeline(ns, base == 2 || base == 4, form > 4, &a);
+	int ft, fi, fa, fp, a = 0;
+	if (!nest_form_parts(form, &ft, &fi, &fa, &fp))
+		return 0;
+	int t = ft ? nest_tails_first(ns, ft == 2) : 0;
+	int k = nest_pipeline(ns, fi, fa, &a);
 	if (piped)
 		*piped = k;
 	if (tails)

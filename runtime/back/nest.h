@@ -208,9 +208,11 @@ int nest_reuse(Nest *ns);
  * (or both outside loops) filled from a slice next to or overlapping it along the last dim, made
  * one buffer filled by one copy (one transfer, not two): how many times pairs were joined */
 int nest_widen(Nest *ns);
-/* tails.c: each run of statements after a top-level loop (a tail tile's) moved before the loops
- * it follows that it is independent of: how many runs moved */
-int nest_tails_first(Nest *ns);
+/* tails.c: the loads of each run of statements after a top-level loop (a tail tile's) moved
+ * before the loops it follows that it is independent of (near: that load nothing, back to the
+ * first that does): how many runs moved (near: 0 where none stopped short of where the other
+ * rule would have taken it, the same nest) */
+int nest_tails_first(Nest *ns, int near);
 /* sink.c: each run of statements between a top-level loop and the later nest sharing the most
  * of its loops (an operation's tail tiles, then the next operation's loop nest) moved after that
  * nest where independent, so that the nests meet (forward.c): how many runs moved */
@@ -220,10 +222,16 @@ int nest_sink_tails(Nest *ns);
 void nest_unwrap_once(Nest *ns);
 /* balance.c: the passes above, tails first in forms 3 and 4, then pipelining, its stages in
  * sequence (forms 1, 3) or interleaved (2, 4), then balancing; forms 5 to 8 are forms 1 to 4
- * with the fills ahead (nest_pipeline): how many changes (0: the nest as it was), and in
+ * with the fills ahead (nest_pipeline); forms 9 to 12 are forms 3, 4, 7 and 8 with the tails'
+ * loads moved near (nest_tails_first): how many changes (0: the nest as it was), and in
  * *piped, *tails, *ahead (if not NULL) how many loops were pipelined, runs moved, loops with
  * fills ahead */
 int nest_schedule(Nest *ns, int form, int *piped, int *tails, int *ahead);
+enum { NEST_FORMS = 12 };
+/* form's parts: tails first (0 no, 1 far, 2 near), stages interleaved, fills ahead, and the form
+ * it is with one part more (0: none; a twin of this form differs from that one's only where
+ * that one is made too); 0 if there is no such form */
+int nest_form_parts(int form, int *tails, int *interleave, int *ahead, int *parent);
 /* nest.c: a copy of ns (nest_free frees it) */
 Nest *nest_dup(const Nest *ns);
 /* The concrete instance of statement s as instruction inst on engine e: its operands'

@@ -25,6 +25,12 @@
  * counts), and through no view of it.  A folded slice, an index that is
  * not affine or a whole-tensor access makes the two dependent.  A scheduled
  * twin's choice (nest_schedule): the model judges whether it is faster.
+ *
+ * With `near`, the loads go back only over loops that load nothing (their
+ * stores, their arithmetic): the next row block of a matmul at 2049 rows,
+ * written after the first, waited for its X^T behind the first block's
+ * stores, while made before every loop it is independent of it delayed the
+ * first block's own loads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,10 +115,20 @@ movable(Nest *ns, const int *up, const int *endof, const char *isview, int r0, i
 	return k;
 }
 
-int
-nest_tails_first(Nest *ns)
+/* Does a statement of [a, e) read an off-chip tensor? */
+static int
+loads_in(const Nest *ns, int a, int e)
 {
-	int n = ns->n, nv = ns->nvars, moved = 0;
+	for (int j = a; j < e; j++)
+		if (nest_reads_offchip(ns, &ns->s[j], NULL))
+			return 1;
+	return 0;
+}
+
+int
+nest_tails_first(Nest *ns, int near)
+{
+	int n = ns->n, nv = ns->nvars, moved = 0, stopped = 0;
 	if (!n)
 		return 0;
 	const AxGraph *g = ns->g;
@@ -152,7 +168,7 @@ nest_tails_first(Nest *ns)
 		side_scan(ns, up, r0, r1, r0, mv, G);
 		/* before each top-level loop right before the run that they are independent of, back to
 		 * the first that is not */
-		int at = r0;
+		int at = r0, held = 0;
 		for (;;) {
 			int l = -1;
 			for (int k = 0; k < at; k++)   /* the top-level loop ending right before at */
@@ -163,6 +179,10 @@ nest_tails_first(Nest *ns)
 			side_scan(ns, up, l, at, l, NULL, L);
 			if (side_conflict(ns, isview, L, G) || side_conflict(ns, isview, G, L))
 				break;
+			if (near && loads_in(ns, l, at)) {   /* (as far back as independent would go on) */
+				held = 1;
+				break;
+			}
 			at = l;
 		}
 		if (at < r0) {   /* [at, r0) loops, [r0, r1) the run: its loads, the loops, the rest */
@@ -178,11 +198,12 @@ nest_tails_first(Nest *ns)
 			memcpy(ns->s + at, tmp, sizeof *tmp * (size_t)m);
 			moved++;
 		}
+		stopped += held;
 		i = r1 - 1;
 	}
 	free(up), free(endof), free(isview), free(mv), free(tmp);
 	for (int k = 0; k < 3; k++)
 		side_free(&sd[k]);
-	return moved;
+	return near ? (moved && stopped ? moved : 0) : moved;
 }
 

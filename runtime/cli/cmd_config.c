@@ -193,7 +193,7 @@ struct Config {
 	int *choice, *engsel;    /* filled by config_nest */
 	int blocks[64];
 	int fold;                /* "fold": 1, the blocks along partition axes folded (emit_fold.c) */
-	int sched;               /* "scheduled": 1 to 8, the scheduled twin's form (nest_schedule) */
+	int sched;               /* "scheduled": 1 to 12, the scheduled twin's form (nest_schedule) */
 	const char *names[512];
 	double vals[512];
 };
@@ -414,7 +414,7 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 	const Jv *fo = jv_get(cf->c, "fold", 'n');
 	cf->fold = fo && fo->num == 1;
 	const Jv *sc = jv_get(cf->c, "scheduled", 'n');
-	cf->sched = sc && sc->num >= 1 && sc->num <= 8 && sc->num == (int)sc->num ? (int)sc->num : 0;
+	cf->sched = sc && sc->num >= 1 && sc->num <= NEST_FORMS && sc->num == (int)sc->num ? (int)sc->num : 0;
 	if (n > 256)
 		return snprintf(why, nwhy, "too many sizes"), NULL;
 	memcpy(cf->names, names, sizeof *names * (size_t)n);

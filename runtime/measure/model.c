@@ -360,20 +360,23 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 		return lat;
 	/* form 1 (stages in sequence), and form 2 (interleaved) where a loop was pipelined; forms 3
 	 * and 4 the same with tails first where one moved; forms 5 to 8 as 1 to 4 with fills ahead
-	 * where a loop has some; each made from the candidate as it is.  Those within REFINE_NEAR of
-	 * the fastest get their copies placed by the model (model_refine_copies); the fastest then
-	 * replaces the candidate if it is faster still. */
-	Nest *own = *ns, *tw[9] = { NULL };
-	double tl[9], ran[9], fastest = HUGE_VAL;
-	for (int form = 1, piped = 0, tails = 1; form <= 8; form++) {
-		int base = (form - 1) % 4 + 1, ahead = 1;
-		if ((base % 2 == 0 && !piped) || (base >= 3 && !tails) || (form > 4 && !tw[base]))
+	 * where a loop has some; forms 9 to 12 as 3, 4, 7, 8 with the tails' loads moved near where
+	 * that stops short of where 3 takes them (nest_form_parts); each made from the candidate as
+	 * it is.  Those within REFINE_NEAR of the fastest get their copies placed by the model
+	 * (model_refine_copies); the fastest then replaces the candidate if it is faster still. */
+	Nest *own = *ns, *tw[NEST_FORMS + 1] = { NULL };
+	double tl[NEST_FORMS + 1], ran[NEST_FORMS + 1], fastest = HUGE_VAL;
+	for (int form = 1, piped = 0, tails = 1; form <= NEST_FORMS; form++) {
+		int ft, fi, fa, fp, ahead = 1, moved = 1;
+		nest_form_parts(form, &ft, &fi, &fa, &fp);
+		if ((fi && !piped) || (ft && !tails) || (fp && !tw[fp]))
 			continue;
 		tw[form] = nest_dup(own);
-		int k = nest_schedule(tw[form], form, form <= 4 ? &piped : NULL, form <= 4 && base >= 3 ? &tails : NULL, &ahead);
+		int k = nest_schedule(tw[form], form, form == 1 ? &piped : NULL, ft ? &moved : NULL, &ahead);
+		if (form == 3)
+			tails = moved;
 		ModelStats ts;
-		tl[form] = k && (base < 3 || tails) && (form <= 4 || ahead) ? model_latency(tw[form], dtype_bytes, NULL, &ts)
-		                                                             : HUGE_VAL;
+		tl[form] = k && (!ft || moved) && (!fa || ahead) ? model_latency(tw[form], dtype_bytes, NULL, &ts) : HUGE_VAL;
 		ran[form] = tl[form] < HUGE_VAL ? ts.ran : 0;
 		if (tl[form] == HUGE_VAL) {
 			nest_free(tw[form]);
@@ -383,7 +386,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 	}
 	int best = 0;
 	double blat = lat, unrefined = lat;
-	for (int form = 1; form <= 8; form++) {
+	for (int form = 1; form <= NEST_FORMS; form++) {
 		if (!tw[form])
 			continue;
 		double was = tl[form];
@@ -395,7 +398,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 			best = form;
 		}
 	}
-	for (int form = 1; form <= 8; form++)
+	for (int form = 1; form <= NEST_FORMS; form++)
 		if (form != best)
 			nest_free(tw[form]);
 	if (!best)
