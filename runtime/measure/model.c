@@ -372,7 +372,7 @@ model_pick_form(Nest **ns, ExtractCand *c, int dtype_bytes, ModelStats *st)
 		if ((fi && !piped) || (ft && !tails) || (fp && !tw[fp]))
 			continue;
 		tw[form] = nest_dup(own);
-		int k = nest_schedule(tw[form], form, form == 1 ? &piped : NULL, ft ? &moved : NULL, &ahead);
+		int k = nest_schedule(tw[form], form, form <= 4 ? &piped : NULL, ft ? &moved : NULL, &ahead);
 		if (form == 3)
 			tails = moved;
 		ModelStats ts;
