@@ -198,6 +198,13 @@ copy_stmt(const Nest *ns, const int *defat, const NsStmt *s, NsStmt *o, int ddep
 	return 1;
 }
 
+/* Is statement i a declaration of a slotted or a moved buffer (made before the loop, or in B)? */
+static int
+set_aside(const Nest *ns, const Split *sp, int i)
+{
+	return ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var));
+}
+
 /* Stage A's and B's statements of the loop body's top level into o (at *no): all of A and then
  * B, or (interleave) one of each in turn, each with what it holds.  A's are copied with the loop
  * variable as awith (slots aslot, variables renamed by amap), B's as bwith (bslot, bmap); the
@@ -210,8 +217,7 @@ body(Nest *ns, const int *endof, const int *defat, const Split *sp, int interlea
 	const NsStmt *L = &ns->s[sp->loop];
 	int l = sp->loop, e = endof[l], at = sp->at, ok = 1;
 	for (int pa = l + 1, pb = at; ok && (pa < at || pb < e);) {
-		while (pa < at && ((ns->s[pa].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[pa].var) ||
-		                                                 has(sp->move, sp->nmove, ns->s[pa].var))) || fill[pa]))
+		while (pa < at && (set_aside(ns, sp, pa) || fill[pa]))
 			pa++;
 		if (pa < at) {
 			int qa = ns->s[pa].kind == NS_LOOP ? endof[pa] : pa;
@@ -296,7 +302,7 @@ apply(Nest *ns, const int *endof, const int *defat, const Split *sp, int interle
 	}
 	/* A(0), then F(1) */
 	for (int i = l + 1; i < at && ok; i++)
-		if (!(ns->s[i].kind == NS_BUF && (has(sp->ring, sp->nring, ns->s[i].var) || has(sp->move, sp->nmove, ns->s[i].var))))
+		if (!set_aside(ns, sp, i))
 			ok = copy_stmt(ns, defat, &ns->s[i], &o[no++], -1, L->name, s0, map[0], sp, s0);
 	if (nf && ok)
 		ok = fills(ns, defat, sp, fill, one, one, map[2], -1, o, &no);
@@ -349,8 +355,7 @@ find_fills(Nest *ns, const int *up, const int *endof, const int *defat, Split *s
 	nest_written(ns, l, e, wrote);
 	for (int d = l + 1; d < at && sp->nring < MAXRING; d++) {
 		const NsStmt *b = &ns->s[d];
-		if (b->kind != NS_BUF || up[d] != l || b->onetile || b->shape.rank + 1 > AX_MAXR ||
-		    has(sp->ring, sp->nring, b->var) || has(sp->move, sp->nmove, b->var))
+		if (b->kind != NS_BUF || up[d] != l || b->onetile || b->shape.rank + 1 > AX_MAXR || set_aside(ns, sp, d))
 			continue;
 		int q = nest_fill(ns, endof, d, l + 1, e - 1, wrote), ok = q > d && q < at;
 		for (int i = l + 1; i < e && ok; i++) {
