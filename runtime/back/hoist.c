@@ -4,7 +4,10 @@
  *
  * A load (an instruction of on-chip result reading only off-chip tensors
  * its loop nest does not write) inside a loop whose variable its slices do
- * not use is made once before that loop instead of once per iteration.
+ * not use is made once before that loop instead of once per iteration.  So
+ * is an instruction whose on-chip operands were made before its loop nest
+ * and are not written in it (a bias row loaded ahead of the nest and
+ * replicated across partitions: once per column tile, not per row tile).
  * Where loops it does use lie between it and the outermost such loop (a
  * matmul's loop over K tiles inside a loop over row tiles it does not
  * read), they are written again before that loop, around the load, which
@@ -44,7 +47,53 @@ same_chain(const Nest *ns, const Hoist *a, const Hoist *b)
 	return 1;
 }
 
-/* The hoist of load i (0 if it stays). */
+/* Is on-chip value var made before statement a (a buffer declared, or an
+ * instruction's result) and neither made nor written in [a, e]? */
+static int
+made_before(const Nest *ns, int a, int e, int var)
+{
+	int made = 0;
+	for (int j = 0; j < a && !made; j++)
+		made = (ns->s[j].kind == NS_BUF || (ns->s[j].kind == NS_INST && ns->s[j].out.var == NS_NONE)) &&
+		       ns->s[j].var == var;
+	for (int j = a; j <= e && made; j++) {
+		NsRef *r[AX_MAXOPND + 2];
+		int wr[AX_MAXOPND + 2], nr = nest_refs(ns, &ns->s[j], r, wr);
+		if ((ns->s[j].kind == NS_BUF || ns->s[j].kind == NS_INST) && ns->s[j].var == var)
+			return 0;
+		for (int k = 0; k < nr; k++)
+			if (r[k]->var == var && wr[k])
+				return 0;
+	}
+	return made;
+}
+
+/* Does statement i of loop nest [a, e] compute the same tile in every
+ * iteration of the loops whose variables it does not use: a load (off-chip
+ * tensors the nest does not write), or an instruction of on-chip result
+ * whose on-chip operands were made before the nest and are not written in
+ * it (a row loaded once, replicated across partitions per tile)? */
+static int
+invariant(const Nest *ns, int a, int e, int i, const int *wrote)
+{
+	const NsStmt *s = &ns->s[i];
+	if (nest_is_load(ns, s, wrote))
+		return 1;
+	if (s->kind != NS_INST || s->out.var != NS_NONE || s->var < 0 || s->mem < 0 || ns->g->t->mems[s->mem].offchip)
+		return 0;
+	int onchip = 0;
+	for (int o = 0; o < ns->g->t->insts[s->inst].nopnd && o < AX_MAXOPND; o++) {
+		int v = s->opnd[o].var;
+		if (v == NS_NONE)
+			continue;
+		if (v < 0 ? wrote[-1 - v] : !made_before(ns, a, e, v))
+			return 0;
+		onchip |= v >= 0;
+	}
+	return onchip;
+}
+
+/* The hoist of invariant statement i (0 if it stays). */
 static int
 plan(const Nest *ns, const int *up, const int *endof, int i, Hoist *h)
 {
@@ -99,12 +148,13 @@ chain_ref(const Nest *ns, const NsRef *r, const Hoist *h, const AxShape *tile, i
 	return nest_chain_ref(r, buf, chain, h->nc, tile);
 }
 
-static void
+/* One round: whether anything was hoisted. */
+static int
 hoist_loads(Nest *ns)
 {
 	int n = ns->n;
 	if (!n)
-		return;
+		return 0;
 	int *up = malloc(sizeof(int) * (size_t)n), *endof = malloc(sizeof(int) * (size_t)n);
 	int *wrote = calloc((size_t)ns->g->nnodes + 1, sizeof(int));
 	Hoist *h = malloc(sizeof *h * MAXH);
@@ -118,7 +168,7 @@ hoist_loads(Nest *ns)
 		int e = endof[a];
 		nest_written(ns, a, e, wrote);
 		for (int i = a + 1; i < e && nh < MAXH; i++)
-			if (nest_is_load(ns, &ns->s[i], wrote) && plan(ns, up, endof, i, &h[nh])) {
+			if (invariant(ns, a, e, i, wrote) && plan(ns, up, endof, i, &h[nh])) {
 				for (int k = 0; k < nh && h[nh].same < 0; k++)
 					if (h[k].at == h[nh].at && same_chain(ns, &h[k], &h[nh]) &&
 					    nest_same_load(ns, &ns->s[h[k].st], &ns->s[i]))
@@ -129,7 +179,7 @@ hoist_loads(Nest *ns)
 	free(wrote);
 	if (!nh) {
 		free(up), free(endof), free(h);
-		return;
+		return 0;
 	}
 	/* the new statements: before each loop, the loads hoisted to it (with a chain: a buffer and
 	 * the chain's loops around the load); each use of a hoisted value reads it (a chain's buffer
@@ -204,9 +254,10 @@ hoist_loads(Nest *ns)
 	free(w);
 	free(skip);
 	no = nest_drop_empty(o, no);
-	nest_install(ns, o, no, nv);
+	int done = nest_install(ns, o, no, nv);
 	free(o);
 	free(up), free(endof), free(h);
+	return done;
 }
 
 /* Statements [p, q] moved before statement at, the rest kept: into ns if the tiles fit.  With
@@ -249,7 +300,7 @@ same_fill(const Nest *ns, const Fill *a, const Fill *b)
 	return 1;
 }
 
-static void
+static int
 apply_fills(Nest *ns, const Fill *fl, int nf)
 {
 	int n = ns->n, no = 0;
@@ -283,13 +334,15 @@ apply_fills(Nest *ns, const Fill *fl, int nf)
 	}
 	free(moved);
 	no = nest_drop_empty(o, no);
-	nest_install(ns, o, no, ns->nvars);
+	int done = nest_install(ns, o, no, ns->nvars);
 	free(o);
+	return done;
 }
 
 /* A block buffer and the loops that fill it with loads only, made before the loops around them
- * whose variables their slices do not use (the innermost of them up to the first they use). */
-static void
+ * whose variables their slices do not use (the innermost of them up to the first they use);
+ * whether any moved. */
+static int
 hoist_fills(Nest *ns)
 {
 	int n = ns->n;
@@ -332,14 +385,19 @@ hoist_fills(Nest *ns)
 			p = q;
 		}
 	}
-	if (nf)
-		apply_fills(ns, fl, nf);
+	int done = nf && apply_fills(ns, fl, nf);
 	free(up), free(endof), free(wrote), free(fl);
+	return done;
 }
 
 void
 nest_hoist(Nest *ns)
 {
-	hoist_loads(ns);
-	hoist_fills(ns);
+	/* again while something moved: an instruction whose operand a round hoisted out of its
+	 * loop nest can follow in the next (a row's replication after the row's fill) */
+	for (int round = 0; round < 3; round++) {
+		int loads = hoist_loads(ns), fills = hoist_fills(ns);
+		if (!loads && !fills)
+			break;
+	}
 }

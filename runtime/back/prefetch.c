@@ -10,8 +10,10 @@
  * `fetch` (the loops over a block's tiles, emit_kernel.c marks them) that
  * reads only off-chip tensors no statement of the chain writes is made in
  * loops of its own before the chain, into a block buffer with a dim per
- * loop of the chain, and every later use of its value in the chain reads
- * the buffer's tile at the loop's index.  So the transfers of a block go
+ * loop of the chain that its slices use, and every later use of its value
+ * in the chain reads the buffer's tile at those loops' indices (a bias row
+ * beside a block of row tiles is loaded once per column tile, not once per
+ * row tile as well).  So the transfers of a block go
  * out ahead of its compute (the DMA queues run in program order), as the
  * operation's own block loads do.  A load an earlier chain of the same
  * loops (same variables and trip counts) already moved into a buffer that
@@ -136,7 +138,25 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 	}
 	if (!nl)
 		return 0;
-	int base = *nout, bufs[MAXLOADS], nnew = 0, fresh[MAXLOADS], folded[MAXLOADS];
+	/* each load's loops: those of the chain its slices use, outermost first */
+	const NsStmt *sub[MAXLOADS][MAXCHAIN];
+	int nsub[MAXLOADS];
+	unsigned mask[MAXLOADS];
+	for (int k = 0; k < nl; k++) {
+		const NsStmt *ld = &ns->s[loads[k]];
+		nsub[k] = 0;
+		mask[k] = 0;
+		for (int c = 0; c < nc; c++) {
+			int uses = 0;
+			for (int o = 0; o < AX_MAXOPND && !uses; o++)
+				uses = ld->opnd[o].var != NS_NONE && nest_ref_uses(&ld->opnd[o], chain[c]->name);
+			if (uses) {
+				sub[k][nsub[k]++] = chain[c];
+				mask[k] |= 1u << c;
+			}
+		}
+	}
+	int bufs[MAXLOADS], fresh[MAXLOADS], folded[MAXLOADS];
 	AxShape bshape[MAXLOADS];
 	for (int k = 0; k < nl; k++) {   /* the buffers, then the loops making the loads into them */
 		const NsStmt *ld = &ns->s[loads[k]];
@@ -144,9 +164,9 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 		folded[k] = -1;
 		for (int m = f->n - 1; m >= 0 && fresh[k]; m--) {   /* made by an earlier chain of the same loops */
 			const Made *md = &f->made[m];
-			int same = md->depth == ns->s[at].depth && md->nc == nc && nest_same_load(ns, &md->ld, ld);
-			for (int c = 0; c < nc && same; c++)
-				same = md->hi[c] == chain[c]->hi && strcmp(md->loop[c], chain[c]->name) == 0;
+			int same = md->depth == ns->s[at].depth && md->nc == nsub[k] && nest_same_load(ns, &md->ld, ld);
+			for (int c = 0; c < nsub[k] && same; c++)
+				same = md->hi[c] == sub[k][c]->hi && strcmp(md->loop[c], sub[k][c]->name) == 0;
 			for (int o = 0; o < AX_MAXOPND && same; o++)
 				same = ld->opnd[o].var == NS_NONE || ld->opnd[o].var >= 0 ||
 				       !writes_tensor(out, md->at, *nout, -1 - ld->opnd[o].var);
@@ -157,30 +177,35 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 		}
 		if (!fresh[k])
 			continue;
+		if (!nsub[k]) {   /* the same tile in every iteration: the load itself made before the chain */
+			bufs[k] = ld->var;
+			if (f->n < MAXMADE)
+				f->made[f->n++] = (Made){ .ld = *ld, .buf = ld->var, .depth = ns->s[at].depth, .at = *nout };
+			continue;
+		}
 		NsStmt *b = &out[(*nout)++];
 		*b = (NsStmt){ .kind = NS_BUF, .depth = ns->s[at].depth, .var = ns->nvars++, .mem = ld->mem,
 		               .node = ld->node };
 		b->out.var = b->src.var = NS_NONE;
 		b->shape.d[b->shape.rank++] = ld->shape.d[0];
-		for (int c = 0; c < nc; c++)
-			b->shape.d[b->shape.rank++] = chain[c]->hi;
+		for (int c = 0; c < nsub[k]; c++)
+			b->shape.d[b->shape.rank++] = sub[k][c]->hi;
 		for (int d = 1; d < ld->shape.rank; d++)
 			b->shape.d[b->shape.rank++] = ld->shape.d[d];
 		bufs[k] = b->var;
 		bshape[k] = b->shape;
-		folded[k] = fold_load(ns, ld, chain, nc);
+		folded[k] = fold_load(ns, ld, sub[k], nsub[k]);
 		b->onetile = folded[k] >= 0;
-		nnew += folded[k] < 0;
 		if (f->n < MAXMADE) {
 			Made *md = &f->made[f->n++];
 			md->ld = *ld;
 			md->buf = b->var;
 			md->depth = ns->s[at].depth;
 			md->at = *nout;
-			md->nc = nc;
-			for (int c = 0; c < nc; c++) {
-				snprintf(md->loop[c], sizeof md->loop[c], "%s", chain[c]->name);
-				md->hi[c] = chain[c]->hi;
+			md->nc = nsub[k];
+			for (int c = 0; c < nsub[k]; c++) {
+				snprintf(md->loop[c], sizeof md->loop[c], "%s", sub[k][c]->name);
+				md->hi[c] = sub[k][c]->hi;
 			}
 		}
 	}
@@ -202,22 +227,34 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 			}
 			s->mem = -1;
 		}
-	for (int c = 0; c < nc && nnew; c++)
-		out[(*nout)++] = *chain[c];
-	for (int k = 0; k < nl; k++) {
-		if (!fresh[k] || folded[k] >= 0)
+	/* the other loads, in loops of their own per set of the chain's loops they use (in the
+	 * order of their first load) */
+	unsigned done = 0;
+	for (int k0 = 0; k0 < nl; k0++) {
+		if (!fresh[k0] || folded[k0] >= 0 || (done >> mask[k0] & 1u))
 			continue;
-		NsStmt *s = &out[(*nout)++];
-		*s = ns->s[loads[k]];
-		s->depth = ns->s[at].depth + nc;
-		NsRef whole = ns_var(s->var, &s->shape);
-		s->out = nest_chain_ref(&whole, bufs[k], chain, nc, &s->shape);
-		s->mem = -1;
+		done |= 1u << mask[k0];
+		int d0 = ns->s[at].depth;
+		for (int c = 0; c < nsub[k0]; c++) {
+			out[*nout] = *sub[k0][c];
+			out[(*nout)++].depth = d0 + c;
+		}
+		for (int k = k0; k < nl; k++) {
+			if (!fresh[k] || folded[k] >= 0 || mask[k] != mask[k0])
+				continue;
+			NsStmt *s = &out[(*nout)++];
+			*s = ns->s[loads[k]];
+			s->depth = d0 + nsub[k];
+			if (!nsub[k])
+				continue;
+			NsRef whole = ns_var(s->var, &s->shape);
+			s->out = nest_chain_ref(&whole, bufs[k], sub[k], nsub[k], &s->shape);
+			s->mem = -1;
+		}
+		for (int c = nsub[k0] - 1; c >= 0; c--)
+			out[(*nout)++] = (NsStmt){ .kind = NS_END, .depth = d0 + c, .var = NS_NONE, .out.var = NS_NONE,
+			                           .src.var = NS_NONE };
 	}
-	for (int c = nc - 1; c >= 0 && nnew; c--)
-		out[(*nout)++] = (NsStmt){ .kind = NS_END, .depth = ns->s[at].depth + c, .var = NS_NONE,
-		                           .out.var = NS_NONE, .src.var = NS_NONE };
-	(void)base;
 	/* the chain itself, without the loads, their values read from the buffers */
 	for (int i = at; i <= end && i < ns->n; i++) {
 		int moved = -1;
@@ -230,10 +267,12 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 		*s = ns->s[i];
 		for (int k = 0; k < nl; k++) {
 			const NsStmt *ld = &ns->s[loads[k]];
+			if (bufs[k] == ld->var)   /* made before the chain as it was: read as it is */
+				continue;
 			for (int o = 0; o < AX_MAXOPND; o++)
-				rewrite(&s->opnd[o], ld->var, bufs[k], chain, nc, &ld->shape);
-			rewrite(&s->out, ld->var, bufs[k], chain, nc, &ld->shape);
-			rewrite(&s->src, ld->var, bufs[k], chain, nc, &ld->shape);
+				rewrite(&s->opnd[o], ld->var, bufs[k], sub[k], nsub[k], &ld->shape);
+			rewrite(&s->out, ld->var, bufs[k], sub[k], nsub[k], &ld->shape);
+			rewrite(&s->src, ld->var, bufs[k], sub[k], nsub[k], &ld->shape);
 		}
 	}
 	return end - at + 1;
@@ -242,14 +281,15 @@ fetch_chain(Nest *ns, int at, NsStmt *out, int *nout, Fetch *f)
 void
 nest_prefetch(Nest *ns)
 {
-	/* a chain adds its loads' buffers and one more loop and end per loop of it: at most
-	 * MAXLOADS + 2 * MAXCHAIN statements per fetch loop (a statement is ~6 KiB: no more) */
+	/* a chain adds its loads' buffers and, per set of its loops its loads use, one more loop
+	 * and end per loop of the set: at most MAXLOADS + 2 * MAXCHAIN << MAXCHAIN statements per
+	 * fetch loop (a statement is ~6 KiB: no more) */
 	size_t nfetch = 0;
 	for (int i = 0; i < ns->n; i++)
 		nfetch += ns->s[i].kind == NS_LOOP && ns->s[i].fetch;
 	if (!nfetch)
 		return;
-	size_t cap = (size_t)ns->n + nfetch * (MAXLOADS + 2 * MAXCHAIN) + 1;
+	size_t cap = (size_t)ns->n + nfetch * (MAXLOADS + (2 * MAXCHAIN << MAXCHAIN)) + 1;
 	size_t outcap, fcap;
 	NsStmt *out = ax_spare_take(sizeof *out * cap, &outcap);
 	int n = 0;
