@@ -334,7 +334,7 @@ fi
 grep '^true pairs proved' "$tmp/corpus"
 # soundness, tested: random pairs, every "equivalent" run at several sizes (fixed seed, a budget of seconds)
 if /usr/bin/python3 tests/fuzz_equiv.py "$AXONC" "${FUZZ_EQUIV_SECONDS:-20}" 1 >"$tmp/fz" 2>&1; then ok; else
-	bad "fuzz-equiv found an unsound verdict"; grep FAIL "$tmp/fz" | head -5 | sed 's/^/    /'
+	bad "fuzz-equiv found an unsound verdict, or did not run"; { grep FAIL "$tmp/fz" || tail -3 "$tmp/fz"; } | head -5 | sed 's/^/    /'
 fi
 grep '^fuzz-equiv' "$tmp/fz"
 
