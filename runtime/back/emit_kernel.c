@@ -31,6 +31,49 @@
 /* The first tile of a reduction or scan across tiles (part 0: st->acc gets
  * it), or a tile of it after (part 1; part 2: the last, a smaller tail tile,
  * after which a scan carries nothing); a plain tile written out. */
+/* The memory on-chip value var is in (a buffer's, or the instruction's that made it); -1 if none. */
+static int
+var_mem(const Nest *ns, int var)
+{
+	for (int i = ns->n - 1; i >= 0 && var >= 0; i--) {
+		const NsStmt *s = &ns->s[i];
+		if (s->var == var && (s->kind == NS_BUF || (s->kind == NS_INST && s->out.var == NS_NONE)))
+			return s->mem;
+	}
+	return -1;
+}
+
+/* *v (in on-chip memory mem) copied into *dst by the target's cheapest copy that stays in mem (a
+ * tile written into a block buffer needs an instruction: NKI has no tile assignment); 0, or -1
+ * if the target has none. */
+static int
+copy_into(Em *e, const NsRef *v, int mem, const NsRef *dst)
+{
+	const AxTarget *t = e->g->t;
+	int *copy = calloc((size_t)t->ninsts + 1, sizeof *copy), eng = 0;
+	if (!copy)
+		ax_die("out of memory");
+	for (int k = 0; k < t->ninsts; k++)
+		copy[k] = lower_is_copy(t, e->g->tc, k);
+	NsStmt probe = { .kind = NS_INST, .shape = v->shape, .mem = mem };
+	probe.opnd[0] = *v;
+	int inst = mem >= 0 ? nest_copy_choice(e->ns, &probe, mem, mem, copy, &eng) : -1;
+	free(copy);
+	if (inst < 0)
+		return -1;
+	const NsRef *mo[AX_MAXOPND] = { v };
+	int zattr[AX_MAXATTR] = { 0 };
+	Term *zsattr[AX_MAXATTR] = { 0 };
+	NsRef res;
+	em_inst(e, inst, eng, zattr, zsattr, mo, NULL, mem, &res);
+	if (e->bad)
+		return 0;
+	NsStmt *last = &e->ns->s[e->ns->n - 1];
+	last->out = *dst;
+	last->mem = -1;
+	return 0;
+}
+
 static void
 op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 {
@@ -82,12 +125,20 @@ op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 			bf->var = st->accbuf;
 			bf->node = id;
 			bf->shape = em_block_shape(e, allblk, &v.shape);
-			bf->mem = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST ? e->ns->s[e->ns->n - 1].mem : -1;
+			/* the memory its tile was made in; with no instruction (a sum over one element: the
+			 * operand itself), the operand's */
+			int made = v.var >= 0 && e->ns->s[e->ns->n - 1].kind == NS_INST;
+			bf->mem = made ? e->ns->s[e->ns->n - 1].mem : var_mem(e->ns, v.var);
 			st->acc = em_block_tile(e, st->accbuf, allblk, -1, &v.shape);
 			NsStmt *last = e->ns->n ? &e->ns->s[e->ns->n - 1] : NULL;
 			if (last && last->kind == NS_INST && last->var == v.var && v.nidx == 0 && last->out.var == NS_NONE)
 				last->out = st->acc;   /* the instruction writes the block's tile itself: no copy of a tile */
-			else {
+			else if (!made && v.var >= 0) {   /* a tile on chip as it is: copied into the block's */
+				if (copy_into(e, &v, bf->mem, &st->acc) != 0) {
+					em_fail(e, "%s: no copy instruction moves its tile into the block's buffer", node_op(g, nd)->name);
+					return;
+				}
+			} else {
 				NsStmt *set = em_push(e, NS_SET);
 				set->node = id;
 				set->out = st->acc;

@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""loop_invariant.py KERNEL.py REGEX...: every line of an emitted NKI kernel that matches one of
-the regular expressions must use, from the match on (what it reads, not where it writes), the
-variable of each loop around it (nl.affine_range, nl.sequential_range): a line in a loop whose
-variable it does not use is made again on every iteration for the same tiles.  Prints each offending line with the loops it ignores; exit 1 if
+"""loop_invariant.py KERNEL.py [--loops V,...] REGEX...: every line of an emitted NKI kernel that
+matches one of the regular expressions must use, from the match on (what it reads, not where it
+writes), the variable of each loop around it (nl.affine_range, nl.sequential_range; with
+--loops, of those loops only): a line in a loop whose variable it does not use is made again on
+every iteration for the same tiles.  The check reads text: a line reading a buffer that the loop
+rewrites is flagged too (it can fail where it need not, never pass where it should not).  Prints each offending line with the loops it ignores; exit 1 if
 there is one, 2 if no line matches at all (the check would pass vacuously)."""
 import re
 import sys
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[2:]
+    only = None
+    if len(args) >= 2 and args[0] == '--loops':
+        only = set(args[1].split(','))
+        args = args[2:]
+    if len(sys.argv) < 3 or not args:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    pats = [re.compile(p) for p in sys.argv[2:]]
+    pats = [re.compile(p) for p in args]
     loops = []            # (indent, variable) of the loops open at this line
     matched = bad = 0
     for n, line in enumerate(open(sys.argv[1]), 1):
@@ -30,12 +37,13 @@ def main():
             continue
         matched += 1
         reads = line[min(m.start() for m in hit):]
-        unused = [v for _, v in loops if not re.search(r'\b%s\b' % re.escape(v), reads)]
+        unused = [v for _, v in loops
+                  if (only is None or v in only) and not re.search(r'\b%s\b' % re.escape(v), reads)]
         if unused:
             bad += 1
             print('%s:%d: in loops over %s it does not use: %s' % (sys.argv[1], n, ', '.join(unused), line.strip()))
     if not matched:
-        print('%s: no line matches %s' % (sys.argv[1], ' or '.join(sys.argv[2:])))
+        print('%s: no line matches %s' % (sys.argv[1], ' or '.join(args)))
         return 2
     return 1 if bad else 0
 
