@@ -27,10 +27,6 @@
 #include <string.h>
 #include "emit.h"
 
-
-/* The first tile of a reduction or scan across tiles (part 0: st->acc gets
- * it), or a tile of it after (part 1; part 2: the last, a smaller tail tile,
- * after which a scan carries nothing); a plain tile written out. */
 /* The memory on-chip value var is in (a buffer's, or the instruction's that made it); -1 if none. */
 static int
 var_mem(const Nest *ns, int var)
@@ -74,6 +70,9 @@ copy_into(Em *e, const NsRef *v, int mem, const NsRef *dst)
 	return 0;
 }
 
+/* The first tile of a reduction or scan across tiles (part 0: st->acc gets
+ * it), or a tile of it after (part 1; part 2: the last, a smaller tail tile,
+ * after which a scan carries nothing); a plain tile written out. */
 static void
 op_tile(Em *e, OpSt *st, NsDim *idx, int seqax, int part)
 {
