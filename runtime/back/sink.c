@@ -115,12 +115,13 @@ sink_run(Nest *ns, const char *isview, int i, int l2)
 		ax_die("out of memory");
 	nest_loops(ns, up, endof);
 	int r0 = endof[i] + 1, e2 = endof[l2];
-	for (int j = r0; j < l2; j++) {
+	/* a view is made where it is declared (the C rendering): one neither the run nor loop l2
+	 * reads, directly or through a view of it that stays, goes after the run, which may write
+	 * its tensor; one they read stays before them, and then neither may write its tensor (the
+	 * views from the last: a view of a view is declared after it) */
+	for (int j = l2 - 1; j >= r0; j--) {
 		int k = ns->s[j].kind;
 		mv[j] = (char)(ns->s[j].depth > 0 || !(k == NS_TENSOR || k == NS_VIEW || k == NS_SIZE || k == NS_NOTE));
-		/* a view is made where it is declared (the C rendering): one neither the run nor loop l2
-		 * reads goes after the run, which may write its tensor; one they read stays before them,
-		 * and then neither may write its tensor */
 		if (k != NS_VIEW || e2 < 0)
 			continue;
 		int used = 0, wrote = 0;
@@ -134,6 +135,10 @@ sink_run(Nest *ns, const char *isview, int i, int l2)
 					wrote |= wr[q] && vn->in[o] >= 0 && rf[q]->var == -1 - vn->in[o];
 			}
 		}
+		for (int x = j + 1; x < l2 && !used; x++)   /* a view of it that stays */
+			if (ns->s[x].kind == NS_VIEW && !mv[x])
+				for (int o = 0; o < ns->g->nodes[ns->s[x].node].nin; o++)
+					used |= ns->g->nodes[ns->s[x].node].in[o] == ns->s[j].node;
 		if (used && wrote)
 			e2 = -1;   /* not moved */
 		mv[j] = used ? 0 : 2;
