@@ -1284,6 +1284,14 @@ expect_grep 'no_candidate_c32a641a.py:12:[0-9]*: error: max: the reduced axis N 
 printf 'import numpy as np\n\ndef kernel(X: "f32[M,1]"):\n    return np.max(X, axis=0)\n' > "$tmp/colmax.py"
 expect_rc 1 "$AXONC" compile "$tmp/colmax.py" --dims M=257 -o "$tmp/k.py"
 expect_grep 'colmax.py:4:[0-9]*: error: max: the reduced axis M = 257 is split into tiles (no sequence.s limits admit it whole)' "$tmp/err" "a max over 257 rows that nothing combines"
+# a mean over 129 rows read by a subtract (fuzz-compile seed 7): a variant fuses the two, so the
+# check before Phase 2 cannot refuse it; every candidate fails where a load breaks its limits,
+# refused at the mean; a failed instruction once left its value unset and a worker crashed on it
+printf 'import numpy as np\n\ndef kernel(X: "f32[M,N]", Y: "f32[1,N]"):\n    t0 = np.mean(X, axis=0, keepdims=True)\n    return Y - t0\n' > "$tmp/colmean.py"
+for i in 1 2 3; do
+	expect_rc 1 "$AXONC" compile "$tmp/colmean.py" --dims M=129,N=3 --jobs 2 -o "$tmp/k.py"
+	expect_grep "colmean.py:4:[0-9]*: error: no candidate could be written: mean, its [a-z_]*: constraint '(P <= 128)' does not hold: P = 129" "$tmp/err" "a mean over 129 rows read by a subtract, refused at the mean (run $i)"
+done
 # a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
 expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else

@@ -78,6 +78,7 @@ typedef struct Em {
 	int ncse, capcse;
 	char *why;
 	size_t nwhy;
+	int *why_node;          /* the operation being written when why was set (-1: none); may be NULL */
 	int bad;
 } Em;
 

@@ -11,8 +11,11 @@
 void
 em_fail(Em *e, const char *msg, const char *arg)
 {
-	if (!e->bad)
+	if (!e->bad) {
 		snprintf(e->why, e->nwhy, msg, arg);
+		if (e->why_node)
+			*e->why_node = e->node >= 0 && e->node < e->g->nnodes ? e->node : -1;
+	}
 	e->bad = 1;
 }
 
@@ -238,6 +241,7 @@ em_inst(Em *e, int inst, int engine, const int *attr, Term *const *sattr, const 
 		snprintf(msg, sizeof msg, "%s%s%s: %s", e->node >= 0 && e->node < g->nnodes ? node_op(g, &g->nodes[e->node])->name : "",
 		         e->node >= 0 && e->node < g->nnodes ? ", its " : "", op->name, err);
 		em_fail(e, "%s", msg);
+		*out = (NsRef){ .var = NS_NONE };   /* no value: later statements of the failed nest read none */
 		return;
 	}
 	if (s.mem < 0)

@@ -592,7 +592,7 @@ share_producers(Em *e, int *prefix, int *nfused)
 
 static Nest *build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                    const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused,
-                   int *clash, int *split, char *why, size_t nwhy);
+                   int *clash, int *split, char *why, size_t nwhy, int *why_node);
 
 /* With fusion, producers shared by several readers are tried first; a
  * candidate whose readers of a shared producer want different tiles of it
@@ -605,33 +605,45 @@ Nest *
 nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks, int fold,
            const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy)
 {
+	int node;
+	return nest_build_at(T, L, choice, engsel, blocks, fold, env, fuse, nfused, why, nwhy, &node);
+}
+
+Nest *
+nest_build_at(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks, int fold,
+              const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy, int *why_node)
+{
 	Nest *ns = NULL;
+	*why_node = -1;
 	int folded = 0, epi = fuse == NEST_FUSE;
 	fuse = fuse != 0;
 	for (int cat = fuse; cat >= 0 && !ns; cat--) {
 		int clash = 0, split = 0;
 		folded = 0;
 		ns = build(T, L, choice, engsel, blocks, env, fuse, epi, fuse, cat, !fold, &folded, nfused, &clash, &split,
-		           why, nwhy);
+		           why, nwhy, why_node);
 		if (!ns && clash)
 			ns = build(T, L, choice, engsel, blocks, env, fuse, epi, 0, cat, !fold, &folded, nfused, &clash, &split,
-			           why, nwhy);
+			           why, nwhy, why_node);
 		if (!split)
 			break;
 	}
 	if (ns && fold && (!folded || !nest_folds_ok(ns, T))) {
 		snprintf(why, nwhy, "%s", folded ? "a folded block is not moved by transfers along its partition dim of a tensor"
 		                                 : "no block folds");
+		*why_node = -1;
 		nest_free(ns);
 		ns = NULL;
 	}
+	if (ns)
+		*why_node = -1;
 	return ns;
 }
 
 static Nest *
 build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
       const AxEnv *env, int fuse, int epi, int share, int cat, int nofold, int *folded, int *nfused, int *clash,
-      int *split, char *why, size_t nwhy)
+      int *split, char *why, size_t nwhy, int *why_node)
 {
 	const AxGraph *g = T->g;
 	Nest *ns = calloc(1, sizeof *ns);
@@ -642,7 +654,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 	for (int i = 0; i < g->t->ntemplates; i++)
 		ns->accumulate |= strcmp(g->t->templates[i].name, "accumulate") == 0;
 	Em e = { .g = g, .T = T, .L = L, .choice = choice, .engsel = engsel, .env = *env, .ns = ns, .why = why,
-	         .nwhy = nwhy, .node = -1, .blocks = blocks, .hoist = -1, .cat = -1, .cseg = -1, .nofold = nofold };
+	         .nwhy = nwhy, .why_node = why_node, .node = -1, .blocks = blocks, .hoist = -1, .cat = -1, .cseg = -1, .nofold = nofold };
 	double *tv = malloc(sizeof *tv * (size_t)(env->n + 1));
 	if (!tv)
 		ax_die("out of memory");

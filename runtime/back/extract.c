@@ -675,8 +675,8 @@ ex_write_current(Extract *x, int64_t combo, int64_t i, int fuse, int *nf, Extrac
 {
 	AxEnv env = { x->n, x->names, x->vals };
 	*nf = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, nf, c->why,
-	                      sizeof c->why);
+	Nest *ns = nest_build_at(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, nf, c->why,
+	                         sizeof c->why, &c->why_node);
 	if (!ns)
 		return NULL;
 	*c = (ExtractCand){ .combo = combo, .sub = i, .visit = -1, .fused = fuse ? *nf : -1, .choice = x->choice,
@@ -688,7 +688,7 @@ ex_write_current(Extract *x, int64_t combo, int64_t i, int fuse, int *nf, Extrac
 Nest *
 extract_at(Extract *x, int64_t combo, int64_t sub, int fuse, ExtractCand *c)
 {
-	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = -1, .failed = 1 };
+	*c = (ExtractCand){ .combo = combo, .sub = sub, .visit = -1, .fused = -1, .failed = 1, .why_node = -1 };
 	fuse = x->no_fusion ? 0 : fuse;   /* a fused form: NEST_FUSE or NEST_FUSE_PLAIN */
 	int64_t count = 0;
 	if (combo < 0 || combo >= x->ncombo || !ex_decode(x, combo) || !ex_start_combo(x, &count) || sub < 0 || sub >= count ||
@@ -758,7 +758,7 @@ extract_next(Extract *x, ExtractCand *c)
 static Nest *
 next_one(Extract *x, ExtractCand *c)
 {
-	*c = (ExtractCand){ 0 };
+	*c = (ExtractCand){ .why_node = -1 };
 	int fuse;
 	if (x->pending_plain) {
 		x->pending_plain = 0;
@@ -785,8 +785,8 @@ next_one(Extract *x, ExtractCand *c)
 	}
 	AxEnv env = { x->n, x->names, x->vals };
 	int nfused = 0;
-	Nest *ns = nest_build(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nfused, c->why,
-	                      sizeof c->why);
+	Nest *ns = nest_build_at(x->T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nfused, c->why,
+	                         sizeof c->why, &c->why_node);
 	/* the form without epilogues next, if it differs; the unfused form, unless it is the same candidate */
 	x->pending_plain = fuse == NEST_FUSE && ns && nfused >= NEST_EPILOGUE;
 	x->pending_unfused = fuse && (!ns || nfused > 0) && !ex_absorbing(x) && !x->fold;   /* folded: the fused form only */

@@ -172,7 +172,8 @@ extract_mirror(Extract *x, int64_t combo, const ExtractCand *req, int fuse, int 
 		return NULL;
 	}
 	int nf = 0;
-	Nest *ns = nest_build(T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why, sizeof c->why);
+	Nest *ns = nest_build_at(T, x->L, x->choice, x->engsel, x->blocks, x->fold, &env, fuse, &nf, c->why, sizeof c->why,
+	                         &c->why_node);
 	if (ns && fuse && nfused >= 0 && nf != nfused) {
 		snprintf(c->why, sizeof c->why, "its tiles like the requested ones fuse %d producers, not %d", nf, nfused);
 		nest_free(ns);

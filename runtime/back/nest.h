@@ -156,6 +156,9 @@ enum { NEST_FUSE = 1, NEST_FUSE_PLAIN = 2 };
 #define NEST_FUSE_OF(fused) ((fused) < 0 ? 0 : (fused) >= NEST_EPILOGUE ? NEST_FUSE : NEST_FUSE_PLAIN)
 Nest *nest_build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
                  int fold, const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy);
+/* ... and *why_node: the operation being written when it failed (-1: none, or it was written) */
+Nest *nest_build_at(const AxTiling *T, const LowerNode *L, const int *choice, const int *engsel, const int *blocks,
+                    int fold, const AxEnv *env, int fuse, int *nfused, char *why, size_t nwhy, int *why_node);
 /* emit_kernel.c: 1 if every choice that includes its producer's computation (instruction fusion
  * across the two) has that producer loop-fused into it at these sizes, as nest_build fuses */
 int nest_can_absorb(const AxTiling *T, const LowerNode *L, const int *choice, const AxEnv *env);
@@ -287,6 +290,7 @@ typedef struct ExtractCand {
 	Footprint fp;
 	int failed, end;         /* no nest: it could not be written (why) / no more candidates */
 	char why[512];
+	int why_node;            /* ... the operation being written when it failed (-1: none) */
 } ExtractCand;
 /* budget: how many (combination, tiles, blocks) to visit at most, spread evenly */
 Extract *extract_new(const AxTiling *T, const LowerNode *L, const char *const *names, const double *vals, int nsizes,

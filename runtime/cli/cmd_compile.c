@@ -477,12 +477,23 @@ compile_winner(Compile *c)
 	}
 	if (!c->src) {
 		const SelOut *so = &c->so;
+		if (!wwhy[0] && !so->first_infeasible[0] && !so->first_unmeasured[0] && !so->first_rejection[0] &&
+		    !so->dropped && so->first_failure[0]) {   /* none could be written: where, if an operation failed */
+			int v = so->failure_variant, id = so->failure_node;
+			if (v >= 0 && v < c->nv && id >= 0 && id < c->T[v]->g->nnodes) {
+				ax_error_at(c->T[v]->g->nodes[id].loc, "no candidate could be written: %s (target %s, variant %d)",
+				            so->first_failure, c->t->name, v);
+				return 1;
+			}
+		}
+		char fail[640];
+		snprintf(fail, sizeof fail, "variant %d: %.600s", so->failure_variant, so->first_failure);
 		const char *why = wwhy[0]              ? wwhy
 		                  : so->first_infeasible[0] ? so->first_infeasible
 		                  : so->first_unmeasured[0] ? so->first_unmeasured
 		                  : so->first_rejection[0]  ? so->first_rejection
 		                  : so->dropped             ? "the tiles of every candidate are too large for on-chip memory"
-		                  : so->first_failure[0]    ? so->first_failure
+		                  : so->first_failure[0]    ? fail
 		                                            : "no candidate could be written";
 		fprintf(stderr, "axonc: error: no candidate could be selected (%s)\n", why);
 		return 1;

@@ -157,6 +157,7 @@ typedef struct SelOut {
 	int64_t refined;         /* visits of the rounds after the first */
 	int64_t neighbours;      /* ... of them, of combinations next to the first round's best */
 	char first_failure[600];    /* why a candidate (or any) could not be written */
+	int failure_variant, failure_node;   /* ... in which variant; the operation being written (-1: none) */
 	char first_rejection[600];
 	char first_infeasible[600];
 	char first_unmeasured[600];

@@ -255,8 +255,11 @@ measure_share(Sel *S, int k, int jobs, SelOut *o)
 		for (;;) {
 			ExtractCand c;
 			Nest *ns = extract_next(x, &c);
-			if ((c.end || !ns) && c.why[0] && !o->first_failure[0])
-				snprintf(o->first_failure, sizeof o->first_failure, "variant %d: %.500s", v, c.why);
+			if ((c.end || !ns) && c.why[0] && !o->first_failure[0]) {
+				snprintf(o->first_failure, sizeof o->first_failure, "%.500s", c.why);
+				o->failure_variant = v;
+				o->failure_node = c.end ? -1 : c.why_node;
+			}
 			if (c.end)
 				break;
 			if (c.visit != lastvisit) {
@@ -389,7 +392,7 @@ run_workers(Sel *S, int jobs, ShareFn fn, int64_t total, int show)
 				bad = 1;
 				for (int k = 0; k < jobs; k++)
 					if (pid[k] == w)
-						S->sh->failed[k] = 1;
+						S->sh->failed[k] = WIFSIGNALED(st) ? -WTERMSIG(st) : WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 			}
 		} else if (w == 0) {
 			progress_line(S, jobs, total, t0, 0);
@@ -401,8 +404,11 @@ run_workers(Sel *S, int jobs, ShareFn fn, int64_t total, int show)
 		progress_line(S, jobs, total, t0, 1);
 	if (bad) {
 		for (int k = 0; k < jobs; k++)
-			if (S->sh->failed[k])
-				fprintf(stderr, "axonc: error: worker %d of %d died\n", k, jobs);
+			if (S->sh->failed[k] < 0)
+				fprintf(stderr, "axonc: error: worker %d of %d died of signal %d (%s)\n", k, jobs, -S->sh->failed[k],
+				        strsignal(-S->sh->failed[k]));
+			else if (S->sh->failed[k])
+				fprintf(stderr, "axonc: error: worker %d of %d exited with status %d\n", k, jobs, S->sh->failed[k]);
 		return -1;
 	}
 	return 0;
@@ -422,8 +428,11 @@ add_counts(SelOut *o, const SelOut *p)
 	o->feasible += p->feasible;
 	o->validate_ms += p->validate_ms;
 	o->runs += p->runs;
-	if (!o->first_failure[0])
+	if (!o->first_failure[0]) {
 		memcpy(o->first_failure, p->first_failure, sizeof o->first_failure);
+		o->failure_variant = p->failure_variant;
+		o->failure_node = p->failure_node;
+	}
 	if (!o->first_rejection[0])
 		memcpy(o->first_rejection, p->first_rejection, sizeof o->first_rejection);
 	if (!o->first_infeasible[0])

@@ -12,7 +12,7 @@ typedef struct Shared {
 	int64_t done[SEL_MAXJOBS];   /* visits done, per worker */
 	double best[SEL_MAXJOBS];    /* the best latency so far, per worker (0: none) */
 	SelOut part[SEL_MAXJOBS];
-	int failed[SEL_MAXJOBS];     /* the worker could not finish */
+	int failed[SEL_MAXJOBS];     /* the worker could not finish: its exit status, or minus the signal that ended it */
 } Shared;
 
 typedef struct Sel {
