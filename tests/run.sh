@@ -1368,6 +1368,8 @@ compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2
 # producers fused) is among the tile choices only past the first 8 (it was 'no candidate')
 compile_runs tests/compile/attention.py S=1024,D=128 masked_attention
+# a view of a number (np.sqrt(Q.shape[1]) divides [S, S] scores) is made on chip by its reader
+compile_runs tests/compile/attention.py S=300,D=64 scaled_scores
 # tail tiles: a size that is not a multiple of its tile gets full tiles and one smaller tile
 # (the rest of the loop nest written again at the tail's size), on parallel axes, on a
 # reduction's sequential axis (K), under fused producers, in a scan; each kernel against NumPy

@@ -728,6 +728,11 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		if (to->kind == TO_VIEW) {
 			if (to->gather && e.catax && e.catax[id] >= 0)
 				continue;   /* split in its reader's loop nest */
+			int out = 0;
+			for (int k = 0; k < g->noutputs; k++)
+				out |= g->outputs[k] == id;
+			if (tile_const_of(T, id) >= 0 && !out)
+				continue;   /* of a constant, which is never off chip: its readers make it on chip */
 			if (to->gather)
 				em_gather(&e, id);
 			else {

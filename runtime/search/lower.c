@@ -661,8 +661,8 @@ lower_variant_plain(LowerCache *c, const AxTiling *T, int maxchoices)
 		uint32_t onchip = 0;
 		int cmem[AX_MAXOPND] = { 0 };
 		for (int o = 0; o < nd->nin && o < AX_MAXOPND; o++) {
-			int src = nd->in[o];
-			if (src < 0 || T->op[src].kind != TO_CONST)
+			int src = nd->in[o] >= 0 ? tile_const_of(T, nd->in[o]) : -1;   /* through views of it */
+			if (src < 0)
 				continue;
 			Term *sattr[AX_MAXATTR];
 			if (!smt)

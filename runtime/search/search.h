@@ -91,6 +91,10 @@ typedef struct AxTiling {
 	const char *bname[64];
 } AxTiling;
 AxTiling *tile_graph(const AxGraph *g);
+/* The constant node id is, or the constant of rank 0 that a chain of views id reads (every
+ * element of a view of it is its value, so a reader makes it on chip as it would the
+ * constant); -1 if neither. */
+int tile_const_of(const AxTiling *T, int id);
 void tile_print(FILE *f, const AxTiling *T);   /* the paper's [n.. | b..] op [t..] notation */
 int tile_print_node(FILE *f, const AxTiling *T, int id);   /* one node's line (no newline); 0: an input */
 

@@ -337,6 +337,25 @@ tile_instance(Tiler *tl, int id, const Scan *s, char *why, size_t n)
 	return t;
 }
 
+int
+tile_const_of(const AxTiling *T, int id)
+{
+	const AxGraph *g = T->g;
+	for (int hop = 0; id >= 0 && id < g->nnodes && hop < 64; hop++) {
+		const TileOp *to = &T->op[id];
+		const AxNode *nd = &g->nodes[id];
+		if (to->kind == TO_CONST)
+			return hop == 0 || nd->rank == 0 ? id : -1;
+		if (to->kind != TO_VIEW || to->gather || nd->nin < 1)
+			return -1;
+		for (int o = 1; o < nd->nin; o++)
+			if (nd->in[o] >= 0)
+				return -1;
+		id = nd->in[0];
+	}
+	return -1;
+}
+
 /* ---- the pass ----------------------------------------------------------------- */
 
 AxTiling *
