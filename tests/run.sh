@@ -1343,6 +1343,11 @@ section "compile: ordinary model code"
 compile_runs tests/compile/broadcast.py M=256,K=384,N=512 linear_relu
 compile_runs tests/compile/broadcast.py M=256,K=384 rmsnorm_weight layernorm row_first vector scalar_tensor outer_sum
 compile_runs tests/compile/broadcast.py M=256,K=640 scale_shift
+# integer powers of a tensor (x ** 3 = x * x ** 2, x ** -3 its reciprocal, x ** 16 four squares)
+COMPILE_OPTS="--budget 2000"
+compile_runs tests/compile/broadcast.py M=256,K=384,N=512 gelu_tanh_mlp
+compile_runs tests/compile/broadcast.py M=256,K=384 powers
+COMPILE_OPTS=
 # a row replicated across the partitions is made once, ahead of the loops over row tiles it does
 # not depend on (hoist.c: an instruction whose operands were made before its loop nest), not once
 # per tile (as before: five of these seven did so)

@@ -18,6 +18,7 @@
  * of them fit), the fixed dims of one tensor at most 2^62 elements (a
  * product of them fits). */
 #define FE_MAX_INT ((int64_t)1 << 62)
+#define FE_MAX_POW 16   /* |n| of the largest integer power x ** n of a tensor (squares and products) */
 #define FE_MAX_DIM AX_MAX_SIZE
 
 typedef enum {

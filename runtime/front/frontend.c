@@ -126,6 +126,24 @@ vkind_name(VKind k)
 static Val eval(Fe *fe, Scope *s, PExpr *e);
 static Val run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
 
+/* Tensor node x to the integer power n (2 <= |n| <= FE_MAX_POW) through the ops that play '**2',
+ * '*' and '**-1': squares and products by binary powering, the reciprocal of that if n < 0
+ * (x**3 = x**2 * x, x**-4 = ((x**2)**2)**-1). */
+static int
+int_power(Fe *fe, int x, int n, AxLoc loc)
+{
+	int m = n < 0 ? -n : n, acc = -1, sq = fe_role(fe, "**2", loc), mul = fe_role(fe, "*", loc);
+	for (int base = x; m; m >>= 1) {
+		if (m & 1) {
+			int in[2] = { acc, base };
+			acc = acc < 0 ? base : fe_apply(fe, mul, in, 2, NULL, 0, NULL, loc);
+		}
+		if (m > 1)
+			base = fe_apply(fe, sq, &base, 1, NULL, 0, NULL, loc);
+	}
+	return n < 0 ? fe_apply(fe, fe_role(fe, "**-1", loc), &acc, 1, NULL, 0, NULL, loc) : acc;
+}
+
 /* Python arithmetic: tensors through the op that plays the operator's role,
  * sizes and scalars as terms. */
 static Val
@@ -142,9 +160,12 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 			if (x == 1)
 				return a;
 			const char *r = x == 2 ? "**2" : x == 0.5 ? "**0.5" : x == -1 ? "**-1" : x == -0.5 ? "**-0.5" : NULL;
-			if (!r)
-				fe_error(fe, loc, "'**' with exponent %g is not supported (2, 0.5, -1 and -0.5 are)", x);
 			int in = fe_tensor(fe, a, loc);
+			if (!r && x == (int)x && x >= -FE_MAX_POW && x <= FE_MAX_POW && x != 0)
+				return (Val){ .k = V_TENSOR, .node = int_power(fe, in, (int)x, loc) };
+			if (!r)
+				fe_error(fe, loc, "'**' with exponent %g is not supported (an integer from %d to %d but 0, or 0.5 or -0.5)",
+				         x, -FE_MAX_POW, FE_MAX_POW);
 			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, r, loc), &in, 1, NULL, 0, NULL, loc) };
 		}
 		if (op == 'f' || op == '%')
