@@ -78,7 +78,7 @@ $(BUILD)/axgen: $(GEN_OBJS)
 # ---- generated targets ------------------------------------------------------
 # target_rules(dir): build/gen/<name>/target.c from specs/ plus that directory
 define target_rules
-$(BUILD)/gen/$(notdir $(1))/target.c: $(BUILD)/axgen $(SPEC_FILES) $(wildcard $(1)/*.ax)
+$(BUILD)/gen/$(notdir $(1))/target.c: $(BUILD)/axgen $(SPEC_FILES) $(wildcard specs/numpy.py $(1)/*.ax $(1)/numpy.py)
 	@mkdir -p $$(@D)
 	$(BUILD)/axgen -o $$(@D) specs $(1)
 $(BUILD)/obj/target_$(notdir $(1)).o: $(BUILD)/gen/$(notdir $(1))/target.c $(RT_HDRS)

@@ -196,6 +196,8 @@ typedef struct Spec {    /* everything read: specs/ plus one target directory */
 	Decl *target;        /* the (single) target block */
 	const char *target_dir;
 	int check_only;      /* axgen --check: a target block is optional */
+	const char *numpy_file, *numpy;   /* numpy.py of a directory read: NumPy functions that are
+	                                     several ops, written in NumPy (path, text; NULL: none) */
 } Spec;
 
 /* ---- diag.c --------------------------------------------------------------- */

@@ -335,6 +335,7 @@ emit_all(Spec *spec, const char *dir, const char *tname)
 	emitf("};\n\n");
 	emitf("const AxTarget ax_target_%s = {\n\t%s, %s, files,\n", tname, cstr(tname), cstr(spec->target->kernel));
 	emitf("\tNOPS, NINSTS, NFNS, %d, %d, %d, %d, %d,\n", axioms.n, g.nenums, g.engines.n, g.mems.n, g.templates.n);
-	emitf("\tops, insts, fns, axioms, enums, engines, mems, templates,\n};\n");
+	emitf("\tops, insts, fns, axioms, enums, engines, mems, templates,\n\t%s,\n\t%s,\n};\n", cstr(spec->numpy_file),
+	      cstr(spec->numpy));
 	fclose(out);
 }

@@ -50,6 +50,19 @@ read_path(const char *path, Spec *spec)
 			list_push(&names, xprintf("%.*s/%s", (int)plen, path, de->d_name));
 	}
 	closedir(dir);
+	char *np = xprintf("%.*s/numpy.py", (int)plen, path);
+	size_t nplen;
+	char *text = read_file(np, &nplen);   /* NULL if there is none */
+	if (text && spec->numpy) {
+		error_at((Loc){ np, 0, 0 }, "a second numpy.py (the first: %s)", spec->numpy_file);
+		return 1;
+	}
+	if (text && strlen(text) != nplen) {
+		error_at((Loc){ np, 0, 0 }, "numpy.py contains a NUL byte");
+		return 1;
+	}
+	if (text)
+		spec->numpy_file = np, spec->numpy = text;
 	if (names.n > 1)
 		qsort(names.v, (size_t)names.n, sizeof *names.v, cmpstrp);
 	if (names.n == 0) {

@@ -1347,6 +1347,8 @@ compile_runs tests/compile/broadcast.py M=256,K=640 scale_shift
 COMPILE_OPTS="--budget 2000"
 compile_runs tests/compile/broadcast.py M=256,K=384,N=512 gelu_tanh_mlp
 compile_runs tests/compile/broadcast.py M=256,K=384 powers
+# np.var, np.std, np.clip and np.power: functions of specs/numpy.py (NumPy over the ops)
+compile_runs tests/compile/numpy_functions.py M=256,N=300 layernorm standardize clip_power
 COMPILE_OPTS=
 # a row replicated across the partitions is made once, ahead of the loops over row tiles it does
 # not depend on (hoist.c: an instruction whose operands were made before its loop nest), not once

@@ -358,6 +358,9 @@ struct AxTarget {
 	const AxEngine *engines;
 	const AxMemory *mems;
 	const AxTemplate *templates;
+	/* NumPy functions that are several ops, written in NumPy (the spec directory's numpy.py,
+	 * run by the front end like a program's helpers): its path and text; NULL if none */
+	const char *numpy_file, *numpy;
 };
 
 /* registry.c (generated): every target this build knows, and the one used

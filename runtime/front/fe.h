@@ -68,6 +68,9 @@ typedef struct Fe {
 	AxLoc ret_loc;           /* the last returned expression */
 	unsigned char *mask;     /* per node: 1 when it holds a NumPy bool array (a comparison's 1.0/0.0) */
 	int maskcap;
+	PFile *numpy;            /* the target's numpy.py, parsed when first needed */
+	const char *np_name;     /* inside a function of it: the one the program called, and where */
+	AxLoc np_call;
 } Fe;
 
 _Noreturn void fe_error(Fe *fe, AxLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -74,6 +74,7 @@ typedef struct PFile {
 
 /* Parses a file into a (0 = ok; otherwise the error was reported). */
 int prog_parse_file(const char *path, Arena *a, PFile *out);
+int prog_parse_text(const char *file, const char *text, Arena *a, PFile *out);   /* text stays referenced */
 
 /* ---- frontend.c: the NumPy subset to a graph --------------------------------- */
 

@@ -242,8 +242,27 @@ call_transpose(Fe *fe, Val *args, int nargs, AxLoc loc)
 	return (Val){ .k = V_TENSOR, .node = fe_transpose(fe, x, perm, r, loc) };
 }
 
-/* np.NAME(args) and x.NAME(args) (x first): an op of the specs by its name, or
- * one of the few NumPy spellings that are several ops. */
+/* Function name of the target's numpy.py (NumPy functions that are several ops, written in
+ * NumPy), or NULL; the file is parsed at the first call. */
+static PFunc *
+numpy_func(Fe *fe, const char *name)
+{
+	if (!fe->t->numpy)
+		return NULL;
+	if (!fe->numpy) {
+		PFile *pf = arena_alloc(fe->a, sizeof *pf);
+		*pf = (PFile){ .path = fe->t->numpy_file };
+		ax_diag_source(fe->t->numpy_file, fe->t->numpy);
+		if (prog_parse_text(fe->t->numpy_file, fe->t->numpy, fe->a, pf) != 0)
+			longjmp(fe->fail, 1);
+		fe->numpy = pf;
+	}
+	return find_func(fe->numpy, name);
+}
+
+/* np.NAME(args) and x.NAME(args) (x first): an op of the specs by its name, one
+ * of the few NumPy spellings that are several ops, or a function of the target's
+ * numpy.py, run like a helper of the program's. */
 static Val
 call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
@@ -266,9 +285,19 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args + 1, nargs - 1, loc) };
 	}
 	const AxOp *op = ax_find_op(fe->t, name);
-	if (!op || !ax_has_role(op, "np"))
-		fe_error(fe, loc, "unknown function np.%s: no op of that name is a NumPy function in specs/", name);
-	return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
+	if (op && ax_has_role(op, "np"))
+		return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
+	PFunc *f = numpy_func(fe, name);
+	if (!f)
+		fe_error(fe, loc, "unknown function np.%s: no op of that name is a NumPy function in specs/%s", name,
+		         fe->t->numpy ? ", nor a function of its numpy.py" : "");
+	const char *was = fe->np_name;
+	AxLoc wloc = fe->np_call;
+	if (!was)   /* errors inside it also name the program's call */
+		fe->np_name = name, fe->np_call = loc;
+	Val r = run_func(fe, f, args, nargs, kw, nkw, loc);
+	fe->np_name = was, fe->np_call = wloc;
+	return r;
 }
 
 /* Evaluates the arguments of a call, positional and keyword, in the caller's
@@ -339,7 +368,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 	if (strcmp(e->s, "ndim") == 0)
 		return (Val){ .k = V_SIZE, .t = t_int(fe->tc, fe->g->nodes[b.node].rank) };
 	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 ||
-	    (ax_find_op(fe->t, e->s) && ax_has_role(ax_find_op(fe->t, e->s), "np")))
+	    (ax_find_op(fe->t, e->s) && ax_has_role(ax_find_op(fe->t, e->s), "np")) || numpy_func(fe, e->s))
 		return (Val){ .k = V_METHOD, .node = b.node, .name = e->s };
 	fe_error(fe, e->loc, "unknown tensor attribute or method '%s'", e->s);
 }
@@ -694,8 +723,6 @@ load_params(Fe *fe, PFunc *f, Scope *s)
 			if (strcmp(g->syms[k], g->params[i].name) == 0)
 				fe_error(fe, f->params[i].loc, "scalar parameter '%s' has the name of a size", g->params[i].name);
 }
-
-int prog_parse_text(const char *file, const char *text, Arena *a, PFile *out);
 
 int
 prog_parse_file(const char *path, Arena *a, PFile *out)

@@ -224,7 +224,7 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	if (nin < required || nin > op->nopnd)
 		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 		         nin);
-	AxNode n = { .op = opi, .nin = op->nopnd, .loc = loc };
+	AxNode n = { .op = opi, .nin = op->nopnd, .loc = fe->np_name ? fe->np_call : loc };   /* later stages point at the call */
 	int rank[AX_MAXOPND], padded[AX_MAXOPND];
 	int maxr = 0;
 	for (int o = 0; o < nin && o < AX_MAXOPND; o++)

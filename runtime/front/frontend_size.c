@@ -18,6 +18,8 @@ fe_error(Fe *fe, AxLoc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	ax_vdiag(loc, "error", fmt, ap);
 	va_end(ap);
+	if (fe->np_name && (!loc.file || strcmp(loc.file, fe->np_call.file) != 0))   /* not at the call itself */
+		ax_note_at(fe->np_call, "in np.%s (%s), called here", fe->np_name, fe->t->numpy_file);
 	longjmp(fe->fail, 1);
 }
 

@@ -1,0 +1,24 @@
+# specs/numpy.py — NumPy functions that are several ops of specs/, written in NumPy.
+#
+# The front end runs a function of this file like a helper of the program when the program
+# calls np.NAME (or x.NAME) and no op of specs/ is that NumPy function. Each is NumPy's own
+# definition over the ops; where NumPy takes more arguments than these (ddof, out, dtype),
+# passing one is an error at the call.
+import numpy as np
+
+
+def var(a, axis=None, keepdims=False):
+    d = a - np.mean(a, axis=axis, keepdims=True)
+    return np.mean(d * d, axis=axis, keepdims=keepdims)
+
+
+def std(a, axis=None, keepdims=False):
+    return np.sqrt(np.var(a, axis=axis, keepdims=keepdims))
+
+
+def clip(a, a_min, a_max):
+    return np.minimum(np.maximum(a, a_min), a_max)
+
+
+def power(x, n):
+    return x ** n
