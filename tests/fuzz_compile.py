@@ -7,9 +7,9 @@ Usage: fuzz_compile.py AXONC [--seed S] [--count N] [--seconds T] [--shrink]
        fuzz_compile.py --self-test    (the verdicts on fake compilers and kernels: it can fail)
 
 Programs (tests/fuzz_compile/fcgen.py) are DAGs over the NumPy subset of docs/programs.md:
-unary and binary elementwise ops (log, sqrt, ** -0.5, reciprocal and divisors on operands made
-positive), broadcasts of rows [1,N], columns [M,1], vectors [N] and numbers, sum/max/min/mean
-along either axis with and without keepdims, @, transposes, helpers (silu, sigmoid), a few
+unary and binary elementwise ops (log, sqrt, ** -0.5, ** -2, reciprocal and divisors on operands
+made positive; ** 3, np.clip), broadcasts of rows [1,N], columns [M,1], vectors [N] and numbers,
+sum/max/min/mean/var/std along either axis with and without keepdims, @, transposes, helpers (silu, sigmoid), a few
 comparisons, cumsums and concatenations; 1 to 4 tensor inputs, scalar parameters with
 defaults, sizes from 1 to 257 (odd ones included) as --dims, --max-tile 4/8/16 on some. A program
 is kept only if NumPy computes it with every intermediate finite and within 1e4 on the inputs

@@ -117,6 +117,8 @@ def node_src(p, n):
             return "%s(%s)" % (f, a[0])
         if f == "relu":
             return "np.maximum(%s, 0.0)" % a[0]
+        if f == "clip":
+            return "np.clip(%s, -0.5, 0.5)" % a[0]
         if f.startswith("."):
             return "%s%s()" % (a[0], f)
         return "np.%s(%s)" % (f, a[0])
@@ -249,9 +251,9 @@ def program_hash(text):
 # ---- generation ----------------------------------------------------------------------------
 
 UNARY = ["exp", "tanh", "abs", "neg", "square", "**2", "relu", "silu", "sigmoid",
-         "log", "sqrt", "**0.5", "**-0.5", "reciprocal", "**-1"]
-UNARY_W = [3, 3, 2, 2, 2, 1, 2, 2, 2, 2, 2, 1, 2, 1, 1]
-NEEDS_POS = {"log", "sqrt", "**0.5", "**-0.5", "reciprocal", "**-1"}
+         "log", "sqrt", "**0.5", "**-0.5", "reciprocal", "**-1", "**3", "**-2", "clip"]
+UNARY_W = [3, 3, 2, 2, 2, 1, 2, 2, 2, 2, 2, 1, 2, 1, 1, 1, 1, 1]
+NEEDS_POS = {"log", "sqrt", "**0.5", "**-0.5", "reciprocal", "**-1", "**-2"}
 BINARY = ["+", "-", "*", "/", "maximum", "minimum", "add", "multiply", "subtract"]
 BINARY_W = [5, 4, 5, 2, 2, 2, 1, 1, 1]
 
@@ -409,7 +411,7 @@ class Gen:
                     args[1] = ("lit", 2.0)
             return self.add("bin", args, {"f": f}, broadcast(p.shape(args[0]), p.shape(args[1])))
         if kind == "reduce":
-            f = r.choices(["sum", "max", "mean", "min"], [4, 3, 4, 1])[0]
+            f = r.choices(["sum", "max", "mean", "min", "var", "std"], [4, 3, 4, 1, 1, 1])[0]
             if len(sa) == 2:
                 ax = r.choice([0, 1, -1, 0, 1] + ([None] if r.random() < 0.1 else []))
             else:
