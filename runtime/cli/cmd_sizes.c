@@ -528,9 +528,13 @@ cmd_sizes(const AxTarget *t, const Opts *o)
 			snprintf(self, sizeof self, "%s", o->argv0);
 		replay_options(o, opts, sizeof opts);
 		uint64_t h[2] = { 1469598103934665603ull, 0x84222325cbf29ce4ull };
-		char num[64];
+		char num[64], build[96] = "";
+		struct stat st;   /* the binary as built: a rebuilt axonc at the same path selects anew */
+		if (stat(self, &st) == 0)
+			snprintf(build, sizeof build, "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			         (long)st.st_mtim.tv_nsec);
 		const char *parts[] = { "axonc compile --sizes 1", prog, o->args[0], t->name, o->sizes, g ? g->fn : "", opts,
-		                        o->measure ? o->measure : "model", self, cache };
+		                        o->measure ? o->measure : "model", self, build, cache };
 		for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++)
 			ax_hash_add(h, parts[k]);
 		snprintf(num, sizeof num, "%d", o->budget);

@@ -126,6 +126,15 @@ if cmp -s "$tmp/mm.py" "$tmp/mm2.py" && cmp -s "$tmp/mm.json" "$tmp/mm2.json"; t
 expect_rc 0 "$AXONC" compile examples/matmul.py --sizes 'M=128..512,K=256,N=512,1024' --budget 101 --jobs 2 -o "$tmp/mm3.py" --cache "$C"
 if grep -q "the cache answered" "$tmp/err"; then bad "--budget 101: the cache answered for --budget 100"; else ok; fi
 expect_grep "bucket 4 of 4" "$tmp/err" "--budget 101 searched again"
+# an axonc rebuilt at the same path (here: the same bytes, a new modification time) selects anew:
+# the key had only the path, and a stale selection answered for a changed compiler
+cp "$AXONC" "$tmp/axonc-b"
+expect_rc 0 "$tmp/axonc-b" compile examples/matmul.py --sizes 'M=128..512,K=256,N=512,1024' $OPTS -o "$tmp/mm4.py" --cache "$C"
+expect_rc 0 "$tmp/axonc-b" compile examples/matmul.py --sizes 'M=128..512,K=256,N=512,1024' $OPTS -o "$tmp/mm4.py" --cache "$C"
+expect_grep "axonc: the cache answered" "$tmp/err" "the same binary again"
+touch -d '2001-01-01' "$tmp/axonc-b"
+expect_rc 0 "$tmp/axonc-b" compile examples/matmul.py --sizes 'M=128..512,K=256,N=512,1024' $OPTS -o "$tmp/mm4.py" --cache "$C"
+if grep -q "the cache answered" "$tmp/err"; then bad "a rebuilt axonc: the cache answered for the one before"; else ok; fi
 
 # ---- 5. errors from the module: no bucket; a configuration that cannot be written there ----
 if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/mm.py" examples/matmul.py --dims M=600,K=256,N=512 >"$tmp/run" 2>&1; then
