@@ -371,6 +371,42 @@ tile_env(Config *cf, const AxTiling *T, const LowerNode *L, int *n, char *why, s
 	return 0;
 }
 
+/* At these sizes a producer whose computation a fused sequence includes cannot be loop-fused
+ * into its reader (a reduction cut by a tail, say): each such sequence replaced by the first
+ * sequence of the same operation that includes no producer and whose limits hold at the
+ * configured tiles (on the first engines its placement allows), the producer computing on its
+ * own; the tile sizes laid out again after the n sizes (*m entries).  0, or -1 and why. */
+static int
+plain_in_place(Config *cf, const AxTiling *T, const LowerNode *L, int n, int *m, char *why, size_t nwhy)
+{
+	const AxGraph *g = T->g;
+	for (int id = 0; id < g->nnodes; id++) {
+		if (T->op[id].kind != TO_COMPUTE || !L[id].nchoices || !L[id].choice[cf->choice[id]].tile)
+			continue;
+		int was = cf->choice[id], ok = 0;
+		for (int q = 0; q < L[id].nchoices && !ok; q++) {
+			if (L[id].choice[q].tile)
+				continue;
+			cf->choice[id] = q;
+			for (int j = 0; j < 8; j++)
+				cf->engsel[id * 8 + j] = 0;
+			*m = n;
+			ok = tile_env(cf, T, L, m, why, nwhy) == 0;
+		}
+		if (!ok) {
+			cf->choice[id] = was;
+			snprintf(why, nwhy, "a fused sequence needs its producer loop-fused, which these tiles do not allow, and "
+			         "no other sequence of %s (%%%d) fits them", node_op(g, &g->nodes[id])->name, id);
+			return -1;
+		}
+		fprintf(stderr, "axonc: note: at these sizes %s (%%%d) cannot take its producer's computation into its "
+		        "sequence (the producer is not loop-fused at these tiles); it runs '%s'\n",
+		        node_op(g, &g->nodes[id])->name, id, L[id].choice[cf->choice[id]].seq.text);
+	}
+	*m = n;
+	return tile_env(cf, T, L, m, why, nwhy);
+}
+
 Nest *
 config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const char *const *names, const double *vals,
             int n, int no_fusion, int dtype, ExtractCand *c, int *variant, char *why, size_t nwhy)
@@ -425,8 +461,9 @@ config_nest(Config *cf, int nv, AxTiling *const *Ts, LowerNode *const *Ls, const
 	AxEnv env = { m, cf->names, cf->vals };
 	int fuse = !cf->unfused && !no_fusion ? NEST_FUSE_OF(cf->fused < 0 ? NEST_EPILOGUE : cf->fused) : 0, nf = 0;
 	if (absorbing && (!fuse || !nest_can_absorb(T, L, cf->choice, &env))) {
-		snprintf(why, nwhy, "a fused sequence needs its producer loop-fused, which these tiles do not allow");
-		return NULL;
+		if (plain_in_place(cf, T, L, n, &m, why, nwhy) != 0)
+			return NULL;
+		env.n = m;
 	}
 	Nest *ns = nest_build(T, L, cf->choice, cf->engsel, cf->blocks, cf->fold, &env, fuse, &nf, why, nwhy);
 	if (!ns && cf->fold) {   /* at these sizes the blocks do not fold: the same blocks unfolded */

@@ -136,6 +136,15 @@ touch -d '2001-01-01' "$tmp/axonc-b"
 expect_rc 0 "$tmp/axonc-b" compile examples/matmul.py --sizes 'M=128..512,K=256,N=512,1024' $OPTS -o "$tmp/mm4.py" --cache "$C"
 if grep -q "the cache answered" "$tmp/err"; then bad "a rebuilt axonc: the cache answered for the one before"; else ok; fi
 
+# a configuration (Softmax at M=256,N=512, as a selection with another search picked it) whose
+# subtract takes the max into its sequence, which needs the max loop-fused into it: at N=700 the
+# rows are cut at 512 with a tail and it cannot be, so the subtract runs a sequence of its own
+# (the module raised for this bucket's sizes), and the kernel agrees with NumPy
+expect_rc 0 "$AXONC" compile examples/softmax.py --dims M=256,N=700 --config tests/sizes/softmax_fused_max.json -o "$tmp/smx.py"
+expect_grep "note: at these sizes subtract (%2) cannot take its producer's computation" "$tmp/err" "a fused sequence replaced where its producer cannot be loop-fused"
+if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/smx.py" examples/softmax.py --dims M=256,N=700 >"$tmp/run" 2>&1; then ok; else
+	bad "softmax_fused_max.json at N=700 differs from NumPy"; tail -3 "$tmp/run" | sed 's/^/    /'; fi
+
 # ---- 5. errors from the module: no bucket; a configuration that cannot be written there ----
 if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/mm.py" examples/matmul.py --dims M=600,K=256,N=512 >"$tmp/run" 2>&1; then
 	bad "M=600: the module ran outside its buckets"; else
