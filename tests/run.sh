@@ -1369,6 +1369,10 @@ if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/compile/broadcast.
 	bad "the linear_relu kernel at $d differs from NumPy"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 compile_runs tests/compile/reductions.py M=128,K=384,N=512 sum_rows_matmul mean_rows_matmul
 compile_runs tests/compile/reductions.py M=128,K=384 center_columns softmax_columns
+COMPILE_OPTS="--budget 2000"
+compile_runs tests/compile/reductions.py M=300 mean_of_column
+compile_runs tests/compile/reductions.py N=700 std_of_row
+COMPILE_OPTS=
 compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum
 compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total
 compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean

@@ -220,6 +220,7 @@ typedef struct Dom {         /* the equal candidates met so far */
 	const AxShape *s;
 	int ninsts, same;
 	uint32_t eng;            /* a candidate for the result: its engines (0: not one) */
+	int made;                /* ... one that an input with its value does not dominate (Synth.made) */
 } Dom;
 
 static int
@@ -227,6 +228,8 @@ dominated(void *env, const Cand *c)
 {
 	Dom *d = env;
 	if (!same_value(c, d->v, d->s))
+		return 0;
+	if (c->input >= 0 && d->made)
 		return 0;
 	if (c->ninsts < d->ninsts)   /* a shorter sequence computes it: on the engines of this one */
 		return !d->eng || !c->eng || (c->eng & d->eng) != 0;
@@ -315,7 +318,7 @@ apply(Synth *sy, int inst, const int *attr, const int *in, int ninsts, Term *con
 		return -1;
 	if (*target && !last && ninsts == sy->found)   /* made by the level's first pass already */
 		return -1;
-	Dom d = { v, &s, ninsts, 0, longer ? eng : 0 };
+	Dom d = { v, &s, ninsts, 0, longer ? eng : 0, *target && sy->made };
 	if (each_maybe_same(sy, v, &s, dominated, &d))
 		return -1;
 	if (d.same >= PER_VALUE && !*target)   /* every candidate for the result is tried */
@@ -668,7 +671,14 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 		                     t_bin(tc, TK_LE, t_int(tc, 1), t_var(tc, lhs->syms[i], TS_INT)));
 	sy.depth = depth;
 	scalar_values(&sy);
-	for (int p = 0; p < sy.nin; p++)
+	/* a window of instructions (fusion) that leaves an input as it is needs none in its place;
+	 * an op's tile that equals an input (a mean over one element) still needs one, a copy at least,
+	 * to make its result (it had none: 'no instruction sequence found') */
+	int window = 0;
+	for (int k = 0; k < lhs->nnodes; k++)
+		window |= lhs->nodes[k].op >= 0 && lhs->nodes[k].inst;
+	sy.made = !window;
+	for (int p = 0; p < sy.nin && window; p++)
 		if (same_value(&sy.c[p], sy.want, &sy.wshape))
 			sy.found = 0;
 	if (depth > 1)   /* constant tiles are operands, never results */

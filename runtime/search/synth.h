@@ -57,6 +57,8 @@ typedef struct Synth {
 	int depth;
 	int only_result;         /* make only candidates with the result's value */
 	int found;               /* fewest instructions of a candidate with the result's value; -1: none yet */
+	int made;                /* the result must be made by an instruction even where an input has its value
+	                            (an op's tile, not a window of instructions to fuse) */
 	uint32_t found_eng;      /* the engines of the candidates for the result at that length, together */
 	int longer;              /* sequences for the result proved past that length (the extra level: one) */
 	float *trial;            /* a value being tried */

@@ -18,3 +18,13 @@ def center_columns(X: "f32[M,K]"):
 def softmax_columns(X: "f32[M,K]"):
     e = np.exp(X - np.max(X, axis=0, keepdims=True))
     return e / np.sum(e, axis=0, keepdims=True)
+
+
+# reductions along an axis whose size is a literal 1: the tile equals its operand, made by a copy
+# (the synthesizer found no sequence: fuzz-compile seed 21 met 42 programs refused so)
+def mean_of_column(X: "f32[M,1]"):
+    return X.mean(axis=-1, keepdims=True) + np.var(X, axis=1, keepdims=True)
+
+
+def std_of_row(X: "f32[1,N]"):
+    return np.std(X, axis=0, keepdims=True) + X
