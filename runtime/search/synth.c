@@ -673,11 +673,13 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 	scalar_values(&sy);
 	/* a window of instructions (fusion) that leaves an input as it is needs none in its place;
 	 * an op's tile that equals an input (a mean over one element) still needs one, a copy at least,
-	 * to make its result (it had none: 'no instruction sequence found') */
+	 * to make its result (it had none: 'no instruction sequence found'), where the tile has the
+	 * two dims of an on-chip tile: one of rank 1 (a variant's max of a [1] vector) stays without,
+	 * as its [1] tile could not be on chip (NKI: at least a partition and a free dim) */
 	int window = 0;
 	for (int k = 0; k < lhs->nnodes; k++)
 		window |= lhs->nodes[k].op >= 0 && lhs->nodes[k].inst;
-	sy.made = !window;
+	sy.made = !window && sy.wshape.rank >= 2;
 	for (int p = 0; p < sy.nin && window; p++)
 		if (same_value(&sy.c[p], sy.want, &sy.wshape))
 			sy.found = 0;
