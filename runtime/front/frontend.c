@@ -161,7 +161,7 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 				return a;
 			const char *r = x == 2 ? "**2" : x == 0.5 ? "**0.5" : x == -1 ? "**-1" : x == -0.5 ? "**-0.5" : NULL;
 			int in = fe_tensor(fe, a, loc);
-			if (!r && x == (int)x && x >= -FE_MAX_POW && x <= FE_MAX_POW && x != 0)
+			if (!r && x >= -FE_MAX_POW && x <= FE_MAX_POW && x == (int)x && x != 0)   /* in range before the cast */
 				return (Val){ .k = V_TENSOR, .node = int_power(fe, in, (int)x, loc) };
 			if (!r)
 				fe_error(fe, loc, "'**' with exponent %g is not supported (an integer from %d to %d but 0, or 0.5 or -0.5)",
