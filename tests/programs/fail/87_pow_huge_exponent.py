@@ -3,4 +3,4 @@ import numpy as np
 
 
 def kernel(X: "f32[M,N]"):
-    return X ** 1e30
+    return X ** 1e10
