@@ -113,11 +113,9 @@ em_concat_plan(Em *e, int *prefix, int *nfused)
 	for (int id = 0; id < g->nnodes; id++) {
 		const TileOp *tg = &e->T->op[id];
 		const AxNode *gn = &g->nodes[id];
-		int c, o, dim, root, out = 0, taken = 0;
+		int c, o, dim, root, out = graph_is_output(g, id), taken = 0;
 		if (tg->kind != TO_VIEW || !tg->gather)
 			continue;
-		for (int k = 0; k < g->noutputs; k++)
-			out |= g->outputs[k] == id;
 		int K = out ? -1 : chain(e, id, &c, &o, &dim, &root);
 		const LowerChoice *ch = K >= 0 ? &e->L[c].choice[e->choice[c]] : NULL;
 		if (K < 0 || (ch->tile && ch->absorb == id))
@@ -309,8 +307,7 @@ em_gather(Em *e, int id)
 	NsStmt *ts = em_push(e, NS_TENSOR);
 	ts->node = id;
 	ts->shape = out;
-	for (int k = 0; k < g->noutputs; k++)
-		ts->output |= g->outputs[k] == id;
+	ts->output = graph_is_output(g, id);
 	int64_t at = 0;   /* where the next operand starts along the joined axis */
 	for (int o = 0; o < nd->nin && !e->bad; o++) {
 		AxShape in;

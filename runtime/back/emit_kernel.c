@@ -728,10 +728,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 		if (to->kind == TO_VIEW) {
 			if (to->gather && e.catax && e.catax[id] >= 0)
 				continue;   /* split in its reader's loop nest */
-			int out = 0;
-			for (int k = 0; k < g->noutputs; k++)
-				out |= g->outputs[k] == id;
-			if (tile_const_of(T, id) >= 0 && !out)
+			if (tile_const_of(T, id) >= 0 && !graph_is_output(g, id))
 				continue;   /* of a constant, which is never off chip: its readers make it on chip */
 			if (to->gather)
 				em_gather(&e, id);
@@ -751,8 +748,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			s->node = id;
 			if (graph_shape(g, id, &e.env, &s->shape) != 0)
 				em_fail(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
-			for (int k = 0; k < g->noutputs; k++)
-				s->output |= g->outputs[k] == id;
+			s->output = graph_is_output(g, id);
 			emit_group(&e, ep, nep);
 			continue;
 		}
@@ -780,8 +776,7 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 			s->node = ids[m];
 			if (graph_shape(g, ids[m], &e.env, &s->shape) != 0)
 				em_fail(&e, "cannot evaluate the shape of %s", node_op(g, nd)->name);
-			for (int k = 0; k < g->noutputs; k++)
-				s->output |= g->outputs[k] == ids[m];
+			s->output = graph_is_output(g, ids[m]);
 		}
 		emit_group(&e, ids, n);
 		if (n > 1) {

@@ -427,6 +427,7 @@ int graph_add_inst(AxGraph *g, int inst, int engine, const int *attr, Term *cons
 int graph_run(const AxGraph *g, const AxEnv *sizes, const float *const *in, float **out, AxShape *oshape,
               char *err, size_t errlen);
 int graph_readers(const AxGraph *g, int id);   /* operand slots and outputs that read node id */
+int graph_is_output(const AxGraph *g, int id);   /* node id is one of the graph's outputs */
 /* A node's concrete shape under sizes; 0 = ok. */
 int graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s);
 void graph_print(FILE *f, const AxGraph *g);

@@ -87,6 +87,15 @@ graph_readers(const AxGraph *g, int id)
 }
 
 int
+graph_is_output(const AxGraph *g, int id)
+{
+	for (int k = 0; k < g->noutputs; k++)
+		if (g->outputs[k] == id)
+			return 1;
+	return 0;
+}
+
+int
 graph_shape(const AxGraph *g, int node, const AxEnv *sizes, AxShape *s)
 {
 	const AxNode *n = &g->nodes[node];
