@@ -29,3 +29,7 @@ def sum_loop_axis(X: "f32[B,M,N]"):
 
 def cumsum_row(X: "f32[1,N]"):
     return np.cumsum(X, axis=-1)
+
+
+def mean_long_row(X: "f32[M,N]"):
+    return X - X.mean(axis=-1, keepdims=True)

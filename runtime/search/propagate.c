@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "propagate.h"
+#include "split.h"
 
 enum { REFUTE_TRIALS = 8, REFUTE_SYMS = 64 };
 
@@ -526,6 +527,65 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	return ng;
 }
 
+/* The split of an operation (split.c) as a variant: its sum, the number as a scalar and the
+ * two combined, in the operation's place; NULL when the shapes do not work out or the
+ * checker does not prove the operation equal to the three. */
+static AxGraph *
+split_variant(Prop *pr, const AxGraph *g, const SplitPlan *sp)
+{
+	const AxNode *n = &g->nodes[sp->node];
+	need_solver(pr);
+	if (!sizes_exist(pr))
+		return NULL;
+	AxGraph *ng = trial_copy(pr, g);
+	int origin = g->meta[sp->node].origin;
+	AxNode s = *n, c = { .op = sp->scalar_op, .loc = n->loc };
+	s.op = sp->sum_op;
+	c.sattr[sp->scalar_attr] = sp->value;
+	if (reinstantiate(pr, ng, &s) != 0 || reinstantiate(pr, ng, &c) != 0)
+		return NULL;
+	AxNode b = { .op = sp->bin_op, .nin = 2, .in = { node_append(ng, &s, origin), node_append(ng, &c, origin) },
+	             .loc = n->loc };
+	if (reinstantiate(pr, ng, &b) != 0 || !same_shape(pr, &b, n))
+		return NULL;
+	int ib = node_append(ng, &b, origin);
+	/* the proof: the operation against the three, over its operand */
+	AxGraph *l = graph_shell(g, 2), *r = graph_shell(g, 4);
+	AxParam *par = arena_alloc(tc_arena(g->tc), sizeof *par);
+	*par = (AxParam){ .name = "t0", .tensor = 1, .node = 0, .dtype = "f32" };
+	AxNode x = { .op = -1, .input = 0, .rank = g->nodes[n->in[0]].rank };
+	memcpy(x.dim, g->nodes[n->in[0]].dim, sizeof x.dim);
+	AxGraph *gs[2] = { l, r };
+	for (int k = 0; k < 2; k++) {
+		gs[k]->nnodes = 0;
+		gs[k]->nparams = 1;
+		gs[k]->params = par;
+		node_append(gs[k], &x, -1);
+	}
+	AxNode a = *n;
+	a.in[0] = 0;
+	l->outputs[0] = node_append(l, &a, -1);
+	s.in[0] = 0;
+	b.in[0] = node_append(r, &s, -1);
+	b.in[1] = node_append(r, &c, -1);
+	r->outputs[0] = node_append(r, &b, -1);
+	l->noutputs = r->noutputs = 1;
+	EquivResult res;
+	equiv_graphs(pr->eq, l, r, &res);
+	pr->ng->checks++;
+	if (res.verdict != EQ_EQUIVALENT)
+		return NULL;
+	for (int i = 0; i < ng->nnodes; i++)
+		for (int o = 0; i != ib && o < ng->nodes[i].nin; o++)
+			if (ng->nodes[i].in[o] == sp->node)
+				ng->nodes[i].in[o] = ib;
+	for (int k = 0; k < ng->noutputs; k++)
+		if (ng->outputs[k] == sp->node)
+			ng->outputs[k] = ib;
+	graph_compact(ng);
+	return graph_copy(ng);   /* kept: out of the trial graph */
+}
+
 static int
 out_of_budget(Prop *pr)
 {
@@ -605,6 +665,19 @@ propagate_ex(const AxGraph *g0, const PropOpts *o, PropHooks *hk)
 	pr.hyp = h;
 	int ccap = 0;
 	conjuncts(&pr, h, &ccap);
+	/* the operations that split (split.c), every one split: one more variant to propagate from */
+	AxGraph *gs = first;
+	for (int i = 0; i < gs->nnodes && !out_of_budget(&pr); i++) {
+		SplitPlan sp;
+		AxGraph *gn = split_find(gs, i, &sp) ? split_variant(&pr, gs, &sp) : NULL;
+		if (gn)
+			gs = gn, i = -1;   /* node ids moved: from the start again (a split node splits no more) */
+	}
+	if (gs != first && (!hk || !hk->admit || hk->admit(hk->env, gs))) {
+		int idx = ng_add(ng, gs, &added);
+		if (added)
+			note_step(&pr, idx, (PropStep){ 0, -1, -1, 0 }, &stepcap);
+	}
 	int wcap = 4096;
 	Work *w = malloc(sizeof *w * (size_t)wcap);
 	if (!w)

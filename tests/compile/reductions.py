@@ -28,3 +28,13 @@ def mean_of_column(X: "f32[M,1]"):
 
 def std_of_row(X: "f32[1,N]"):
     return np.std(X, axis=0, keepdims=True) + X
+
+
+# a mean over more rows than a tile holds: the mean is also a sum, then a division by the
+# number of rows (split.c), which is cut into tiles like any sum
+def mean_many_rows(X: "f32[M,K]"):
+    return X.mean(axis=0)
+
+
+def batch_norm(X: "f32[M,K]", g: "f32[K]", b: "f32[K]"):
+    return (X - np.mean(X, axis=0)) / np.sqrt(np.var(X, axis=0) + 1e-5) * g + b

@@ -1,0 +1,169 @@
+/*
+ * split.c — a reduction that is not its operation's whole equation, found
+ * written as two operations of the specs (Phase 1, beside propagation).
+ *
+ * An operation whose element equation is R / c or R * c (or c * R), R a sum
+ * along one axis and c a number of the sizes alone (a mean: the sum over its
+ * axis divided by the axis' extent), cannot be cut into partial tiles: a tile
+ * would divide by its own extent.  So the tiling gives it one tile across
+ * the axis, and where that axis is the tile's partition axis no tile holds
+ * more than 128 rows.  The same computation as an operation whose equation
+ * is R alone (found among the specs' operations by its equation) and a
+ * broadcasting a / b or a * b with the number as a scalar of the specs' role
+ * "scalar" is cut like any sum.  This file only finds the operations; the
+ * rewrite is made and proved like a swap (propagate.c), and kept as one more
+ * variant: the search picks.
+ *
+ * Only a reduction along the operand's partition axis (the second-to-last
+ * dim) is split: along the free axis one tile holds the axis up to what a
+ * partition holds, and a variant more for every norm would split the search
+ * budget the variants share for no new size that compiles.
+ */
+#include <string.h>
+#include "search.h"
+#include "split.h"
+
+static Term *
+split_access(TermCtx *tc, void *env, int o, Term *const *idx, int n)
+{
+	(void)env;
+	char nm[16];
+	snprintf(nm, sizeof nm, "@in%d", o);
+	return t_tensor(tc, o, nm, n, idx);
+}
+
+/* op's element equation at node n's operands (n's groups and attributes), at
+ * the result indices out[] */
+static Term *
+node_equation(const AxGraph *g, const AxNode *n, const AxOp *op, Term *const *out)
+{
+	AxSym sym = { 0 };
+	for (int o = 0; o < op->nopnd; o++) {
+		int src = o < n->nin ? n->in[o] : -1;
+		sym.rank[o] = src >= 0 ? g->nodes[src].rank : -1;
+		for (int d = 0; src >= 0 && d < sym.rank[o]; d++)
+			sym.dim[o][d] = g->nodes[src].dim[d];
+	}
+	memcpy(sym.grank, n->grank, sizeof sym.grank);
+	memcpy(sym.attr, n->attr, sizeof sym.attr);
+	memcpy(sym.sattr, n->sattr, sizeof sym.sattr);
+	sym.access = split_access;
+	return op->enc(g->tc, &sym, out);
+}
+
+static int
+reads_tensor(const Term *t)
+{
+	if (t->kind == TK_TENSOR || t->kind == TK_BVAR)
+		return 1;
+	for (int i = 0; i < t->n; i++)
+		if (reads_tensor(t->a[i]))
+			return 1;
+	return 0;
+}
+
+/* the operand dim a reduction's body reads by its bound variable; -1 none or several */
+static int
+reduced_dim(const Term *body, const Term *bv, int *dim)
+{
+	if (body->kind == TK_TENSOR) {
+		for (int j = 0; j < body->n; j++)
+			if (body->a[j] == bv) {
+				if (*dim >= 0 && *dim != j)
+					return -1;
+				*dim = j;
+			}
+		return 0;
+	}
+	for (int i = 0; i < body->n; i++)
+		if (reduced_dim(body->a[i], bv, dim) < 0)
+			return -1;
+	return 0;
+}
+
+/* a sum with its bound variable made a De Bruijn index: equal for equal sums */
+static Term *
+sum_closed(TermCtx *tc, Term *r)
+{
+	Term *bv = r->a[0];
+	return t_red(tc, TK_SUM, t_binder(tc, bv->sort), r->a[1], r->a[2], t_abstract(tc, r->a[3], &bv, 1));
+}
+
+/* the op of two rank-0 operands whose equation is a k b (or b * a) */
+static int
+binary_of(const AxTarget *t, TermCtx *tc, TermKind k)
+{
+	Term *none[1] = { NULL };
+	Term *a = split_access(tc, NULL, 0, none, 0), *b = split_access(tc, NULL, 1, none, 0);
+	for (int i = 0; i < t->nops; i++) {
+		const AxOp *op = &t->ops[i];
+		if (op->nopnd != 2 || op->nattr || !op->broadcast || op->ngroups != 1 || op->opnd[0].nfixed ||
+		    op->opnd[1].nfixed)
+			continue;
+		AxSym s = { 0 };
+		s.access = split_access;
+		Term *e = op->enc(tc, &s, none);
+		if (e == t_bin(tc, k, a, b) || (k == TK_MUL && e == t_bin(tc, k, b, a)))
+			return i;
+	}
+	return -1;
+}
+
+int
+split_find(const AxGraph *g, int id, SplitPlan *sp)
+{
+	const AxTarget *t = g->t;
+	TermCtx *tc = g->tc;
+	const AxNode *n = &g->nodes[id];
+	if (n->op < 0 || n->inst || n->nin != 1 || n->in[0] < 0)
+		return 0;
+	const AxOp *op = node_op(g, n);
+	if (op->nopnd != 1 || op->layout_only || op->nattr)
+		return 0;
+	Term *out[AX_MAXR];
+	for (int k = 0; k < n->rank; k++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "@out%d", k);
+		out[k] = t_var(tc, nm, TS_INT);
+	}
+	Term *e = node_equation(g, n, op, out);
+	if (e->kind != TK_DIV && e->kind != TK_MUL)
+		return 0;
+	int side = e->a[0]->kind == TK_SUM ? 0 : e->a[1]->kind == TK_SUM ? 1 : -1;
+	if (side < 0 || (e->kind == TK_DIV && side != 0) || reads_tensor(e->a[1 - side]))
+		return 0;
+	Term *r = e->a[side];
+	int rank = g->nodes[n->in[0]].rank, dim = -1;
+	if (reduced_dim(r->a[3], r->a[0], &dim) < 0 || rank < 2 || dim != rank - 2)
+		return 0;   /* only along the partition axis (see above) */
+	Term *want = sum_closed(tc, r);
+	int sop = -1;
+	for (int i = 0; i < t->nops && sop < 0; i++) {
+		const AxOp *s = &t->ops[i];
+		if (s == op || s->nopnd != 1 || s->layout_only || s->nattr || s->ngroups != op->ngroups)
+			continue;
+		AxSym sy = { 0 };
+		sy.rank[0] = rank;
+		for (int d = 0; d < rank; d++)
+			sy.dim[0][d] = g->nodes[n->in[0]].dim[d];
+		memcpy(sy.grank, n->grank, sizeof sy.grank);
+		if (ax_pos(s->layout, sy.rank, sy.grank, -1, s->layout->nout) != n->rank)
+			continue;
+		Term *se = node_equation(g, n, s, out);
+		if (se->kind == TK_SUM && sum_closed(tc, se) == want)
+			sop = i;
+	}
+	int bop = binary_of(t, tc, e->kind);
+	int cop = -1, cattr = -1;
+	for (int i = 0; i < t->nops && cop < 0; i++)
+		if (t->ops[i].nopnd == 0 && ax_has_role(&t->ops[i], "scalar"))
+			for (int a = 0; a < t->ops[i].nattr; a++)
+				if (t->ops[i].attr[a].kind == AX_ATTR_FLOAT)
+					cop = i, cattr = a;
+	if (sop < 0 || bop < 0 || cop < 0)
+		return 0;
+	Term *c = e->a[1 - side];
+	*sp = (SplitPlan){ .node = id, .sum_op = sop, .bin_op = bop, .scalar_op = cop, .scalar_attr = cattr,
+	                   .value = c->sort == TS_REAL ? c : t_toreal(tc, c) };
+	return 1;
+}
