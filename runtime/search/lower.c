@@ -280,16 +280,14 @@ read_input(TermCtx *tc, void *env, int o, Term *const *idx, int n)
 	return t_tensor(tc, o, o ? "@b" : "@a", n, idx);
 }
 
-/* The op whose element equation over two scalars is a + b, max(a, b) or
- * min(a, b) (kind TR_SUM, TR_MAX, TR_MIN; TR_SCAN carries a sum); -1 if the
- * specs have none. */
-static int
-combiner(const AxTarget *t, TermCtx *tc, int kind)
+/* The op whose element equation over two scalars a, b is a k b (or b k a, where
+ * either_order); -1 if the specs have none. */
+int
+spec_binary_op(const AxTarget *t, TermCtx *tc, TermKind k, int either_order)
 {
 	Term *none[1] = { NULL };
 	Term *a = t_tensor(tc, 0, "@a", 0, none), *b = t_tensor(tc, 1, "@b", 0, none);
-	TermKind k = kind == TR_MAX ? TK_MAX : kind == TR_MIN ? TK_MIN : TK_ADD;
-	Term *want1 = t_bin(tc, k, a, b), *want2 = t_bin(tc, k, b, a);
+	Term *want1 = t_bin(tc, k, a, b), *want2 = either_order ? t_bin(tc, k, b, a) : want1;
 	for (int i = 0; i < t->nops; i++) {
 		const AxOp *op = &t->ops[i];
 		if (op->nopnd != 2 || op->nattr || !op->broadcast || op->ngroups != 1 || op->opnd[0].nfixed ||
@@ -302,6 +300,14 @@ combiner(const AxTarget *t, TermCtx *tc, int kind)
 			return i;
 	}
 	return -1;
+}
+
+/* The op that combines partial tiles of a reduction of kind TR_SUM, TR_MAX, TR_MIN (TR_SCAN
+ * carries a sum): a + b, max(a, b) or min(a, b); -1 if the specs have none. */
+static int
+combiner(const AxTarget *t, TermCtx *tc, int kind)
+{
+	return spec_binary_op(t, tc, kind == TR_MAX ? TK_MAX : kind == TR_MIN ? TK_MIN : TK_ADD, 1);
 }
 
 /* The combining tile of a cross-tile reduction: op over two result tiles. */

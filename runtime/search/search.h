@@ -91,6 +91,9 @@ typedef struct AxTiling {
 	const char *bname[64];
 } AxTiling;
 AxTiling *tile_graph(const AxGraph *g);
+/* op's element equation at node nd's operands, groups and attributes (op: nd's own, or another
+ * of the same operands), at fresh result indices put in out[]; operand o is read as "@in<o>" */
+Term *tile_equation(const AxGraph *g, const AxNode *nd, const AxOp *op, Term **out);
 /* The constant node id is, or the constant of rank 0 that a chain of views id reads (every
  * element of a view of it is its value, so a reader makes it on chip as it would the
  * constant); -1 if neither. */
@@ -176,6 +179,9 @@ int lower_input(const AxGraph *g, const LowerChoice *ch, int id, int k, int *o);
 const char *lower_unwritable(const AxTiling *T, const LowerNode *L, int id);
 /* An instruction whose element equation is the identity on its one operand (a copy). */
 int lower_is_copy(const AxTarget *t, TermCtx *tc, int inst);
+/* The op whose element equation over two scalars a, b is a k b (or b k a, where either_order),
+ * a broadcasting op of the specs; -1 if there is none. */
+int spec_binary_op(const AxTarget *t, TermCtx *tc, TermKind k, int either_order);
 
 /* ---- fuse.c: instruction fusion found by depth-1 synthesis ----------------------- */
 typedef struct FuseFound {

@@ -23,41 +23,14 @@
 #include "search.h"
 #include "split.h"
 
-static Term *
-split_access(TermCtx *tc, void *env, int o, Term *const *idx, int n)
-{
-	(void)env;
-	char nm[16];
-	snprintf(nm, sizeof nm, "@in%d", o);
-	return t_tensor(tc, o, nm, n, idx);
-}
-
-/* op's element equation at node n's operands (n's groups and attributes), at
- * the result indices out[] */
-static Term *
-node_equation(const AxGraph *g, const AxNode *n, const AxOp *op, Term *const *out)
-{
-	AxSym sym = { 0 };
-	for (int o = 0; o < op->nopnd; o++) {
-		int src = o < n->nin ? n->in[o] : -1;
-		sym.rank[o] = src >= 0 ? g->nodes[src].rank : -1;
-		for (int d = 0; src >= 0 && d < sym.rank[o]; d++)
-			sym.dim[o][d] = g->nodes[src].dim[d];
-	}
-	memcpy(sym.grank, n->grank, sizeof sym.grank);
-	memcpy(sym.attr, n->attr, sizeof sym.attr);
-	memcpy(sym.sattr, n->sattr, sizeof sym.sattr);
-	sym.access = split_access;
-	return op->enc(g->tc, &sym, out);
-}
-
+/* t reads a tensor or a bound index: no number of the sizes */
 static int
-reads_tensor(const Term *t)
+varies(const Term *t)
 {
 	if (t->kind == TK_TENSOR || t->kind == TK_BVAR)
 		return 1;
 	for (int i = 0; i < t->n; i++)
-		if (reads_tensor(t->a[i]))
+		if (varies(t->a[i]))
 			return 1;
 	return 0;
 }
@@ -89,26 +62,6 @@ sum_closed(TermCtx *tc, Term *r)
 	return t_red(tc, TK_SUM, t_binder(tc, bv->sort), r->a[1], r->a[2], t_abstract(tc, r->a[3], &bv, 1));
 }
 
-/* the op of two rank-0 operands whose equation is a k b (or b * a) */
-static int
-binary_of(const AxTarget *t, TermCtx *tc, TermKind k)
-{
-	Term *none[1] = { NULL };
-	Term *a = split_access(tc, NULL, 0, none, 0), *b = split_access(tc, NULL, 1, none, 0);
-	for (int i = 0; i < t->nops; i++) {
-		const AxOp *op = &t->ops[i];
-		if (op->nopnd != 2 || op->nattr || !op->broadcast || op->ngroups != 1 || op->opnd[0].nfixed ||
-		    op->opnd[1].nfixed)
-			continue;
-		AxSym s = { 0 };
-		s.access = split_access;
-		Term *e = op->enc(tc, &s, none);
-		if (e == t_bin(tc, k, a, b) || (k == TK_MUL && e == t_bin(tc, k, b, a)))
-			return i;
-	}
-	return -1;
-}
-
 int
 split_find(const AxGraph *g, int id, SplitPlan *sp)
 {
@@ -121,16 +74,11 @@ split_find(const AxGraph *g, int id, SplitPlan *sp)
 	if (op->nopnd != 1 || op->layout_only || op->nattr)
 		return 0;
 	Term *out[AX_MAXR];
-	for (int k = 0; k < n->rank; k++) {
-		char nm[16];
-		snprintf(nm, sizeof nm, "@out%d", k);
-		out[k] = t_var(tc, nm, TS_INT);
-	}
-	Term *e = node_equation(g, n, op, out);
+	Term *e = tile_equation(g, n, op, out);
 	if (e->kind != TK_DIV && e->kind != TK_MUL)
 		return 0;
 	int side = e->a[0]->kind == TK_SUM ? 0 : e->a[1]->kind == TK_SUM ? 1 : -1;
-	if (side < 0 || (e->kind == TK_DIV && side != 0) || reads_tensor(e->a[1 - side]))
+	if (side < 0 || (e->kind == TK_DIV && side != 0) || varies(e->a[1 - side]))
 		return 0;
 	Term *r = e->a[side];
 	int rank = g->nodes[n->in[0]].rank, dim = -1;
@@ -149,11 +97,11 @@ split_find(const AxGraph *g, int id, SplitPlan *sp)
 		memcpy(sy.grank, n->grank, sizeof sy.grank);
 		if (ax_pos(s->layout, sy.rank, sy.grank, -1, s->layout->nout) != n->rank)
 			continue;
-		Term *se = node_equation(g, n, s, out);
+		Term *se = tile_equation(g, n, s, out);
 		if (se->kind == TK_SUM && sum_closed(tc, se) == want)
 			sop = i;
 	}
-	int bop = binary_of(t, tc, e->kind);
+	int bop = spec_binary_op(t, tc, e->kind, e->kind == TK_MUL);
 	int cop = -1, cattr = -1;
 	for (int i = 0; i < t->nops && cop < 0; i++)
 		if (t->ops[i].nopnd == 0 && ax_has_role(&t->ops[i], "scalar"))

@@ -100,12 +100,9 @@ scan_term(Scan *s, Term *t)
 		scan_term(s, t->a[i]);
 }
 
-static void
-scan_node(const AxGraph *g, const AxNode *nd, Scan *s)
+Term *
+tile_equation(const AxGraph *g, const AxNode *nd, const AxOp *op, Term **out)
 {
-	const AxOp *op = node_op(g, nd);
-	*s = (Scan){ 0 };
-	s->tc = g->tc;
 	AxSym sym = { 0 };
 	for (int o = 0; o < op->nopnd; o++) {
 		int src = o < nd->nin ? nd->in[o] : -1;
@@ -117,13 +114,21 @@ scan_node(const AxGraph *g, const AxNode *nd, Scan *s)
 	memcpy(sym.attr, nd->attr, sizeof sym.attr);
 	memcpy(sym.sattr, nd->sattr, sizeof sym.sattr);
 	sym.access = scan_access;
-	s->nout = nd->rank;
 	for (int k = 0; k < nd->rank; k++) {
 		char nm[16];
 		snprintf(nm, sizeof nm, "@out%d", k);
-		s->out[k] = t_var(g->tc, nm, TS_INT);
+		out[k] = t_var(g->tc, nm, TS_INT);
 	}
-	Term *e = op->enc(g->tc, &sym, s->out);
+	return op->enc(g->tc, &sym, out);
+}
+
+static void
+scan_node(const AxGraph *g, const AxNode *nd, Scan *s)
+{
+	*s = (Scan){ 0 };
+	s->tc = g->tc;
+	s->nout = nd->rank;
+	Term *e = tile_equation(g, nd, node_op(g, nd), s->out);
 	int at_top = e->kind == TK_SUM || e->kind == TK_RMAX || e->kind == TK_RMIN || e->kind == TK_FOLD;
 	scan_term(s, e);
 	s->top = s->nb == 0 || (at_top && s->nb == 1);
