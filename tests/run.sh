@@ -1298,6 +1298,13 @@ for i in 1 2 3; do
 	if NKI_SIM_ALL_RULES=1 /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" "$tmp/colmean.py" --dims M=129,N=3 >"$tmp/out" 2>&1; then ok; else
 		bad "a mean over 129 rows read by a subtract differs from NumPy (run $i)"; tail -3 "$tmp/out" | sed 's/^/    /'; fi
 done
+# ... and under --no-algebraic, the mean of a difference (the fused variant written so): every
+# candidate fails at the mean, and compile refuses there, located (the worker crash above, 3 runs)
+printf 'import numpy as np\n\ndef kernel(X: "f32[M,N]", Y: "f32[1,N]"):\n    return np.mean(Y - X, axis=0, keepdims=True)\n' > "$tmp/colmean.py"
+for i in 1 2 3; do
+	expect_rc 1 "$AXONC" compile "$tmp/colmean.py" --dims M=129,N=3 --jobs 2 --no-algebraic -o "$tmp/k.py"
+	expect_grep "colmean.py:4:[0-9]*: error: no candidate could be written: mean, its [a-z_]*: constraint '(P <= 128)' does not hold: P = 129" "$tmp/err" "a mean over 129 rows of a difference, refused at the mean (run $i)"
+done
 # a reduction over every axis (axis=None) is a 0-d output through the whole pipeline
 expect_rc 0 "$AXONC" compile tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 -o "$tmp/k.py"
 if /usr/bin/python3 tests/nki/run_kernel.py "$tmp/k.py" tests/programs/pass/reduce_all.py --fn sum_all --dims M=256,N=512 >"$tmp/out" 2>&1; then ok; else
@@ -1379,10 +1386,11 @@ COMPILE_OPTS="--budget 2000"
 compile_runs tests/compile/reductions.py M=1000,K=384 mean_many_rows batch_norm
 compile_runs tests/compile/reductions.py M=257,K=130 mean_many_rows
 compile_runs tests/compile/reductions.py M=300,K=200,N=96 mean_rows_matmul
+compile_runs tests/compile/reductions.py M=200,K=300 rms_of_all std_of_all log_sum_exp
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
 COMPILE_OPTS=
-compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum
+compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum running_sums
 compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total
 compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2

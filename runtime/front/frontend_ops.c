@@ -234,8 +234,11 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	 * (x[None]) for every operand that is not a constant, so that a vector or a 0-d tensor
 	 * beside a matrix is a row [1, N] or [1, 1], which a tile load can address; an
 	 * elementwise op on vectors runs on rows [1, N], the axis dropped after (as @ treats
-	 * vectors) */
-	int vec = maxr == 1 && elementwise(op) && !naxes;
+	 * vectors), and one on 0-d tensors on [1, 1] tiles, both axes dropped after */
+	int zero_d = 0;   /* a 0-d operand that is no constant */
+	for (int o = 0; o < nin && o < AX_MAXOPND; o++)
+		zero_d |= in[o] >= 0 && g->nodes[in[o]].rank == 0 && !(g->nodes[in[o]].op >= 0 && node_op(g, &g->nodes[in[o]])->nopnd == 0);
+	int vec = (maxr == 1 || (maxr == 0 && zero_d)) && elementwise(op) && !naxes;
 	if (nin <= AX_MAXOPND && ((op->broadcast && nin > 1 && maxr >= 2) || vec)) {
 		int want = vec ? 2 : maxr;
 		for (int o = 0; o < nin; o++) {
@@ -250,7 +253,9 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		if (vec) {
 			int64_t at = 0;
 			int row = fe_apply(fe, opi, padded, nin, axes, naxes, sattr, loc);
-			return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &row, 1, &at, 1, NULL, loc);
+			for (int r = maxr; r < 2; r++)
+				row = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &row, 1, &at, 1, NULL, loc);
+			return row;
 		}
 		in = padded;
 	}

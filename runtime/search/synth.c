@@ -19,7 +19,9 @@
  * tuple of operand shapes), values are found equal through a hash, and the
  * search stops at the first level that makes the result's value (longer
  * sequences for it would be dominated), so depth 3 costs about what the
- * shortest sequences do unless there is none.
+ * shortest sequences do unless there is none.  Where the checker proves none
+ * of those with the result's value (a coincidence of the small sizes and
+ * inputs), the search runs again at larger ones (synth_tile).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -606,8 +608,11 @@ shares_gran(const AxOp *a, const AxOp *b)
 	       (has_gran(a, "-") && has_gran(b, "negate")) || (has_gran(b, "-") && has_gran(a, "negate"));
 }
 
-int
-synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *cbenv, int *checked)
+/* One search at concrete sizes scaled by scale (1: 4, 6, 8, ...) and inputs of its own; 0 = ok,
+ * with *again when the checker proved none of the candidates that had the result's value here */
+static int
+search(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *cbenv, int *checked,
+       int scale, int *again)
 {
 	Synth sy = { .t = t, .tc = tc, .a = arena_new(), .lhs = lhs, .cb = cb, .cbenv = cbenv, .found = -1 };
 	/* the pool: instructions sharing a granular operation with an operation
@@ -629,11 +634,11 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 	double vals[64];
 	for (int i = 0; i < lhs->nsyms && i < 64; i++) {
 		names[i] = lhs->syms[i];
-		vals[i] = 4 + 2 * i;   /* distinct and even: halves and pairs fit */
+		vals[i] = (4 + 2 * i) * scale;   /* distinct and even: halves and pairs fit */
 	}
 	sy.env = (AxEnv){ lhs->nsyms, names, vals };
 	sy.nin = 0;
-	uint64_t st = 12345;
+	uint64_t st = 12345 + (uint64_t)scale;
 	int rc = -1;
 	for (int p = 0; p < lhs->nparams; p++) {
 		int node = lhs->params[p].node;
@@ -718,13 +723,28 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 					grow(&sy, &L, sy.pool[k], level);
 		}
 	}
-	*checked = sy.checked;
-	if (eq)
-		*eq = sy.eq;
-	else
-		equiv_free(sy.eq);
+	*checked += sy.checked;
+	*again = sy.unproved > 0 && sy.proved == 0 && !sy.spent;
+	*eq = sy.eq;
 	rc = 0;
 out:
 	arena_free(sy.a);
+	return rc;
+}
+
+/* The search, and where the checker proved none of those it found (the concrete sizes are small: a
+ * running sum over 4 elements whose prefix sums stay below 0 passes for a running minimum
+ * there), again at sizes twice and four times as large with other inputs, where such a
+ * coincidence has gone and the pruning by value lets the longer sequences through. */
+int
+synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, SynthCb cb, void *cbenv, int *checked)
+{
+	*checked = 0;
+	Equiv *own = NULL;   /* the search's own checker when the caller has none */
+	int again = 1, rc = 0;
+	for (int scale = 1; scale <= 4 && again && rc == 0; scale *= 2)
+		rc = search(t, tc, lhs, depth, eq ? eq : &own, cb, cbenv, checked, scale, &again);
+	if (own)
+		equiv_free(own);
 	return rc;
 }

@@ -54,6 +54,7 @@ typedef struct Synth {
 	Smt *smt;
 	Term *sizes_pos;         /* every size >= 1 */
 	int checked;
+	int unproved, proved;    /* candidates with the result's value here the checker did not prove, proved */
 	int depth;
 	int only_result;         /* make only candidates with the result's value */
 	int found;               /* fewest instructions of a candidate with the result's value; -1: none yet */

@@ -180,8 +180,11 @@ try_solution(Synth *sy, int id)
 		return;
 	sy->checked++;
 	EquivResult r;
-	if (equiv_graphs(sy->eq, sy->lhs, g, &r) != EQ_EQUIVALENT)
+	if (equiv_graphs(sy->eq, sy->lhs, g, &r) != EQ_EQUIVALENT) {
+		sy->unproved++;
 		return;
+	}
+	sy->proved++;
 	cand_text(sy, id, seq.text, sizeof seq.text);
 	Term *base = t_and_all(sy->tc, g->nassume, g->assume);
 	seq.limit = base;

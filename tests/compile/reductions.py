@@ -38,3 +38,17 @@ def mean_many_rows(X: "f32[M,K]"):
 
 def batch_norm(X: "f32[M,K]", g: "f32[K]", b: "f32[K]"):
     return (X - np.mean(X, axis=0)) / np.sqrt(np.var(X, axis=0) + 1e-5) * g + b
+
+
+# elementwise ops on 0-d results (a reduction over every axis) run on [1, 1] tiles
+def rms_of_all(X: "f32[M,K]"):
+    return np.sqrt(np.mean(X * X))
+
+
+def std_of_all(X: "f32[M,K]"):
+    return np.std(X)
+
+
+def log_sum_exp(X: "f32[M,K]"):
+    m = np.max(X)
+    return m + np.log(np.sum(np.exp(X - m)))

@@ -31,3 +31,9 @@ def column_max_total(X: "f32[M,N]"):
 
 def matvec_mean(X: "f32[M,N]", y: "f32[N]"):
     return np.mean(X @ y, axis=0, keepdims=True)
+
+
+# a running sum of a vector and of a row: synthesis found no sequence for the [1, N] tile (a
+# running minimum passed for it at its small sizes, and the checker refused that)
+def running_sums(v: "f32[N]", X: "f32[1,N]"):
+    return np.cumsum(v) + np.cumsum(X, axis=-1)
