@@ -1386,7 +1386,8 @@ COMPILE_OPTS="--budget 2000"
 compile_runs tests/compile/reductions.py M=1000,K=384 mean_many_rows batch_norm
 compile_runs tests/compile/reductions.py M=257,K=130 mean_many_rows
 compile_runs tests/compile/reductions.py M=300,K=200,N=96 mean_rows_matmul
-compile_runs tests/compile/reductions.py M=200,K=300 rms_of_all std_of_all log_sum_exp
+compile_runs tests/compile/reductions.py M=200,K=300 rms_of_all std_of_all log_sum_exp cumsum_rows
+compile_runs tests/compile/reductions.py M=7,K=3 cumsum_rows
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
 COMPILE_OPTS=

@@ -527,9 +527,47 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 	return ng;
 }
 
-/* The split of an operation (split.c) as a variant: its sum, the number as a scalar and the
- * two combined, in the operation's place; NULL when the shapes do not work out or the
- * checker does not prove the operation equal to the three. */
+/* The nodes that replace a split operation (split.c) over its operand x: appended to g,
+ * x node x there; the last is the result.  0 when one's shape or conditions do not hold. */
+static int
+split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, int origin, int *last)
+{
+	AxNode k[3];
+	int nk = 0;
+	if (sp->kind == SPLIT_SUM) {
+		k[0] = *n;
+		k[0].op = sp->sum_op;
+		k[0].in[0] = x;
+		k[1] = (AxNode){ .op = sp->scalar_op, .loc = n->loc };
+		k[1].sattr[sp->scalar_attr] = sp->value;
+		k[2] = (AxNode){ .op = sp->bin_op, .nin = 2, .in = { -1, -1 }, .loc = n->loc };
+		nk = 3;
+	} else {
+		const AxOperand *a = &g->t->ops[sp->swap_op].opnd[0];   /* [...L, M, ...C, N, ...R] */
+		AxNode sw = { .op = sp->swap_op, .nin = 1, .in = { x }, .loc = n->loc };
+		sw.grank[a->pat[0]] = g->nodes[x].rank - 2;
+		k[0] = sw;
+		k[1] = *n;
+		memcpy(k[1].grank, sp->grank, sizeof k[1].grank);
+		k[2] = sw;
+		nk = 3;
+	}
+	int id[3];
+	for (int i = 0; i < nk; i++) {
+		if (sp->kind == SPLIT_SUM && i == 2)
+			k[i].in[0] = id[0], k[i].in[1] = id[1];
+		else if (sp->kind == SPLIT_TRANSPOSED && i > 0)
+			k[i].in[0] = id[i - 1];
+		if (reinstantiate(pr, g, &k[i]) != 0)
+			return 0;
+		id[i] = node_append(g, &k[i], origin);
+	}
+	*last = id[nk - 1];
+	return same_shape(pr, &g->nodes[*last], n);
+}
+
+/* The split of an operation (split.c) as a variant, its replacement in its place; NULL when
+ * the shapes do not work out or the checker does not prove the operation equal to it. */
 static AxGraph *
 split_variant(Prop *pr, const AxGraph *g, const SplitPlan *sp)
 {
@@ -538,18 +576,10 @@ split_variant(Prop *pr, const AxGraph *g, const SplitPlan *sp)
 	if (!sizes_exist(pr))
 		return NULL;
 	AxGraph *ng = trial_copy(pr, g);
-	int origin = g->meta[sp->node].origin;
-	AxNode s = *n, c = { .op = sp->scalar_op, .loc = n->loc };
-	s.op = sp->sum_op;
-	c.sattr[sp->scalar_attr] = sp->value;
-	if (reinstantiate(pr, ng, &s) != 0 || reinstantiate(pr, ng, &c) != 0)
+	int ib;
+	if (!split_nodes(pr, ng, n, sp, n->in[0], g->meta[sp->node].origin, &ib))
 		return NULL;
-	AxNode b = { .op = sp->bin_op, .nin = 2, .in = { node_append(ng, &s, origin), node_append(ng, &c, origin) },
-	             .loc = n->loc };
-	if (reinstantiate(pr, ng, &b) != 0 || !same_shape(pr, &b, n))
-		return NULL;
-	int ib = node_append(ng, &b, origin);
-	/* the proof: the operation against the three, over its operand */
+	/* the proof: the operation against its replacement, over its operand */
 	AxGraph *l = graph_shell(g, 2), *r = graph_shell(g, 4);
 	AxParam *par = arena_alloc(tc_arena(g->tc), sizeof *par);
 	*par = (AxParam){ .name = "t0", .tensor = 1, .node = 0, .dtype = "f32" };
@@ -565,10 +595,8 @@ split_variant(Prop *pr, const AxGraph *g, const SplitPlan *sp)
 	AxNode a = *n;
 	a.in[0] = 0;
 	l->outputs[0] = node_append(l, &a, -1);
-	s.in[0] = 0;
-	b.in[0] = node_append(r, &s, -1);
-	b.in[1] = node_append(r, &c, -1);
-	r->outputs[0] = node_append(r, &b, -1);
+	if (!split_nodes(pr, r, n, sp, 0, -1, &r->outputs[0]))
+		return NULL;
 	l->noutputs = r->noutputs = 1;
 	EquivResult res;
 	equiv_graphs(pr->eq, l, r, &res);

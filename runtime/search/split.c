@@ -1,6 +1,7 @@
 /*
- * split.c — a reduction that is not its operation's whole equation, found
- * written as two operations of the specs (Phase 1, beside propagation).
+ * split.c — an operation along the partition axis that tiles cannot cut,
+ * found written as other operations of the specs (Phase 1, beside
+ * propagation).
  *
  * An operation whose element equation is R / c or R * c (or c * R), R a sum
  * along one axis and c a number of the sizes alone (a mean: the sum over its
@@ -18,6 +19,11 @@
  * dim) is split: along the free axis one tile holds the axis up to what a
  * partition holds, and a variant more for every norm would split the search
  * budget the variants share for no new size that compiles.
+ *
+ * A scan along the partition axis (a cumsum over the rows) has no
+ * instruction at all: none scans across partitions.  It is found as the same
+ * op along the last axis between two exchanges of the last two axes (the op
+ * of role ".T"), which the tiling makes transposes.
  */
 #include <string.h>
 #include "search.h"
@@ -62,6 +68,36 @@ sum_closed(TermCtx *tc, Term *r)
 	return t_red(tc, TK_SUM, t_binder(tc, bv->sort), r->a[1], r->a[2], t_abstract(tc, r->a[3], &bv, 1));
 }
 
+/* A scan along the operand's partition axis (its range grows with the result's index there):
+ * no instruction runs along partitions, and a tile with the scanned axis on its free axis
+ * would; the op with its axis moved last, between two exchanges of the last two axes. Only
+ * the layout [...L, N, ...R] (a group, the axis, a group) is moved. */
+static int
+transposed(const AxGraph *g, const AxNode *n, const AxOp *op, Term *e, Term *const *out, int rank, SplitPlan *sp)
+{
+	const AxTarget *t = g->t;
+	if (e->kind != TK_SUM && e->kind != TK_FOLD)
+		return 0;
+	int dim = -1, body = e->kind == TK_SUM ? 3 : 5;
+	if (reduced_dim(e->a[body], e->a[0], &dim) < 0 || dim != rank - 2 || n->rank != rank ||
+	    !t_mentions(e->a[2], out[rank - 2]))
+		return 0;
+	const AxOperand *a = &op->opnd[0];
+	if (a->ndims != 3 || a->pat[0] < 0 || a->pat[1] >= 0 || a->pat[2] < 0 || n->grank[a->pat[2]] != 1)
+		return 0;
+	int swap = -1;
+	for (int i = 0; i < t->nops && swap < 0; i++)
+		if (t->ops[i].nopnd == 1 && t->ops[i].layout_only && ax_has_role(&t->ops[i], ".T"))
+			swap = i;
+	if (swap < 0)
+		return 0;
+	*sp = (SplitPlan){ .kind = SPLIT_TRANSPOSED, .node = (int)(n - g->nodes), .swap_op = swap };
+	memcpy(sp->grank, n->grank, sizeof sp->grank);
+	sp->grank[a->pat[0]] += 1;
+	sp->grank[a->pat[2]] = 0;
+	return 1;
+}
+
 int
 split_find(const AxGraph *g, int id, SplitPlan *sp)
 {
@@ -75,6 +111,8 @@ split_find(const AxGraph *g, int id, SplitPlan *sp)
 		return 0;
 	Term *out[AX_MAXR];
 	Term *e = tile_equation(g, n, op, out);
+	if (g->nodes[n->in[0]].rank >= 2 && transposed(g, n, op, e, out, g->nodes[n->in[0]].rank, sp))
+		return 1;
 	if (e->kind != TK_DIV && e->kind != TK_MUL)
 		return 0;
 	int side = e->a[0]->kind == TK_SUM ? 0 : e->a[1]->kind == TK_SUM ? 1 : -1;
@@ -111,7 +149,7 @@ split_find(const AxGraph *g, int id, SplitPlan *sp)
 	if (sop < 0 || bop < 0 || cop < 0)
 		return 0;
 	Term *c = e->a[1 - side];
-	*sp = (SplitPlan){ .node = id, .sum_op = sop, .bin_op = bop, .scalar_op = cop, .scalar_attr = cattr,
+	*sp = (SplitPlan){ .kind = SPLIT_SUM, .node = id, .sum_op = sop, .bin_op = bop, .scalar_op = cop, .scalar_attr = cattr,
 	                   .value = c->sort == TS_REAL ? c : t_toreal(tc, c) };
 	return 1;
 }

@@ -741,9 +741,10 @@ synth_tile(const AxTarget *t, TermCtx *tc, AxGraph *lhs, int depth, Equiv **eq, 
 {
 	*checked = 0;
 	Equiv *own = NULL;   /* the search's own checker when the caller has none */
-	int again = 1, rc = 0;
-	for (int scale = 1; scale <= 4 && again && rc == 0; scale *= 2)
-		rc = search(t, tc, lhs, depth, eq ? eq : &own, cb, cbenv, checked, scale, &again);
+	int again = 0, rc = search(t, tc, lhs, depth, eq ? eq : &own, cb, cbenv, checked, 1, &again);
+	for (int scale = 2; scale <= 4 && again && rc == 0; scale *= 2)   /* (a size that cannot run there ends it) */
+		if (search(t, tc, lhs, depth, eq ? eq : &own, cb, cbenv, checked, scale, &again) != 0)
+			break;
 	if (own)
 		equiv_free(own);
 	return rc;

@@ -52,3 +52,9 @@ def std_of_all(X: "f32[M,K]"):
 def log_sum_exp(X: "f32[M,K]"):
     m = np.max(X)
     return m + np.log(np.sum(np.exp(X - m)))
+
+
+# a running sum over the rows: no instruction scans along the partitions; Phase 1 adds the variant
+# with the scan along the last axis between two transposes (split.c)
+def cumsum_rows(X: "f32[M,K]"):
+    return X - 0.5 * np.cumsum(X, axis=0)
