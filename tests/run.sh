@@ -1391,7 +1391,7 @@ compile_runs tests/compile/reductions.py M=7,K=3 cumsum_rows
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
 COMPILE_OPTS=
-compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum running_sums
+compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum running_sums helpers_on_vectors
 compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total
 compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2

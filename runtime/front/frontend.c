@@ -556,7 +556,8 @@ lift(Fe *fe, int x, int result, int first_new)
 		if (equiv_graphs(fe->eq, &a, &b, &r) == EQ_EQUIVALENT) {
 			int mask = fe_is_mask(fe, result);
 			g->nnodes = first_new;   /* the helper's nodes go; nothing else refers to them */
-			int id = graph_add(g, &n);
+			/* as a call of the op: a vector's or a 0-d tensor's on a row or [1, 1] (fe_apply) */
+			int id = fe_apply(fe, i, &x, 1, NULL, 0, NULL, n.loc);
 			fe_set_mask(fe, id, mask);
 			return id;
 		}

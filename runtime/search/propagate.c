@@ -545,7 +545,9 @@ split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, i
 	} else {
 		const AxOperand *a = &g->t->ops[sp->swap_op].opnd[0];   /* [...L, M, ...C, N, ...R] */
 		AxNode sw = { .op = sp->swap_op, .nin = 1, .in = { x }, .loc = n->loc };
-		sw.grank[a->pat[0]] = g->nodes[x].rank - 2;
+		sw.grank[a->pat[0]] = sp->axes[0];
+		sw.grank[a->pat[2]] = sp->axes[1] - sp->axes[0] - 1;
+		sw.grank[a->pat[4]] = g->nodes[x].rank - 1 - sp->axes[1];
 		k[0] = sw;
 		k[1] = *n;
 		memcpy(k[1].grank, sp->grank, sizeof k[1].grank);

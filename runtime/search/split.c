@@ -22,8 +22,8 @@
  *
  * A scan along the partition axis (a cumsum over the rows) has no
  * instruction at all: none scans across partitions.  It is found as the same
- * op along the last axis between two exchanges of the last two axes (the op
- * of role ".T"), which the tiling makes transposes.
+ * op along the last axis between two exchanges of the two axes (the op of
+ * role ".T"), which the tiling makes transposes.
  */
 #include <string.h>
 #include "search.h"
@@ -69,32 +69,40 @@ sum_closed(TermCtx *tc, Term *r)
 }
 
 /* A scan along the operand's partition axis (its range grows with the result's index there):
- * no instruction runs along partitions, and a tile with the scanned axis on its free axis
- * would; the op with its axis moved last, between two exchanges of the last two axes. Only
- * the layout [...L, N, ...R] (a group, the axis, a group) is moved. */
+ * no instruction scans across partitions; the same op along the last axis, between two
+ * exchanges of the last two axes, which the tiling makes transposes.  Only the layout
+ * [...L, N, ...R] (a group, the axis, a group) is moved.  (A reduction along a loop axis, a
+ * dim before the last two, would move the same way to the partition axis, but exchanges with
+ * a loop axis are views, and the back end writes a view that permutes an off-chip tensor's
+ * axes as np.swapaxes, which NKI does not take: not until loads and stores address such a
+ * view in place.) */
 static int
 transposed(const AxGraph *g, const AxNode *n, const AxOp *op, Term *e, Term *const *out, int rank, SplitPlan *sp)
 {
 	const AxTarget *t = g->t;
 	if (e->kind != TK_SUM && e->kind != TK_FOLD)
 		return 0;
-	int dim = -1, body = e->kind == TK_SUM ? 3 : 5;
-	if (reduced_dim(e->a[body], e->a[0], &dim) < 0 || dim != rank - 2 || n->rank != rank ||
-	    !t_mentions(e->a[2], out[rank - 2]))
+	int dim = -1, to = rank - 1;
+	if (reduced_dim(e->a[e->kind == TK_FOLD ? 5 : 3], e->a[0], &dim) < 0 || dim != rank - 2 || n->rank != rank ||
+	    !t_mentions(e->a[2], out[dim]))
 		return 0;
 	const AxOperand *a = &op->opnd[0];
-	if (a->ndims != 3 || a->pat[0] < 0 || a->pat[1] >= 0 || a->pat[2] < 0 || n->grank[a->pat[2]] != 1)
+	if (a->ndims != 3 || a->pat[0] < 0 || a->pat[1] >= 0 || a->pat[2] < 0 || n->grank[a->pat[0]] != dim)
 		return 0;
 	int swap = -1;
-	for (int i = 0; i < t->nops && swap < 0; i++)
-		if (t->ops[i].nopnd == 1 && t->ops[i].layout_only && ax_has_role(&t->ops[i], ".T"))
+	for (int i = 0; i < t->nops && swap < 0; i++) {
+		const AxOperand *w = &t->ops[i].opnd[0];
+		if (t->ops[i].nopnd == 1 && t->ops[i].layout_only && ax_has_role(&t->ops[i], ".T") && w->ndims == 5 &&
+		    w->pat[0] >= 0 && w->pat[2] >= 0 && w->pat[4] >= 0)
 			swap = i;
+	}
 	if (swap < 0)
 		return 0;
-	*sp = (SplitPlan){ .kind = SPLIT_TRANSPOSED, .node = (int)(n - g->nodes), .swap_op = swap };
+	*sp = (SplitPlan){ .kind = SPLIT_TRANSPOSED, .node = (int)(n - g->nodes), .swap_op = swap,
+	                   .axes = { dim, to } };
 	memcpy(sp->grank, n->grank, sizeof sp->grank);
-	sp->grank[a->pat[0]] += 1;
-	sp->grank[a->pat[2]] = 0;
+	sp->grank[a->pat[0]] = to;
+	sp->grank[a->pat[2]] = rank - 1 - to;
 	return 1;
 }
 

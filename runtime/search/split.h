@@ -1,7 +1,7 @@
 /*
  * split.h — an operation along the partition axis that tiles cannot cut, as
  * other operations of the specs (split.c): a sum scaled by a number of the
- * sizes (a mean), or a scan (a cumsum) between two transposes; propagate.c
+ * sizes (a mean), or a scan or reduction moved between two exchanges of axes; propagate.c
  * makes and proves the rewrite.
  */
 #ifndef AXON_SPLIT_H
@@ -18,7 +18,8 @@ typedef struct SplitPlan {
 	int scalar_op, scalar_attr;   /* the op of the specs' role "scalar", its float attribute */
 	Term *value;             /* the number (a real term of the sizes) */
 	int swap_op;             /* SPLIT_TRANSPOSED: the op of role ".T" (np.swapaxes) */
-	int grank[AX_MAXGROUP];  /* ... and the op's groups with its axis the last */
+	int axes[2];             /* ... the axes it exchanges (the op's, where the op goes) */
+	int grank[AX_MAXGROUP];  /* ... and the op's groups with its axis there */
 } SplitPlan;
 
 /* 1 and *sp when node id of g splits so; 0 when it does not */

@@ -37,3 +37,18 @@ def matvec_mean(X: "f32[M,N]", y: "f32[N]"):
 # running minimum passed for it at its small sizes, and the checker refused that)
 def running_sums(v: "f32[N]", X: "f32[1,N]"):
     return np.cumsum(v) + np.cumsum(X, axis=-1)
+
+
+# helpers the front end takes for ops of the specs (silu, sigmoid) on a vector and on a 0-d
+# result: the op on a row or [1, 1], as a call of it would be (fuzz-compile seed 26: 'silu: no
+# instruction sequence found' for the helper's op on the vector itself)
+def silu(x):
+    return x / (1.0 + np.exp(-x))
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def helpers_on_vectors(v: "f32[N]"):
+    return silu(v) + sigmoid(np.sum(v) / v.shape[0])
