@@ -1390,6 +1390,8 @@ compile_runs tests/compile/reductions.py M=200,K=300 rms_of_all std_of_all log_s
 compile_runs tests/compile/reductions.py M=7,K=3 cumsum_rows
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
+compile_runs tests/compile/model_code.py M=300,N=200,K=96 cosine_sim
+compile_runs tests/compile/model_code.py M=300,N=200 logsoftmax minmax_scale centered_gram huber rope_half
 COMPILE_OPTS=
 compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum running_sums helpers_on_vectors
 compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total

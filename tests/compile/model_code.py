@@ -1,0 +1,37 @@
+# Ordinary kernels as ML code writes them (losses, norms, similarities, scalings): each compiled by
+# tests/run.sh and its kernel run on the NKI stand-in against NumPy. None of them was written for
+# Axon; of 36 such kernels tried, these compile (and two more in reductions.py, which did not).
+import numpy as np
+
+
+def cosine_sim(A: "f32[M,K]", B: "f32[N,K]"):
+    an = A / np.sqrt(np.sum(A * A, axis=1, keepdims=True))
+    bn = B / np.sqrt(np.sum(B * B, axis=1, keepdims=True))
+    return an @ bn.T
+
+
+def logsoftmax(X: "f32[M,N]"):
+    m = np.max(X, axis=-1, keepdims=True)
+    return X - m - np.log(np.sum(np.exp(X - m), axis=-1, keepdims=True))
+
+
+def minmax_scale(X: "f32[M,N]"):
+    lo = X.min(axis=0)
+    hi = X.max(axis=0)
+    return (X - lo) / (hi - lo + 1e-6)
+
+
+def centered_gram(X: "f32[M,N]"):
+    Xc = X - X.mean(axis=0)
+    return Xc.T @ Xc / (X.shape[0] - 1)
+
+
+def huber(A: "f32[M,N]", B: "f32[M,N]"):
+    d = np.abs(A - B)
+    return np.mean(np.minimum(d, 1.0) * (np.maximum(d, 1.0) - 0.5))
+
+
+def rope_half(X: "f32[M,N]", C: "f32[M,N]", S: "f32[M,N]"):
+    h = X.shape[1] // 2
+    rot = np.concatenate([-X[:, h:], X[:, :h]], axis=1)
+    return X * C + rot * S
