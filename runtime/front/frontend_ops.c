@@ -213,6 +213,13 @@ elementwise(const AxOp *op)
 	return 1;
 }
 
+/* node id is a constant (an op of no operand): it broadcasts as it is, never padded */
+static int
+is_constant(const AxGraph *g, int id)
+{
+	return g->nodes[id].op >= 0 && node_op(g, &g->nodes[id])->nopnd == 0;
+}
+
 int
 fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc)
 {
@@ -237,14 +244,14 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	 * vectors), and one on 0-d tensors on [1, 1] tiles, both axes dropped after */
 	int zero_d = 0;   /* a 0-d operand that is no constant */
 	for (int o = 0; o < nin && o < AX_MAXOPND; o++)
-		zero_d |= in[o] >= 0 && g->nodes[in[o]].rank == 0 && !(g->nodes[in[o]].op >= 0 && node_op(g, &g->nodes[in[o]])->nopnd == 0);
+		zero_d |= in[o] >= 0 && g->nodes[in[o]].rank == 0 && !is_constant(g, in[o]);
 	int vec = (maxr == 1 || (maxr == 0 && zero_d)) && elementwise(op) && !naxes;
 	if (nin <= AX_MAXOPND && ((op->broadcast && nin > 1 && maxr >= 2) || vec)) {
 		int want = vec ? 2 : maxr;
 		for (int o = 0; o < nin; o++) {
 			padded[o] = in[o];
 			const AxNode *x = in[o] >= 0 ? &g->nodes[in[o]] : NULL;
-			if (!x || (x->op >= 0 && node_op(g, x)->nopnd == 0))
+			if (!x || is_constant(g, in[o]))
 				continue;
 			int64_t at = 0;
 			for (int r = x->rank; r < want; r++)

@@ -532,8 +532,7 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 static int
 split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, int origin, int *last)
 {
-	AxNode k[3];
-	int nk = 0;
+	AxNode k[3];   /* made in this order, each reading those before it */
 	if (sp->kind == SPLIT_SUM) {
 		k[0] = *n;
 		k[0].op = sp->sum_op;
@@ -541,7 +540,6 @@ split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, i
 		k[1] = (AxNode){ .op = sp->scalar_op, .loc = n->loc };
 		k[1].sattr[sp->scalar_attr] = sp->value;
 		k[2] = (AxNode){ .op = sp->bin_op, .nin = 2, .in = { -1, -1 }, .loc = n->loc };
-		nk = 3;
 	} else {
 		const AxOperand *a = &g->t->ops[sp->swap_op].opnd[0];   /* [...L, M, ...C, N, ...R] */
 		AxNode sw = { .op = sp->swap_op, .nin = 1, .in = { x }, .loc = n->loc };
@@ -552,10 +550,9 @@ split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, i
 		k[1] = *n;
 		memcpy(k[1].grank, sp->grank, sizeof k[1].grank);
 		k[2] = sw;
-		nk = 3;
 	}
 	int id[3];
-	for (int i = 0; i < nk; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (sp->kind == SPLIT_SUM && i == 2)
 			k[i].in[0] = id[0], k[i].in[1] = id[1];
 		else if (sp->kind == SPLIT_TRANSPOSED && i > 0)
@@ -564,7 +561,7 @@ split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, i
 			return 0;
 		id[i] = node_append(g, &k[i], origin);
 	}
-	*last = id[nk - 1];
+	*last = id[2];
 	return same_shape(pr, &g->nodes[*last], n);
 }
 
