@@ -635,6 +635,10 @@ nest_build_at(const AxTiling *T, const LowerNode *L, const int *choice, const in
 		nest_free(ns);
 		ns = NULL;
 	}
+	if (ns && !nest_permute_views(ns, T, why, nwhy)) {
+		nest_free(ns);
+		ns = NULL;
+	}
 	if (ns)
 		*why_node = -1;
 	return ns;

@@ -211,6 +211,10 @@ int nest_reuse(Nest *ns);
  * (or both outside loops) filled from a slice next to or overlapping it along the last dim, made
  * one buffer filled by one copy (one transfer, not two): how many times pairs were joined */
 int nest_widen(Nest *ns);
+/* permute.c: each view permuting an off-chip tensor's axes addressed in place (its slices read
+ * as slices of the tensor, or a result's tensor written through it): 1, or 0 and why where a
+ * slice would reorder its ranges or the view is read or returned as no slice */
+int nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy);
 /* tails.c: the loads of each run of statements after a top-level loop (a tail tile's) moved
  * before the loops it follows that it is independent of (near: that load nothing, back to the
  * first that does): how many runs moved (near: 0 where none stopped short of where the other

@@ -524,12 +524,15 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			axes[j] = axes[j - 1];
 			axes[j - 1] = tmp;
 		}
-	if (naxes == 2 && axes[0] == axes[1] && nin == 1 && op->layout_only) {
-		int same = 0;   /* np.swapaxes(x, a, a): nothing moves */
-		for (int k = 0; op->python[k]; k++)
-			same |= strcmp(op->python[k], ".T") == 0;
-		if (same)
+	if (naxes == 2 && nin == 1 && op->layout_only && ax_has_role(op, ".T")) {
+		if (axes[0] == axes[1])   /* np.swapaxes(x, a, a): nothing moves */
 			return in[0];
+		if (r0 > 2 && axes[1] == r0 - 1 && axes[0] < r0 - 2) {   /* a loop axis with the last: by fe_transpose */
+			int64_t perm[AX_MAXR];
+			for (int k = 0; k < r0; k++)
+				perm[k] = k == axes[0] ? axes[1] : k == axes[1] ? axes[0] : k;
+			return fe_transpose(fe, in[0], perm, r0, loc);
+		}
 	}
 	/* a list op of two operands whose result has their rank (concatenate)
 	 * is a fold over the list: [a, b, c] is op(op(a, b), c), [a] is a */
