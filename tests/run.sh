@@ -1388,6 +1388,10 @@ compile_runs tests/compile/reductions.py M=257,K=130 mean_many_rows
 compile_runs tests/compile/reductions.py M=300,K=200,N=96 mean_rows_matmul
 compile_runs tests/compile/reductions.py M=200,K=300 rms_of_all std_of_all log_sum_exp cumsum_rows
 compile_runs tests/compile/reductions.py M=7,K=3 cumsum_rows
+# along a loop axis: moved to the partition axis by exchanges of axes (split.c), views
+compile_runs tests/compile/reductions.py B=4,M=200,N=96 batch_sum batch_mean_centered batch_softmax
+compile_runs tests/compile/reductions.py B=130,M=3,N=7 batch_sum batch_softmax
+compile_runs tests/compile/reductions.py A=3,B=5,M=130,N=64 heads_var
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
 compile_runs tests/compile/model_code.py M=300,N=200,K=96 cosine_sim

@@ -493,7 +493,7 @@ stmt_line(Pr *p, const NsStmt *s)
 	case NS_VIEW: {
 		const AxNode *nd = &g->nodes[s->node];
 		const char *rt = tmpl(t, "reshape");
-		if (rt && node_is_reshape(g, s->node)) {   /* the target's own reshape, to literal sizes */
+		if (rt && (s->reshape || node_is_reshape(g, s->node))) {   /* the target's own reshape, to literal sizes */
 			AxShape sh = { .rank = nd->rank };
 			for (int d = 0; d < nd->rank; d++) {
 				double v = 0;

@@ -65,6 +65,7 @@ typedef struct NsStmt {
 	int fetch;               /* NS_LOOP: over a block's tiles, its loads may be made before it (prefetch.c) */
 	int piped;               /* NS_LOOP: software-pipelined (pipeline.c): it runs one stage of two iterations */
 	int once;                /* NS_LOOP: of one trip, a loop only to line up with the next nest's (sink.c) */
+	int reshape;             /* NS_VIEW: its elements in its operand's order (the target's reshape) */
 	int onetile;             /* NS_BUF: one tile of several free axes (partition dim first), not an array
 	                            of tiles: filled by one transfer of folded rows */
 	int inst, engine;        /* NS_INST */

@@ -6,22 +6,25 @@
  * N] tensor) is a view: the tiling moves no data for it.  Written as a view
  * statement, the kernel would apply a NumPy function to an off-chip tensor,
  * which the target's compiler does not take; but a transfer can read or write
- * any slice of the tensor itself, so no statement is needed.  Each view of
- * node V over node S whose reads are a permutation of S's axes (every axis
- * read whole, once) goes:
+ * any slice of the tensor itself, so no statement is needed.  Views whose
+ * reads are a permutation of their operand's axes (every axis read whole,
+ * once) chain back to a root S, the tensor they all permute, and go:
  *
- *  - if V is no result, every slice of V is read as the slice of S at the
- *    permuted indices (X[j * 100:j * 100 + 100, l, 0:96] of swapaxes(X, 0,
- *    1) is X[l, j * 100:j * 100 + 100, 0:96]);
- *  - if V is a result, S's tensor is declared as V's, and every slice of S
- *    is addressed in V at the inverse permutation.
+ *  - if none is a result, every slice of each is read as the slice of S at
+ *    the permuted indices (X[j * 100:j * 100 + 100, l, 0:96] of swapaxes(X,
+ *    0, 1) is X[l, j * 100:j * 100 + 100, 0:96]);
+ *  - if view V is a result, S's tensor is declared as V's, and every slice of
+ *    S or of another view of it is addressed in V.
+ *
+ * A permutation that moves only axes of extent 1 keeps the elements' order:
+ * it stays a view statement, written as the target's reshape.
  *
  * A slice keeps its ranges in the order of the tile's dims (partition dim
  * first): where the permutation would reorder two ranges, the slice would be
- * the tile transposed, and the candidate cannot be written (the tiling makes
- * an exchange of the two tile axes a transpose, so no candidate the search
- * prefers is lost).  So is one where V or S is also read by another view, a
- * slice takes a whole tensor, or V is a result of a tensor the kernel does not
+ * the tile transposed, and the candidate is not written (the front end makes
+ * such exchanges with one transpose of the tile axes on chip, fe_transpose).
+ * Nor is one where a view of the chain is read by another kind of view, a
+ * slice takes a whole tensor, or a result views a tensor the kernel does not
  * make (an input or another result).
  */
 #include <stdio.h>
@@ -53,6 +56,24 @@ permutation(const AxTiling *T, int id, int *perm)
 		moved |= rd->axis != k;
 	}
 	return moved ? nd->in[0] : -1;
+}
+
+/* Does permutation view id move only axes of extent 1 (the others keep their order)?  Then it is
+ * a reshape of its operand, which the target writes as such. */
+static int
+keeps_order(const Nest *ns, const AxTiling *T, int id)
+{
+	int perm[AX_MAXR], s = permutation(T, id, perm), last = -1;
+	AxShape sh;
+	if (s < 0 || graph_shape(ns->g, s, &ns->env, &sh) != 0)
+		return 0;
+	for (int k = 0; k < sh.rank; k++)
+		if (sh.d[k] != 1) {
+			if (perm[k] < last)
+				return 0;
+			last = perm[k];
+		}
+	return 1;
 }
 
 /* r, a slice of node x (S dim k is its dim rx[k]), made the same slice of base (S dim k is its
@@ -163,8 +184,14 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 	int (*rel)[AX_MAXR] = malloc(sizeof *rel * (size_t)nn);
 	if (!root || !rel)
 		ax_die("out of memory");
+	char *unit = calloc((size_t)nn, 1);
+	if (!unit)
+		ax_die("out of memory");
+	for (int i = 0; i < ns->n; i++)
+		if (ns->s[i].kind == NS_VIEW && (ns->s[i].reshape = keeps_order(ns, T, ns->s[i].node)))
+			unit[ns->s[i].node] = 1;
 	for (int v = 0; v < nn; v++) {   /* a view's operand comes before it */
-		int perm[AX_MAXR], s = permutation(T, v, perm);
+		int perm[AX_MAXR], s = unit[v] ? -1 : permutation(T, v, perm);
 		root[v] = -1;
 		for (int k = 0; k < AX_MAXR; k++)
 			rel[v][k] = k;
@@ -184,5 +211,6 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 	}
 	free(root);
 	free(rel);
+	free(unit);
 	return ok;
 }

@@ -532,36 +532,48 @@ swap(Prop *pr, const AxGraph *g, int p, int q, unsigned S, int *newpos)
 static int
 split_nodes(Prop *pr, AxGraph *g, const AxNode *n, const SplitPlan *sp, int x, int origin, int *last)
 {
-	AxNode k[3];   /* made in this order, each reading those before it */
-	if (sp->kind == SPLIT_SUM) {
+	int cur = x;
+	if (sp->kind == SPLIT_SUM) {   /* a sum, a scalar, and the one over the other */
+		AxNode k[3];
 		k[0] = *n;
 		k[0].op = sp->sum_op;
 		k[0].in[0] = x;
 		k[1] = (AxNode){ .op = sp->scalar_op, .loc = n->loc };
 		k[1].sattr[sp->scalar_attr] = sp->value;
 		k[2] = (AxNode){ .op = sp->bin_op, .nin = 2, .in = { -1, -1 }, .loc = n->loc };
-	} else {
+		int id[3];
+		for (int i = 0; i < 3; i++) {
+			if (i == 2)
+				k[i].in[0] = id[0], k[i].in[1] = id[1];
+			if (reinstantiate(pr, g, &k[i]) != 0)
+				return 0;
+			id[i] = node_append(g, &k[i], origin);
+		}
+		cur = id[2];
+	} else {   /* exchanges of axes, the op after the first sp->at of them */
 		const AxOperand *a = &g->t->ops[sp->swap_op].opnd[0];   /* [...L, M, ...C, N, ...R] */
-		AxNode sw = { .op = sp->swap_op, .nin = 1, .in = { x }, .loc = n->loc };
-		sw.grank[a->pat[0]] = sp->axes[0];
-		sw.grank[a->pat[2]] = sp->axes[1] - sp->axes[0] - 1;
-		sw.grank[a->pat[4]] = g->nodes[x].rank - 1 - sp->axes[1];
-		k[0] = sw;
-		k[1] = *n;
-		memcpy(k[1].grank, sp->grank, sizeof k[1].grank);
-		k[2] = sw;
+		for (int i = 0; i <= sp->nswap; i++) {
+			AxNode k;
+			if (i == sp->at) {
+				k = *n;
+				memcpy(k.grank, sp->grank, sizeof k.grank);
+				k.in[0] = cur;
+				if (reinstantiate(pr, g, &k) != 0)
+					return 0;
+				cur = node_append(g, &k, origin);
+			}
+			if (i == sp->nswap)
+				break;
+			k = (AxNode){ .op = sp->swap_op, .nin = 1, .in = { cur }, .loc = n->loc };
+			k.grank[a->pat[0]] = sp->swap[i][0];
+			k.grank[a->pat[2]] = sp->swap[i][1] - sp->swap[i][0] - 1;
+			k.grank[a->pat[4]] = g->nodes[cur].rank - 1 - sp->swap[i][1];
+			if (reinstantiate(pr, g, &k) != 0)
+				return 0;
+			cur = node_append(g, &k, origin);
+		}
 	}
-	int id[3];
-	for (int i = 0; i < 3; i++) {
-		if (sp->kind == SPLIT_SUM && i == 2)
-			k[i].in[0] = id[0], k[i].in[1] = id[1];
-		else if (sp->kind == SPLIT_TRANSPOSED && i > 0)
-			k[i].in[0] = id[i - 1];
-		if (reinstantiate(pr, g, &k[i]) != 0)
-			return 0;
-		id[i] = node_append(g, &k[i], origin);
-	}
-	*last = id[2];
+	*last = cur;
 	return same_shape(pr, &g->nodes[*last], n);
 }
 

@@ -68,26 +68,28 @@ sum_closed(TermCtx *tc, Term *r)
 	return t_red(tc, TK_SUM, t_binder(tc, bv->sort), r->a[1], r->a[2], t_abstract(tc, r->a[3], &bv, 1));
 }
 
-/* A scan along the operand's partition axis (its range grows with the result's index there):
- * no instruction scans across partitions; the same op along the last axis, between two
- * exchanges of the last two axes, which the tiling makes transposes.  Only the layout
- * [...L, N, ...R] (a group, the axis, a group) is moved.  (A reduction along a loop axis, a
- * dim before the last two, would move the same way to the partition axis, but exchanges with
- * a loop axis are views, and the back end writes a view that permutes an off-chip tensor's
- * axes as np.swapaxes, which NKI does not take: not until loads and stores address such a
- * view in place.) */
+/* An op along one axis of its operand, of the layout [...L, N, ...R] (a group, the axis, a
+ * group), moved to another axis between exchanges of axes (the op of role ".T"):
+ *  - a scan along the partition axis (its range grows with the result's index there): no
+ *    instruction scans across partitions; the same op along the last axis, between two
+ *    exchanges of the last two axes, which the tiling makes transposes;
+ *  - an op along a loop axis (a dim before the last two; a sum over the batch of [B, M, N]),
+ *    which no tile reduces: the same op along the partition axis, the axis moved there by
+ *    exchanges with each axis after it (the others keep their order), and, where the result
+ *    keeps a dim there, moved back after it.  Exchanges with a loop axis are views, which
+ *    transfers address in place (runtime/back/permute.c). */
 static int
 transposed(const AxGraph *g, const AxNode *n, const AxOp *op, Term *e, Term *const *out, int rank, SplitPlan *sp)
 {
 	const AxTarget *t = g->t;
-	if (e->kind != TK_SUM && e->kind != TK_FOLD)
-		return 0;
-	int dim = -1, to = rank - 1;
-	if (reduced_dim(e->a[e->kind == TK_FOLD ? 5 : 3], e->a[0], &dim) < 0 || dim != rank - 2 || n->rank != rank ||
-	    !t_mentions(e->a[2], out[dim]))
-		return 0;
 	const AxOperand *a = &op->opnd[0];
-	if (a->ndims != 3 || a->pat[0] < 0 || a->pat[1] >= 0 || a->pat[2] < 0 || n->grank[a->pat[0]] != dim)
+	if (a->ndims != 3 || a->pat[0] < 0 || a->pat[1] >= 0 || a->pat[2] < 0)
+		return 0;
+	int dim = n->grank[a->pat[0]], red = -1;
+	int scan = dim == rank - 2 && (e->kind == TK_SUM || e->kind == TK_FOLD) && n->rank == rank &&
+	           reduced_dim(e->a[e->kind == TK_FOLD ? 5 : 3], e->a[0], &red) == 0 && red == dim &&
+	           t_mentions(e->a[2], out[dim]);
+	if (!scan && !(dim < rank - 2 && (n->rank == rank || n->rank == rank - 1)))
 		return 0;
 	int swap = -1;
 	for (int i = 0; i < t->nops && swap < 0; i++) {
@@ -98,8 +100,13 @@ transposed(const AxGraph *g, const AxNode *n, const AxOp *op, Term *e, Term *con
 	}
 	if (swap < 0)
 		return 0;
-	*sp = (SplitPlan){ .kind = SPLIT_TRANSPOSED, .node = (int)(n - g->nodes), .swap_op = swap,
-	                   .axes = { dim, to } };
+	*sp = (SplitPlan){ .kind = SPLIT_TRANSPOSED, .node = (int)(n - g->nodes), .swap_op = swap };
+	int to = scan ? rank - 1 : rank - 2;
+	for (int k = dim; k < to; k++)   /* the axis to `to`, one place at a time */
+		sp->swap[sp->nswap][0] = k, sp->swap[sp->nswap++][1] = k + 1;
+	sp->at = sp->nswap;
+	for (int k = to - 1; k >= dim && n->rank == rank; k--)   /* and back, where the result keeps it */
+		sp->swap[sp->nswap][0] = k, sp->swap[sp->nswap++][1] = k + 1;
 	memcpy(sp->grank, n->grank, sizeof sp->grank);
 	sp->grank[a->pat[0]] = to;
 	sp->grank[a->pat[2]] = rank - 1 - to;

@@ -58,3 +58,23 @@ def log_sum_exp(X: "f32[M,K]"):
 # with the scan along the last axis between two transposes (split.c)
 def cumsum_rows(X: "f32[M,K]"):
     return X - 0.5 * np.cumsum(X, axis=0)
+
+
+# reductions along a loop axis (an axis before the last two): no tile reduces along one; Phase 1
+# adds the variant with the axis moved to the partition axis by exchanges of axes, which
+# transfers address in place (split.c, permute.c)
+def batch_sum(X: "f32[B,M,N]"):
+    return X.sum(axis=0)
+
+
+def batch_mean_centered(X: "f32[B,M,N]"):
+    return X - np.mean(X, axis=0, keepdims=True)
+
+
+def batch_softmax(X: "f32[B,M,N]"):
+    e = np.exp(X - np.max(X, axis=0, keepdims=True))
+    return e / np.sum(e, axis=0, keepdims=True)
+
+
+def heads_var(X: "f32[A,B,M,N]"):
+    return np.var(X, axis=1) - np.max(X, axis=1)
