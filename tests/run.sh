@@ -1402,20 +1402,24 @@ compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_colu
 compile_runs tests/compile/vectors.py M=100,N=384 matvec_mean
 # axes permuted in tensors of rank 3 and 4: an exchange with a loop axis is a view, addressed in
 # place by its transfers (permute.c), never np.swapaxes in the kernel (the stand-in refuses it);
-# a loop axis exchanged with the last goes through one transpose on chip (fe_transpose)
+# a loop axis exchanged with the last goes through one transpose on chip (fe_transpose); every
+# permutation of rank 3 and 4, read next to a tensor (p...) and returned (r...)
 compile_runs tests/compile/permute.py S=200,H=4,D=64 head_scores head_attention
 compile_runs tests/compile/permute.py B=4,M=130,N=96 swapped_sum loop_with_last
 compile_runs tests/compile/permute.py A=2,B=4,M=130,N=96 channels_last
 compile_runs tests/compile/permute.py B=4,K=64,M=130,N=96 batched_then_swapped
+# a result permuting an input (or another result) is copied into place off chip
+compile_runs tests/compile/permute.py A=2,B=3,M=130,N=96 heads_first
+compile_runs tests/compile/permute.py B=3,M=130,N=96 swapped_and_shifted
 /usr/bin/python3 tests/compile/gen_permutations.py "$tmp/perm3.py" 3 >"$tmp/perm3.fns"
 /usr/bin/python3 tests/compile/gen_permutations.py "$tmp/perm4.py" 4 >"$tmp/perm4.fns"
 COMPILE_OPTS="--budget 200"
 compile_runs "$tmp/perm3.py" B=5,M=130,N=7 $(cat "$tmp/perm3.fns")
 compile_runs "$tmp/perm4.py" A=3,B=5,M=130,N=7 $(cat "$tmp/perm4.fns")
 COMPILE_OPTS=
-if grep -l 'np\.swapaxes(' "$tmp"/c_p[34]_*.py "$tmp"/c_head_*.py >"$tmp/out"; then
+if grep -l 'np\.swapaxes(' "$tmp"/c_[pr][34]_*.py "$tmp"/c_head_*.py >"$tmp/out"; then
 	bad "a kernel applies np.swapaxes to a tensor"; sed 's/^/    /' "$tmp/out"; else ok; fi
-if [ "$(wc -w <"$tmp/perm3.fns")" = 5 ] && [ "$(wc -w <"$tmp/perm4.fns")" = 23 ]; then ok; else
+if [ "$(wc -w <"$tmp/perm3.fns")" = 10 ] && [ "$(wc -w <"$tmp/perm4.fns")" = 46 ]; then ok; else
 	bad "gen_permutations.py: not every permutation of rank 3 and 4"; fi
 # the winner, too large to check at S=1024, is checked at S=256, where its structure (2
 # producers fused) is among the tile choices only past the first 8 (it was 'no candidate')

@@ -197,6 +197,7 @@ void em_concat_plan(Em *e, int *prefix, int *nfused);
 int em_concat_group(Em *e, Group *gr);   /* the group's split axis (-1: none) */
 void em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int));
 void em_gather(Em *e, int id);   /* ... or made off chip: each operand copied into its part */
+void em_permuted_copy(Em *e, int id, const int *perm);   /* a result permuting a tensor made elsewhere, copied into place */
 
 /* emit_axes.c, emit_kblock.c: K blocks */
 int em_kblock_move(Em *e, int id, int *eng);

@@ -276,29 +276,107 @@ em_concat_axis(Em *e, Group *gr, int k, void (*inner)(Em *, Group *, int))
  * in slices of at most the on-chip memories' partitions, by an instruction that
  * copies within off-chip memory (found by its element equation and its
  * engines' memories); the model charges those copies like any other. */
+/* The instruction (and its engine) that copies within off-chip memory off, found by its element
+ * equation and its engines' memories, and the most partitions of an on-chip memory: 1, or 0 (and
+ * the kernel fails) when the target has none */
+static int
+offchip_copy(Em *e, int id, int *inst, int *eng, int *off, int *pmax)
+{
+	const AxGraph *g = e->g;
+	const AxTarget *t = g->t;
+	*off = -1, *pmax = 0, *inst = -1, *eng = -1;
+	for (int m = 0; m < t->nmems && m < 32; m++) {
+		if (t->mems[m].offchip && *off < 0)
+			*off = m;
+		if (!t->mems[m].offchip && t->mems[m].partitions > *pmax)
+			*pmax = t->mems[m].partitions;
+	}
+	for (int i = 0; i < t->ninsts && *inst < 0 && *off >= 0; i++)
+		for (int k = 0; k < t->nengines && k < 32 && *inst < 0; k++)
+			if ((ax_inst_mems(t, &t->insts[i], 0, 1u << k) & ax_inst_mems(t, &t->insts[i], -1, 1u << k) & (1u << *off)) &&
+			    lower_is_copy(t, g->tc, i))
+				*inst = i, *eng = k;
+	if (*inst < 0 || *pmax <= 0) {
+		em_fail(e, "%s: no instruction of the target copies within off-chip memory", node_op(g, &g->nodes[id])->name);
+		return 0;
+	}
+	return 1;
+}
+
+/* A result that permutes the axes of a tensor the kernel does not make alone (an input, or
+ * another result): its own tensor, made off chip by copies of the operand's slices into place
+ * (for each index of its loop axes, slices of at most pmax rows of its last two), the operand
+ * read at the permuted indices (perm: operand dim k is the result's perm[k]). */
+void
+em_permuted_copy(Em *e, int id, const int *perm)
+{
+	const AxGraph *g = e->g;
+	const AxNode *nd = &g->nodes[id];
+	int off, pmax, inst, eng;
+	AxShape out;
+	if (!offchip_copy(e, id, &inst, &eng, &off, &pmax))
+		return;
+	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank < 2) {
+		em_fail(e, "%s: the shape of a permuted result cannot be evaluated", node_op(g, nd)->name);
+		return;
+	}
+	int r = out.rank;
+	if (perm[r - 2] > perm[r - 1]) {   /* (operand dims k: perm[k]; the tile's two must keep their order) */
+		em_fail(e, "%s: a result permuting its operand's axes reorders the tile's", node_op(g, nd)->name);
+		return;
+	}
+	NsStmt *ts = em_push(e, NS_TENSOR);
+	ts->node = id;
+	ts->shape = out;
+	ts->output = 1;
+	int save = e->depth;
+	char var[AX_MAXR][8];
+	for (int d = 0; d < r - 2; d++) {
+		snprintf(var[d], sizeof var[d], "c%d", d);
+		if (out.d[d] > 1)
+			em_loop(e, 0, var[d], out.d[d]);
+		else
+			snprintf(var[d], sizeof var[d], "0");
+	}
+	int64_t rows = out.d[r - 2], nwhole = rows / pmax, tail = rows % pmax;
+	for (int part = 0; part < 2 && !e->bad; part++) {
+		int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;
+		if (!n)
+			continue;
+		int in = e->depth;
+		char r0[40];
+		if (n > 1) {
+			em_loop(e, 0, "c_r", n);
+			snprintf(r0, sizeof r0, "c_r * %d", pmax);
+		} else
+			snprintf(r0, sizeof r0, "%lld", (long long)(part ? nwhole * pmax : 0));
+		NsRef dst = { .var = -1 - id, .nidx = r }, src = { .var = -1 - nd->in[0], .nidx = r };
+		dst.shape = (AxShape){ .rank = 2, .d = { len, out.d[r - 1] } };
+		src.shape = dst.shape;
+		for (int d = 0; d < r - 2; d++)
+			em_dim(&dst.idx[d], 0, "%s", var[d]);
+		em_dim(&dst.idx[r - 2], len, "%s", r0);
+		em_dim(&dst.idx[r - 1], out.d[r - 1], "0");
+		for (int k = 0; k < r; k++)
+			src.idx[k] = dst.idx[perm[k]];
+		const NsRef *opnd[AX_MAXOPND] = { &src };
+		int attr[AX_MAXATTR] = { 0 };
+		Term *sattr[AX_MAXATTR] = { 0 };
+		NsRef res;
+		em_inst(e, inst, eng, attr, sattr, opnd, &dst, off, &res);
+		em_close_to(e, in);
+	}
+	em_close_to(e, save);
+}
+
 void
 em_gather(Em *e, int id)
 {
 	const AxGraph *g = e->g;
-	const AxTarget *t = g->t;
 	const AxNode *nd = &g->nodes[id];
-	int off = -1, pmax = 0, inst = -1, eng = -1;
-	for (int m = 0; m < t->nmems && m < 32; m++) {
-		if (t->mems[m].offchip && off < 0)
-			off = m;
-		if (!t->mems[m].offchip && t->mems[m].partitions > pmax)
-			pmax = t->mems[m].partitions;
-	}
-	for (int i = 0; i < t->ninsts && inst < 0 && off >= 0; i++)
-		for (int k = 0; k < t->nengines && k < 32 && inst < 0; k++)
-			if ((ax_inst_mems(t, &t->insts[i], 0, 1u << k) & ax_inst_mems(t, &t->insts[i], -1, 1u << k) & (1u << off)) &&
-			    lower_is_copy(t, g->tc, i))
-				inst = i, eng = k;
-	if (inst < 0 || pmax <= 0) {
-		em_fail(e, "%s of several tensors: no instruction of the target copies within off-chip memory",
-		        node_op(g, nd)->name);
+	int off, pmax, inst, eng;
+	if (!offchip_copy(e, id, &inst, &eng, &off, &pmax))
 		return;
-	}
 	AxShape out;
 	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank != 2) {
 		em_fail(e, "%s: only tensors of rank 2 are concatenated in a kernel yet", node_op(g, nd)->name);

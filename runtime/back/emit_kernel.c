@@ -734,8 +734,13 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 				continue;   /* split in its reader's loop nest */
 			if (tile_const_of(T, id) >= 0 && !graph_is_output(g, id))
 				continue;   /* of a constant, which is never off chip: its readers make it on chip */
+			int perm[AX_MAXR], src = graph_is_output(g, id) ? nest_view_permutes(T, &e.env, id, perm) : -1;
+			for (int p2[AX_MAXR]; src >= 0 && nest_view_permutes(T, &e.env, src, p2) >= 0;)
+				src = nest_view_permutes(T, &e.env, src, p2);   /* the tensor the chain permutes */
 			if (to->gather)
 				em_gather(&e, id);
+			else if (src >= 0 && (T->op[src].kind != TO_COMPUTE || graph_is_output(g, src)))
+				em_permuted_copy(&e, id, perm);   /* a result: of a tensor the kernel does not make alone */
 			else {
 				NsStmt *s = em_push(&e, NS_VIEW);
 				s->node = id;

@@ -61,11 +61,11 @@ permutation(const AxTiling *T, int id, int *perm)
 /* Does permutation view id move only axes of extent 1 (the others keep their order)?  Then it is
  * a reshape of its operand, which the target writes as such. */
 static int
-keeps_order(const Nest *ns, const AxTiling *T, int id)
+keeps_order(const AxTiling *T, const AxEnv *env, int id)
 {
 	int perm[AX_MAXR], s = permutation(T, id, perm), last = -1;
 	AxShape sh;
-	if (s < 0 || graph_shape(ns->g, s, &ns->env, &sh) != 0)
+	if (s < 0 || graph_shape(T->g, s, env, &sh) != 0)
 		return 0;
 	for (int k = 0; k < sh.rank; k++)
 		if (sh.d[k] != 1) {
@@ -74,6 +74,12 @@ keeps_order(const Nest *ns, const AxTiling *T, int id)
 			last = perm[k];
 		}
 	return 1;
+}
+
+int
+nest_view_permutes(const AxTiling *T, const AxEnv *env, int id, int *perm)
+{
+	return keeps_order(T, env, id) ? -1 : permutation(T, id, perm);
 }
 
 /* r, a slice of node x (S dim k is its dim rx[k]), made the same slice of base (S dim k is its
@@ -184,14 +190,14 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 	int (*rel)[AX_MAXR] = malloc(sizeof *rel * (size_t)nn);
 	if (!root || !rel)
 		ax_die("out of memory");
-	char *unit = calloc((size_t)nn, 1);
-	if (!unit)
+	char *moves = calloc((size_t)nn, 1);   /* a view statement permutes more than axes of extent 1 */
+	if (!moves)
 		ax_die("out of memory");
 	for (int i = 0; i < ns->n; i++)
-		if (ns->s[i].kind == NS_VIEW && (ns->s[i].reshape = keeps_order(ns, T, ns->s[i].node)))
-			unit[ns->s[i].node] = 1;
+		if (ns->s[i].kind == NS_VIEW)
+			moves[ns->s[i].node] = !(ns->s[i].reshape = keeps_order(T, &ns->env, ns->s[i].node));
 	for (int v = 0; v < nn; v++) {   /* a view's operand comes before it */
-		int perm[AX_MAXR], s = unit[v] ? -1 : permutation(T, v, perm);
+		int perm[AX_MAXR], s = moves[v] ? permutation(T, v, perm) : -1;
 		root[v] = -1;
 		for (int k = 0; k < AX_MAXR; k++)
 			rel[v][k] = k;
@@ -211,6 +217,6 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 	}
 	free(root);
 	free(rel);
-	free(unit);
+	free(moves);
 	return ok;
 }

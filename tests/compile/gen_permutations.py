@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """gen_permutations.py OUT RANK — every permutation of the axes of a tensor of rank RANK (3 or 4;
 np.transpose with the axes given), each as a kernel that reads it next to a tensor of the
-permuted shape, written to OUT; prints the functions' names (tests/run.sh compiles each)."""
+permuted shape (p<rank>_<axes>) and as one that returns it (r<rank>_<axes>), written to OUT;
+prints the functions' names (tests/run.sh compiles each)."""
 import itertools
 import sys
 
@@ -17,7 +18,9 @@ for rank in (int(sys.argv[2]),):
         to = ",".join(dims[p] for p in perm)
         out += ["", 'def %s(X: "f32[%s]", Y: "f32[%s]"):' % (fn, ",".join(dims), to),
                 "    return np.transpose(X, %s) - Y" % (perm,), ""]
-        fns.append(fn)
+        out += ["", 'def r%s(X: "f32[%s]"):' % (fn[1:], ",".join(dims)),
+                "    return np.transpose(X, %s)" % (perm,), ""]
+        fns += [fn, "r" + fn[1:]]
 with open(sys.argv[1], "w") as f:
     f.write("\n".join(out))
 print(" ".join(fns))

@@ -32,3 +32,12 @@ def channels_last(X: "f32[A,B,M,N]"):
 
 def batched_then_swapped(X: "f32[B,M,K]", W: "f32[B,K,N]"):
     return np.swapaxes(X @ W, 0, 1)
+
+
+# results permuting a tensor the kernel does not make alone: copied into place off chip
+def heads_first(X: "f32[A,B,M,N]"):
+    return np.transpose(X, (2, 0, 1, 3))
+
+
+def swapped_and_shifted(X: "f32[B,M,N]"):
+    return np.swapaxes(X, 0, 1), X + 1.0
