@@ -6,7 +6,11 @@
  * N] tensor) is a view: the tiling moves no data for it.  Written as a view
  * statement, the kernel would apply a NumPy function to an off-chip tensor,
  * which the target's compiler does not take; but a transfer can read or write
- * any slice of the tensor itself, so no statement is needed.  Views whose
+ * any slice of the tensor itself, so no statement is needed.  (NKI: a slice
+ * with integer indices and ranges is plain slicing, "access patterns are only
+ * necessary if slicing cannot represent the desired tensor access", NKI
+ * Access Patterns; nki.isa.dma_copy moves between HBM and SBUF both ways and
+ * within HBM.)  Views whose
  * reads are a permutation of their operand's axes (every axis read whole,
  * once) chain back to a root S, the tensor they all permute, and go:
  *
