@@ -160,7 +160,7 @@ one_root(Nest *ns, int s, const int *root, int (*rel)[AX_MAXR], char *why, size_
 			if (x < 0 || x == base || (x != s && root[x] != s))
 				continue;
 			if (!readdress(r[q], rel[x], rel[base], rank, base)) {
-				snprintf(why, nwhy, "%s: a slice of %s with its axes permuted is no slice in the order of its dims",
+				snprintf(why, nwhy, "%s: %s with its axes permuted, read with the tile's two axes in the other order",
 				         nest_tensor_name(g, x == s ? base : x, nm, sizeof nm), sn);
 				return 0;
 			}
