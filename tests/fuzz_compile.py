@@ -11,7 +11,12 @@ unary and binary elementwise ops (log, sqrt, ** -0.5, ** -2, reciprocal and divi
 made positive; ** 3, np.clip), broadcasts of rows [1,N], columns [M,1], vectors [N] and numbers,
 sum/max/min/mean/var/std along either axis with and without keepdims, @, transposes, helpers (silu, sigmoid), a few
 comparisons, cumsums and concatenations; 1 to 4 tensor inputs, scalar parameters with
-defaults, sizes from 1 to 257 (odd ones included) as --dims, --max-tile 4/8/16 on some. A program
+defaults, sizes from 1 to 257 (odd ones included) as --dims, --max-tile 4/8/16 on some. About one
+program in five starts from a rank-3 or rank-4 input instead (f32[K,M,N], f32[P,K,M,N]: leading
+axes of sizes 1 to 17, at most 2^15 elements a tensor) and adds permutations of any axes
+(np.transpose(x, perm), x.transpose(...), np.swapaxes(x, i, j), .T), broadcasts of [N], [1,M,N],
+[M,N], [K,1,N] and [K,M,1], reductions along any one axis, and batched @ ([B,M,K] @ [B,K,N],
+[K,N] or [K]; [M,K] @ [B,K,N]); the other drafts are those drawn without them. A program
 is kept only if NumPy computes it with every intermediate finite and within 1e4 on the inputs
 run_kernel.py draws (uniform [-1, 1), seed 1). The programs of a seed are always the same.
 

@@ -13,6 +13,17 @@ an operand that is positive for every input in [-1, 1) (log, sqrt, ** -0.5, reci
 divisor of a division take abs(x) + c, exp(x), 1 + exp(x) or x*x + c). On top of that a
 program is kept only if every intermediate value is finite and at most LIMIT in magnitude for
 run_kernel's inputs (no inf/nan, no overflow of a chain of exps), see numpy_ok().
+
+Most programs are over vectors and matrices. About one draft in five (BIG_P, drawn from a stream
+of its own, so the other drafts are the programs of a generator without them) starts from a
+rank-3 or rank-4 input instead, e.g. f32[K,M,N] or f32[P,K,M,N]: its leading (loop) axes take
+the small sizes of SMALL_SIZES, and every tensor of such a program holds at most BIG_CAP
+elements (larger sizes are lowered after generation, cap_sizes()). Besides the ops above, these
+programs permute axes (np.transpose(x, perm), x.transpose(p0, ...), np.swapaxes(x, i, j) and
+x.swapaxes(i, j) with any two axes, negative ones sometimes, x.T), broadcast against a partner
+of the same shape, a row [N], [1,M,N], [M,N], [K,1,N] or [K,M,1] or a number, reduce along any
+one axis, make [1,M,N] of a matrix (x[None, :, :]), and multiply batched: [B,M,K] @ [B,K,N],
+[B,M,K] @ [K,N], [B,M,K] @ [K], [M,K] @ [B,K,N] and batch axes that broadcast.
 """
 import hashlib
 import math
@@ -25,6 +36,11 @@ LIMIT = 1e4          # largest magnitude of any intermediate value a program may
 SIZES = [1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 64, 100, 127, 128, 129, 200, 257]
 SIZE_W = [3, 3, 4, 2, 3, 2, 3, 2, 2, 4, 2, 2, 2, 3, 1, 2, 3, 1, 2]
 DIM_NAMES = ["M", "N", "K", "P"]
+BIG_P = 0.2          # the share of drafts that start from a rank-3 or rank-4 input
+BIG_DIM_NAMES = DIM_NAMES + ["B", "H"]
+SMALL_SIZES = [1, 2, 3, 4, 5, 7, 8, 13, 16, 17]   # the loop axes of rank-3/4 tensors
+SMALL_W = [2, 3, 3, 3, 2, 2, 2, 1, 1, 2]
+BIG_CAP = 1 << 15    # most elements of any tensor of a rank-3/4 program
 INPUT_NAMES = ["X", "Y", "W", "V"]
 MAX_INPUTS = 4
 
@@ -153,8 +169,20 @@ def node_src(p, n):
             return "%s.T" % a[0]
         if st == "transpose":
             return "np.transpose(%s)" % a[0]
+        if st == "perm":      # np.transpose(x, (1, 0, 2)), or with a list
+            axes = ", ".join(str(i) for i in at["perm"])
+            return ("np.transpose(%s, [%s])" if at.get("list") else "np.transpose(%s, (%s))") % (a[0], axes)
+        if st == "method":    # x.transpose(1, 0, 2), or with a tuple
+            axes = ", ".join(str(i) for i in at["perm"])
+            return ("%s.transpose((%s))" if at.get("list") else "%s.transpose(%s)") % (a[0], axes)
+        if st == "swap":
+            return "np.swapaxes(%s, %d, %d)" % (a[0], at["axes"][0], at["axes"][1])
+        if st == "swap_method":
+            return "%s.swapaxes(%d, %d)" % (a[0], at["axes"][0], at["axes"][1])
         return "np.swapaxes(%s, 0, 1)" % a[0]
     if k == "expand":
+        if at["axis"] == "lead":
+            return "%s[None, :, :]" % a[0]
         return "%s[None, :]" % a[0] if at["axis"] == 0 else "%s[:, None]" % a[0]
     if k == "concat":
         return "np.concatenate([%s, %s], axis=%d)" % (a[0], a[1], at["axis"])
@@ -285,18 +313,42 @@ class Gen:
     def __init__(self, seed, index):
         self.r = random.Random("%d/%d" % (seed, index))
         self.p = Prog()
+        # a rank-3/4 program or not, from a stream of its own: the draws of the other programs
+        # are those of a generator without rank-3/4 programs (the same programs)
+        self.big = random.Random("%d/%d/rank" % (seed, index)).random() < BIG_P
+        self.names = BIG_DIM_NAMES if self.big else DIM_NAMES
 
     # sizes and inputs
     def dim(self, name=None):
         p = self.p
         if name is None:
-            free = [d for d in DIM_NAMES if d not in p.dims]
+            free = [d for d in self.names if d not in p.dims]
             if p.dims and (not free or self.r.random() < 0.35):
                 return self.r.choice(list(p.dims))
             name = free[0]
         if name not in p.dims:
             p.dims[name] = self.r.choices(SIZES, SIZE_W)[0]
         return name
+
+    def fresh_dim(self):
+        """A new size name (one already there when none is left)."""
+        free = [d for d in self.names if d not in self.p.dims]
+        if not free:
+            return self.dim()
+        return self.dim(free[0])
+
+    def small_dim(self, reuse=0.35):
+        """A size name of a loop axis: one of SMALL_SIZES (a new name, or, with probability
+        reuse, one already there whose value is that small)."""
+        r, p = self.r, self.p
+        smalls = [d for d in p.dims if p.dims[d] <= SMALL_SIZES[-1]]
+        free = [d for d in self.names if d not in p.dims]
+        if smalls and (not free or r.random() < reuse):
+            return r.choice(smalls)
+        if not free:
+            return r.choice(list(p.dims))   # cap_sizes() keeps the tensors small
+        p.dims[free[0]] = r.choices(SMALL_SIZES, SMALL_W)[0]
+        return free[0]
 
     def new_input(self, shape):
         p = self.p
@@ -330,11 +382,14 @@ class Gen:
         refs = [("in", n) for n, _ in p.inputs] + [("node", i) for i in range(len(p.nodes))]
         return [x for x in refs if len(p.shape(x)) >= 1]
 
-    def pick(self, want=None):
-        """A tensor of the pool (recent ones likelier), optionally of rank want."""
+    def pick(self, want=None, least=None):
+        """A tensor of the pool (recent ones likelier), optionally of rank want or of rank at
+        least least."""
         pool = self.tensors()
         if want is not None:
             pool = [x for x in pool if len(self.p.shape(x)) == want]
+        if least is not None:
+            pool = [x for x in pool if len(self.p.shape(x)) >= least]
         if not pool:
             return None
         w = [1.0 + 3.0 * (i == len(pool) - 1) + i * 0.3 for i in range(len(pool))]
@@ -369,7 +424,13 @@ class Gen:
             if cands:
                 return r.choice(cands)
         if x < 0.85 and len(p.inputs) < MAX_INPUTS and simple(shp):
-            if len(shp) == 2:
+            if len(shp) >= 3:
+                lead = len(shp) - 2
+                s = r.choice([shp, shp, shp, (shp[-1],), ("1",) * lead + shp[-2:], shp[-2:],
+                              shp[:-1] + ("1",), shp[:-2] + ("1", shp[-1]), ("1",) + shp[1:]])
+            elif len(shp) == 2 and self.big and r.random() < 0.2:   # a matrix with [B,M,N]
+                s = (self.small_dim(),) + shp
+            elif len(shp) == 2:
                 s = r.choice([shp, shp, ("1", shp[1]), (shp[0], "1"), (shp[1],)])
             elif len(shp) == 1:
                 s = r.choice([shp, ("1", shp[0]), (self.dim(), shp[0])])
@@ -381,7 +442,9 @@ class Gen:
     def step(self):
         r, p = self.r, self.p
         kind = r.choices(["unary", "bin", "reduce", "matmul", "transpose", "expand", "cumsum",
-                          "concat", "cmp", "where"], [30, 30, 14, 12, 5, 3, 1, 1, 1, 1])[0]
+                          "concat", "cmp", "where"],
+                         [24, 26, 14, 12, 16, 3, 1, 1, 1, 1] if self.big else
+                         [30, 30, 14, 12, 5, 3, 1, 1, 1, 1])[0]
         a = self.pick()
         sa = p.shape(a)
         if kind == "unary":
@@ -412,7 +475,13 @@ class Gen:
             return self.add("bin", args, {"f": f}, broadcast(p.shape(args[0]), p.shape(args[1])))
         if kind == "reduce":
             f = r.choices(["sum", "max", "mean", "min", "var", "std"], [4, 3, 4, 1, 1, 1])[0]
-            if len(sa) == 2:
+            if len(sa) >= 3:   # any one axis, counted from either end
+                ax = r.randrange(len(sa))
+                if r.random() < 0.3:
+                    ax -= len(sa)
+                if r.random() < 0.08:
+                    ax = None
+            elif len(sa) == 2:
                 ax = r.choice([0, 1, -1, 0, 1] + ([None] if r.random() < 0.1 else []))
             else:
                 ax = r.choice([0, -1, None])
@@ -426,6 +495,13 @@ class Gen:
                     tuple(d for j, d in enumerate(sa) if j != i)
             return self.add("reduce", [a], attr, so)
         if kind == "matmul":
+            if len(sa) >= 3:
+                return self.batched_matmul(a)
+            if self.big and len(sa) == 2 and simple(sa) and r.random() < 0.2:
+                b = self.new_input((self.small_dim(), sa[1], self.dim()))   # [M,K] @ [B,K,N]
+                if b is not None:
+                    sb = p.shape(b)
+                    return self.add("matmul", [a, b], {"np": r.random() < 0.15}, (sb[0], sa[0], sb[2]))
             if len(sa) == 1 and r.random() < 0.5:
                 a = self.pick(2) or a
                 sa = p.shape(a)
@@ -452,6 +528,10 @@ class Gen:
                 return self.add("unary", [a], {"f": "tanh"}, sa)
             return self.add("matmul", [a, b], {}, (p.shape(b)[1],))
         if kind == "transpose":
+            if self.big and r.random() < 0.85:
+                a = self.pick(least=3) or a
+                if len(p.shape(a)) >= 3:
+                    return self.permute(a)
             a = self.pick(2) or a
             sa = p.shape(a)
             if len(sa) != 2:
@@ -459,6 +539,10 @@ class Gen:
             return self.add("transpose", [a], {"style": r.choice(["T", "T", "transpose", "swapaxes"])},
                             (sa[1], sa[0]))
         if kind == "expand":
+            if self.big and r.random() < 0.5:
+                b = self.pick(2)
+                if b is not None:
+                    return self.add("expand", [b], {"axis": "lead"}, ("1",) + p.shape(b))
             a = self.pick(1) or a
             sa = p.shape(a)
             if len(sa) != 1:
@@ -476,10 +560,71 @@ class Gen:
             return self.add("concat", [a, b], {"axis": ax}, so)
         raise AssertionError(kind)
 
+    def permute(self, a):
+        """A permutation of the axes of a (rank 3 or 4), in one of NumPy's spellings."""
+        r, p = self.r, self.p
+        sa = p.shape(a)
+        n = len(sa)
+        style = r.choices(["perm", "method", "swap", "swap_method", "T", "transpose"],
+                          [5, 4, 4, 1, 1, 1])[0]
+        if style in ("T", "transpose"):
+            return self.add("transpose", [a], {"style": style}, sa[::-1])
+        if style in ("swap", "swap_method"):
+            i, j = r.sample(range(n), 2)
+            shp = list(sa)
+            shp[i], shp[j] = sa[j], sa[i]
+            axes = tuple(x - n if r.random() < 0.25 else x for x in (i, j))
+            return self.add("transpose", [a], {"style": style, "axes": axes}, tuple(shp))
+        perm = list(range(n))
+        while perm == list(range(n)) and r.random() < 0.9:   # the identity: rarely
+            r.shuffle(perm)
+        shp = tuple(sa[i] for i in perm)
+        if r.random() < 0.15:
+            perm = [i - n if r.random() < 0.5 else i for i in perm]
+        return self.add("transpose", [a], {"style": style, "perm": tuple(perm), "list": r.random() < 0.2},
+                        shp)
+
+    def batched_matmul(self, a):
+        """a @ b for a of rank 3 or 4 [..., M, K]: b batched like a (or with batch axes that
+        broadcast), a matrix [K, N] or a vector [K], from the pool or a new input."""
+        r, p = self.r, self.p
+        sa = p.shape(a)
+        ba, m, k = sa[:-2], sa[-2], sa[-1]
+        cands = [t for t in self.tensors() if len(p.shape(t)) >= 2 and p.shape(t)[-2] == k
+                 and broadcast(ba, p.shape(t)[:-2]) is not None]
+        b = None
+        if cands and r.random() < 0.3:
+            b = r.choice(cands)
+        elif simple(sa):
+            x = r.random()
+            if x < 0.5:
+                b = self.new_input(ba + (k, self.dim()))
+            elif x < 0.8:
+                b = self.new_input((k, self.dim()))
+            elif x < 0.9:
+                b = self.new_input((k,))
+            else:   # batch axes of size 1
+                b = self.new_input(tuple("1" if r.random() < 0.6 else d for d in ba) + (k, self.dim()))
+        if b is None and cands:
+            b = r.choice(cands)
+        if b is None:   # no operand: exchange the last two axes instead
+            return self.add("transpose", [a], {"style": "swap", "axes": (-1, -2)}, sa[:-2] + (k, m))
+        sb = p.shape(b)
+        so = ba + (m,) if len(sb) == 1 else broadcast(ba, sb[:-2]) + (m, sb[-1])
+        return self.add("matmul", [a, b], {"np": r.random() < 0.15}, so)
+
     def program(self):
         r, p = self.r, self.p
-        m, n = self.dim(), self.dim()
-        first = r.choices([(m, n), (m, n), (m, "1"), ("1", n), (n,)], [6, 2, 1, 1, 1])[0]
+        if self.big:   # distinct names mostly: an axis mixed up with another shows in the shapes
+            m = self.dim()
+            n = self.fresh_dim() if r.random() < 0.85 else self.dim()
+            lead = tuple(self.small_dim(0.15) for _ in range(r.choices([1, 2], [3, 1])[0]))
+            full = lead + (m, n)
+            first = r.choices([full, full[:-1] + ("1",), full[:-2] + ("1", n), ("1",) + full[1:]],
+                              [8, 1, 1, 1])[0]
+        else:
+            m, n = self.dim(), self.dim()
+            first = r.choices([(m, n), (m, n), (m, "1"), ("1", n), (n,)], [6, 2, 1, 1, 1])[0]
         self.new_input(first)
         nops = r.choices([1, 2, 3, 4, 5, 6, 8, 10], [3, 4, 4, 3, 3, 2, 1, 1])[0]
         while len(p.nodes) < nops:
@@ -492,7 +637,33 @@ class Gen:
                 p.outs.append(other)
         if r.random() < 0.3:
             p.flags = ["--max-tile", r.choice(["4", "8", "16"])]
-        return canon(p)
+        q = canon(p)
+        if self.big:
+            cap_sizes(q, BIG_CAP)
+        return q
+
+
+def elements(p, shape):
+    n = 1
+    for d in shape:
+        n *= eval_dim(d, p.dims)
+    return n
+
+
+def cap_sizes(p, cap):
+    """Sizes lowered (each to the largest of SIZES at most half of it, never below 2) until no
+    tensor of p holds more than cap elements."""
+    shapes = [s for _, s in p.inputs] + [n.shape for n in p.nodes]
+    while True:
+        worst = max(shapes, key=lambda s: elements(p, s))
+        if elements(p, worst) <= cap:
+            return
+        names = sorted({nm for d in worst for nm in re.findall(r"[A-Za-z_]\w*", d) if p.dims[nm] > 2},
+                       key=lambda nm: (-p.dims[nm], nm))
+        if not names:
+            return
+        v = p.dims[names[0]]
+        p.dims[names[0]] = max([2] + [s for s in SIZES if s <= v // 2])
 
 
 def canon(p):
@@ -603,18 +774,44 @@ def shrink_candidates(p):
                 q = p.copy()
                 q.dims[d] = w
                 yield "%s=%d" % (d, w), q
-    # a helper inlined as its own ops, a reduction's keepdims dropped: small gains, last
+    # a method call written as np.NAME, a permutation's list as a tuple, negative axes as
+    # positive ones: small gains, last (the permutation itself and so every shape stay)
     for i, n in enumerate(p.nodes):
         if n.kind == "reduce" and n.attr.get("method"):
             q = p.copy()
             q.nodes[i].attr["method"] = False
             yield "np.%s" % n.attr["f"], q
+        if n.kind != "transpose":
+            continue
+        st, rank = n.attr.get("style"), len(n.shape)
+        if st in ("method", "swap_method"):
+            q = p.copy()
+            q.nodes[i].attr["style"] = "perm" if st == "method" else "swap"
+            yield "np.transpose" if st == "method" else "np.swapaxes", q
+        if n.attr.get("list"):
+            q = p.copy()
+            q.nodes[i].attr["list"] = False
+            yield "a tuple", q
+        for key in ("perm", "axes"):
+            if any(x < 0 for x in n.attr.get(key, ())):
+                q = p.copy()
+                q.nodes[i].attr[key] = tuple(x % rank for x in n.attr[key])
+                yield "axes >= 0", q
+
+
+def cosmetic(n):
+    """How many spellings of node n the shrinker can make plainer."""
+    at = n.attr
+    c = bool(at.get("method")) + (at.get("style") in ("method", "swap_method")) + bool(at.get("list"))
+    if n.kind == "transpose":
+        c += sum(1 for key in ("perm", "axes") if any(x < 0 for x in at.get(key, ())))
+    return c
 
 
 def size(p):
     """What shrinking makes smaller, compared in this order (each step makes it smaller)."""
     return (len(p.nodes), len(p.inputs) + len(p.scalars), sum(p.dims.values()), len(p.flags),
-            sum(1 for n in p.nodes if n.attr.get("method")))
+            sum(cosmetic(n) for n in p.nodes))
 
 
 def shrink(p, same, deadline, log=None):
