@@ -21,7 +21,8 @@
  *    S or of another view of it is addressed in V.
  *
  * A permutation that moves only axes of extent 1 keeps the elements' order:
- * it stays a view statement, written as the target's reshape.
+ * it stays a view statement, written as the target's reshape, unless it is
+ * next to one that moves more in a chain (then it is a link of the chain).
  *
  * A slice keeps its ranges in the order of the tile's dims (partition dim
  * first): where the permutation would reorder two ranges, the slice would be
@@ -199,7 +200,22 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 		ax_die("out of memory");
 	for (int i = 0; i < ns->n; i++)
 		if (ns->s[i].kind == NS_VIEW)
-			moves[ns->s[i].node] = !(ns->s[i].reshape = keeps_order(T, &ns->env, ns->s[i].node));
+			moves[ns->s[i].node] = !keeps_order(T, &ns->env, ns->s[i].node);
+	for (int again = 1; again;) {   /* one of extent-1 axes next to one that moves: in its chain */
+		again = 0;
+		for (int i = 0; i < ns->n; i++) {
+			int v = ns->s[i].node, perm[AX_MAXR], s;
+			if (ns->s[i].kind != NS_VIEW || !moves[v] || (s = permutation(T, v, perm)) < 0)
+				continue;
+			for (int k = 0; k < ns->n; k++)
+				if (ns->s[k].kind == NS_VIEW && !moves[ns->s[k].node] && permutation(T, ns->s[k].node, perm) >= 0 &&
+				    (ns->s[k].node == s || g->nodes[ns->s[k].node].in[0] == v))
+					moves[ns->s[k].node] = 1, again = 1;
+		}
+	}
+	for (int i = 0; i < ns->n; i++)
+		if (ns->s[i].kind == NS_VIEW)
+			ns->s[i].reshape = !moves[ns->s[i].node] && keeps_order(T, &ns->env, ns->s[i].node);
 	for (int v = 0; v < nn; v++) {   /* a view's operand comes before it */
 		int perm[AX_MAXR], s = moves[v] ? permutation(T, v, perm) : -1;
 		root[v] = -1;
