@@ -303,6 +303,17 @@ offchip_copy(Em *e, int id, int *inst, int *eng, int *off, int *pmax)
 	return 1;
 }
 
+/* off-chip slice src copied into off-chip slice dst by instruction inst on engine eng */
+static void
+copy_slice(Em *e, int inst, int eng, int off, const NsRef *src, const NsRef *dst)
+{
+	const NsRef *opnd[AX_MAXOPND] = { src };
+	int attr[AX_MAXATTR] = { 0 };
+	Term *sattr[AX_MAXATTR] = { 0 };
+	NsRef res;
+	em_inst(e, inst, eng, attr, sattr, opnd, dst, off, &res);
+}
+
 /* A result that permutes the axes of a tensor the kernel does not make alone (an input, or
  * another result): its own tensor, made off chip by copies of the operand's slices into place
  * (for each index of its loop axes, slices of at most pmax rows of its last two), the operand
@@ -359,11 +370,7 @@ em_permuted_copy(Em *e, int id, const int *perm)
 		em_dim(&dst.idx[r - 1], out.d[r - 1], "0");
 		for (int k = 0; k < r; k++)
 			src.idx[k] = dst.idx[perm[k]];
-		const NsRef *opnd[AX_MAXOPND] = { &src };
-		int attr[AX_MAXATTR] = { 0 };
-		Term *sattr[AX_MAXATTR] = { 0 };
-		NsRef res;
-		em_inst(e, inst, eng, attr, sattr, opnd, &dst, off, &res);
+		copy_slice(e, inst, eng, off, &src, &dst);
 		em_close_to(e, in);
 	}
 	em_close_to(e, save);
@@ -420,11 +427,7 @@ em_gather(Em *e, int id)
 			em_dim(&src.idx[1], in.d[1], "0");
 			em_dim(&dst.idx[0], len, "%s", d0);
 			em_dim(&dst.idx[1], in.d[1], "%lld", (long long)(ax == 1 ? at : 0));
-			const NsRef *opnd[AX_MAXOPND] = { &src };
-			int attr[AX_MAXATTR] = { 0 };
-			Term *sattr[AX_MAXATTR] = { 0 };
-			NsRef res;
-			em_inst(e, inst, eng, attr, sattr, opnd, &dst, off, &res);
+			copy_slice(e, inst, eng, off, &src, &dst);
 			em_close_to(e, save);
 		}
 		at += in.d[ax];
