@@ -1,6 +1,7 @@
 /*
- * frontend_index.c — x[...] (integers, ranges, None, '...'), reshape and
- * transpose: the syntax that becomes layout ops.
+ * frontend_index.c — x[...] (integers, ranges, None, '...') and reshape:
+ * the syntax that becomes layout ops (a transpose is exchanges of axes,
+ * fe_transpose in frontend_ops.c).
  *
  * Indexing follows NumPy's rules on symbolic sizes.  A bound of a range is
  * read as NumPy reads it: a negative one counts from the end, and one past
@@ -217,49 +218,4 @@ fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
 	if (mo == 1 && mn == 0 && fe_proves(fe, t_bin(fe->tc, TK_EQ, x->dim[p], t_int(fe->tc, 1))))
 		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
 	fe_error(fe, loc, "reshape must split one axis in two, merge two adjacent axes, or insert or drop a size-1 axis");
-}
-
-/* np.swapaxes(node, i, j), cur (the source axis at each place) updated */
-static int
-swap_axes(Fe *fe, int node, int64_t *cur, int i, int j, AxLoc loc)
-{
-	int64_t ax[2] = { i, j }, t = cur[i];
-	cur[i] = cur[j];
-	cur[j] = t;
-	return fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
-}
-
-int
-fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
-{
-	int64_t cur[AX_MAXR], want[AX_MAXR];
-	int seen[AX_MAXR] = { 0 };
-	for (int i = 0; i < n; i++) {
-		want[i] = fe_norm_axis(fe, perm[i], n, loc);
-		if (seen[want[i]]++)
-			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
-		cur[i] = i;
-	}
-	/* Position i receives axis want[i], by swaps.  An exchange of the last two axes is a
-	 * transpose on chip; any other swap of a tensor of rank > 2 is a view, which a transfer
-	 * addresses in place only while the last axis stays last (else the tile's two axes would
-	 * come in the other order).  So the axis bound for the last place goes there first, by one
-	 * transpose from the place before it, and the rest are swaps among the places before. */
-	int last = n - 1;
-	if (n > 2 && want[last] != last) {
-		int j = 0;
-		while (cur[j] != want[last])
-			j++;
-		if (j != last - 1)
-			node = swap_axes(fe, node, cur, j, last - 1, loc);
-		node = swap_axes(fe, node, cur, last - 1, last, loc);
-	}
-	for (int i = 0; i < n; i++) {
-		int j = i;
-		while (cur[j] != want[i])
-			j++;
-		if (j != i)
-			node = swap_axes(fe, node, cur, i, j, loc);
-	}
-	return node;
 }

@@ -9,7 +9,8 @@
  * the program admits (Z3): a needed equality of two sizes that does not
  * follow is a shape mismatch; a needed bound or divisibility (D >= 2 for
  * X[:, :D // 2], D % 2 == 0 for a reshape) becomes an assumption of the
- * program, recorded in the graph and checked when it runs.
+ * program, recorded in the graph and checked when it runs.  A transpose is
+ * made of exchanges of two axes (fe_transpose, at the end).
  */
 #include <string.h>
 #include "fe.h"
@@ -565,5 +566,50 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 			int64_t at = kept[k];
 			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &at, 1, NULL, loc);
 		}
+	return node;
+}
+
+/* np.swapaxes(node, i, j), cur (the source axis at each place) updated */
+static int
+swap_axes(Fe *fe, int node, int64_t *cur, int i, int j, AxLoc loc)
+{
+	int64_t ax[2] = { i, j }, t = cur[i];
+	cur[i] = cur[j];
+	cur[j] = t;
+	return fe_apply(fe, fe_role(fe, ".T", loc), &node, 1, ax, 2, NULL, loc);
+}
+
+int
+fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc)
+{
+	int64_t cur[AX_MAXR], want[AX_MAXR];
+	int seen[AX_MAXR] = { 0 };
+	for (int i = 0; i < n; i++) {
+		want[i] = fe_norm_axis(fe, perm[i], n, loc);
+		if (seen[want[i]]++)
+			fe_error(fe, loc, "transpose axes repeat axis %lld", (long long)want[i]);
+		cur[i] = i;
+	}
+	/* Position i receives axis want[i], by swaps.  An exchange of the last two axes is a
+	 * transpose on chip; any other swap of a tensor of rank > 2 is a view, which a transfer
+	 * addresses in place only while the last axis stays last (else the tile's two axes would
+	 * come in the other order).  So the axis bound for the last place goes there first, by one
+	 * transpose from the place before it, and the rest are swaps among the places before. */
+	int last = n - 1;
+	if (n > 2 && want[last] != last) {
+		int j = 0;
+		while (cur[j] != want[last])
+			j++;
+		if (j != last - 1)
+			node = swap_axes(fe, node, cur, j, last - 1, loc);
+		node = swap_axes(fe, node, cur, last - 1, last, loc);
+	}
+	for (int i = 0; i < n; i++) {
+		int j = i;
+		while (cur[j] != want[i])
+			j++;
+		if (j != i)
+			node = swap_axes(fe, node, cur, i, j, loc);
+	}
 	return node;
 }
