@@ -341,7 +341,7 @@ em_permuted_copy(Em *e, int id, const int *perm)
 	ts->shape = out;
 	ts->output = 1;
 	int save = e->depth;
-	char var[AX_MAXR][8];
+	char var[AX_MAXR][16];
 	for (int d = 0; d < r - 2; d++) {
 		snprintf(var[d], sizeof var[d], "c%d", d);
 		if (out.d[d] > 1)
