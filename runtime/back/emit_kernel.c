@@ -516,7 +516,10 @@ writable(Em *e, int id)
 	if (why) {
 		char msg[300];
 		snprintf(msg, sizeof msg, "%s: %s", node_op(e->g, &e->g->nodes[id])->name, why);
+		int was = e->node;
+		e->node = id;   /* the error is at the op it names */
 		em_fail(e, "%s", msg);
+		e->node = was;
 		return 0;
 	}
 	return 1;
