@@ -23,7 +23,10 @@
  * A scan along the partition axis (a cumsum over the rows) has no
  * instruction at all: none scans across partitions.  It is found as the same
  * op along the last axis between two exchanges of the two axes (the op of
- * role ".T"), which the tiling makes transposes.
+ * role ".T"), which the tiling makes transposes.  And no tile reduces along a
+ * loop axis (an axis before the last two): an op along one is found as the
+ * same op along the partition axis, between exchanges that move the axis
+ * there and back, which are views (transposed(), below).
  */
 #include <string.h>
 #include "search.h"

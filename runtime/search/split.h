@@ -1,8 +1,8 @@
 /*
- * split.h — an operation along the partition axis that tiles cannot cut, as
- * other operations of the specs (split.c): a sum scaled by a number of the
- * sizes (a mean), or a scan or reduction moved between two exchanges of axes; propagate.c
- * makes and proves the rewrite.
+ * split.h — an operation along an axis that tiles cannot cut, as other
+ * operations of the specs (split.c): a sum scaled by a number of the sizes
+ * (a mean), or a scan or an op along a loop axis moved to another axis
+ * between exchanges of axes; propagate.c makes and proves the rewrite.
  */
 #ifndef AXON_SPLIT_H
 #define AXON_SPLIT_H
