@@ -1,7 +1,7 @@
 /*
- * split.c — an operation along the partition axis that tiles cannot cut,
- * found written as other operations of the specs (Phase 1, beside
- * propagation).
+ * split.c — an operation along an axis that tiles cannot cut (the partition
+ * axis, a loop axis), found written as other operations of the specs (Phase 1,
+ * beside propagation).
  *
  * An operation whose element equation is R / c or R * c (or c * R), R a sum
  * along one axis and c a number of the sizes alone (a mean: the sum over its
