@@ -1,6 +1,8 @@
 # Ordinary kernels as ML code writes them (losses, norms, similarities, scalings): each compiled by
 # tests/run.sh and its kernel run on the NKI stand-in against NumPy. None of them was written for
 # Axon; of 36 such kernels tried, these compile (and two more in reductions.py, which did not).
+# The rank-3 ones at the end are 4 of 8 tried later; 2 of them (merging heads, a mean over the
+# heads) were an illegal kernel and a refusal before permute.c and the loop-axis split.
 import numpy as np
 
 
@@ -35,3 +37,24 @@ def rope_half(X: "f32[M,N]", C: "f32[M,N]", S: "f32[M,N]"):
     h = X.shape[1] // 2
     rot = np.concatenate([-X[:, h:], X[:, :h]], axis=1)
     return X * C + rot * S
+
+
+# rank 3, as a transformer's code writes it: heads merged back, a mean over the heads (a loop
+# axis), a softmax over the sequence, a layer norm over [B, S, E]
+def merge_heads(O: "f32[H,S,D]"):
+    return np.transpose(O, (1, 0, 2))
+
+
+def mean_over_heads(A: "f32[H,S,T]"):
+    return A.mean(axis=0)
+
+
+def seq_softmax(X: "f32[B,S,E]"):
+    e = np.exp(X - X.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def layer_norm_3d(X: "f32[B,S,E]", g: "f32[E]", b: "f32[E]"):
+    m = X.mean(axis=-1, keepdims=True)
+    v = ((X - m) ** 2).mean(axis=-1, keepdims=True)
+    return (X - m) / np.sqrt(v + 1e-5) * g + b
