@@ -331,8 +331,10 @@ em_permuted_copy(Em *e, int id, const int *perm)
 		em_fail(e, "%s: the shape of a permuted result cannot be evaluated", node_op(g, nd)->name);
 		return;
 	}
-	int r = out.rank;
-	if (perm[r - 2] > perm[r - 1]) {   /* (operand dims k: perm[k]; the tile's two must keep their order) */
+	int r = out.rank, from[AX_MAXR];   /* the operand dim each result dim reads */
+	for (int k = 0; k < r; k++)
+		from[perm[k]] = k;
+	if (from[r - 2] > from[r - 1]) {   /* the tile's two dims must keep their order */
 		em_fail(e, "%s: a result permuting its operand's axes reorders the tile's", node_op(g, nd)->name);
 		return;
 	}

@@ -737,9 +737,9 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 				continue;   /* split in its reader's loop nest */
 			if (tile_const_of(T, id) >= 0 && !graph_is_output(g, id))
 				continue;   /* of a constant, which is never off chip: its readers make it on chip */
-			int perm[AX_MAXR], src = graph_is_output(g, id) ? nest_view_permutes(T, &e.env, id, perm) : -1;
-			for (int p2[AX_MAXR]; src >= 0 && nest_view_permutes(T, &e.env, src, p2) >= 0;)
-				src = nest_view_permutes(T, &e.env, src, p2);   /* the tensor the chain permutes */
+			int perm[AX_MAXR], p2[AX_MAXR], up, src = graph_is_output(g, id) ? nest_view_permutes(T, &e.env, id, perm) : -1;
+			while (src >= 0 && (up = nest_view_permutes(T, &e.env, src, p2)) >= 0)
+				src = up;   /* the tensor the chain permutes */
 			if (to->gather)
 				em_gather(&e, id);
 			else if (src >= 0 && (T->op[src].kind != TO_COMPUTE || graph_is_output(g, src)))

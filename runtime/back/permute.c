@@ -200,7 +200,7 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 		ax_die("out of memory");
 	for (int i = 0; i < ns->n; i++)
 		if (ns->s[i].kind == NS_VIEW)
-			moves[ns->s[i].node] = !keeps_order(T, &ns->env, ns->s[i].node);
+			moves[ns->s[i].node] = !(ns->s[i].reshape = keeps_order(T, &ns->env, ns->s[i].node));
 	for (int again = 1; again;) {   /* one of extent-1 axes next to one that moves: in its chain */
 		again = 0;
 		for (int i = 0; i < ns->n; i++) {
@@ -215,7 +215,7 @@ nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy)
 	}
 	for (int i = 0; i < ns->n; i++)
 		if (ns->s[i].kind == NS_VIEW)
-			ns->s[i].reshape = !moves[ns->s[i].node] && keeps_order(T, &ns->env, ns->s[i].node);
+			ns->s[i].reshape &= !moves[ns->s[i].node];
 	for (int v = 0; v < nn; v++) {   /* a view's operand comes before it */
 		int perm[AX_MAXR], s = moves[v] ? permutation(T, v, perm) : -1;
 		root[v] = -1;
