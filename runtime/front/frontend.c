@@ -10,6 +10,7 @@
  * no op.  Helper functions are inlined at each call.  The first error stops
  * the analysis with file:line:col and a caret.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -730,7 +731,7 @@ prog_parse_file(const char *path, Arena *a, PFile *out)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		ax_error_at((AxLoc){ path, 0, 0 }, "cannot read the file");
+		ax_error_at((AxLoc){ path, 0, 0 }, "cannot read the file: %s", strerror(errno));
 		return 1;
 	}
 	size_t cap = 1 << 16, n = 0, r;

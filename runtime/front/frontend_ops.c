@@ -233,7 +233,7 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 		         nin);
 	AxNode n = { .op = opi, .nin = op->nopnd, .loc = fe->np_name ? fe->np_call : loc };   /* later stages point at the call */
-	int rank[AX_MAXOPND], padded[AX_MAXOPND];
+	int rank[AX_MAXOPND], padded[AX_MAXOPND] = { 0 };
 	int maxr = 0;
 	for (int o = 0; o < nin && o < AX_MAXOPND; o++)
 		if (in[o] >= 0 && g->nodes[in[o]].rank > maxr)
@@ -244,15 +244,19 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 	 * elementwise op on vectors runs on rows [1, N], the axis dropped after (as @ treats
 	 * vectors), and one on 0-d tensors on [1, 1] tiles, both axes dropped after */
 	int zero_d = 0;   /* a 0-d operand that is no constant */
-	for (int o = 0; o < nin && o < AX_MAXOPND; o++)
+	int all_const = nin > 0;   /* an op of constants alone (np.sqrt(E // 4)): on [1, 1] too */
+	for (int o = 0; o < nin && o < AX_MAXOPND; o++) {
 		zero_d |= in[o] >= 0 && g->nodes[in[o]].rank == 0 && !is_constant(g, in[o]);
+		all_const &= in[o] < 0 || is_constant(g, in[o]);
+	}
+	zero_d |= all_const && maxr == 0;
 	int vec = (maxr == 1 || (maxr == 0 && zero_d)) && elementwise(op) && !naxes;
 	if (nin <= AX_MAXOPND && ((op->broadcast && nin > 1 && maxr >= 2) || vec)) {
 		int want = vec ? 2 : maxr;
 		for (int o = 0; o < nin; o++) {
 			padded[o] = in[o];
 			const AxNode *x = in[o] >= 0 ? &g->nodes[in[o]] : NULL;
-			if (!x || is_constant(g, in[o]))
+			if (!x || (is_constant(g, in[o]) && !(vec && all_const)))
 				continue;
 			int64_t at = 0;
 			for (int r = x->rank; r < want; r++)
@@ -272,6 +276,11 @@ fe_apply(Fe *fe, int opi, const int *in, int nin, const int64_t *axes, int naxes
 		rank[o] = o < nin ? g->nodes[in[o]].rank : -1;
 	}
 	granks(fe, op, rank, axes, naxes, n.grank, loc);
+	/* x[None] of a size-1 axis dropped at the same place is the tensor before the drop (a 0-d
+	 * op's [1, 1] result made 0-d, then broadcast again) */
+	if (nin == 1 && in[0] >= 0 && opi == fe_role(fe, "x[None]", loc) && !g->nodes[in[0]].inst &&
+	    g->nodes[in[0]].op == fe_role(fe, "keepdims=False", loc) && g->nodes[in[0]].grank[0] == n.grank[0])
+		return g->nodes[in[0]].in[0];
 	for (int a = 0; a < op->nattr; a++) {
 		n.sattr[a] = sattr ? sattr[a] : NULL;
 		if (op->attr[a].kind != AX_ATTR_ENUM && !n.sattr[a])

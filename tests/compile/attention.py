@@ -16,3 +16,8 @@ def masked_attention(Q: "f32[S,D]", K: "f32[S,D]", V: "f32[S,D]", mask: "f32[S,S
 # (every fused candidate failed with "expand_dims reads node 4 before it is written")
 def scaled_scores(Q: "f32[S,D]", K: "f32[S,D]"):
     return (Q @ K.T) / np.sqrt(Q.shape[1])
+
+
+# the same number beside the scores of several heads [H, S, S] (multi-head attention)
+def head_scores(Q: "f32[H,S,D]", K: "f32[H,S,D]"):
+    return Q @ np.swapaxes(K, 1, 2) / np.sqrt(Q.shape[2])
