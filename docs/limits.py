@@ -11,8 +11,8 @@ def full(X: "f32[M,N]"):
     return X + np.full(X.shape, 2.0)
 
 
-def relu_where(X: "f32[M,N]"):
-    return np.where(X > 0, X, 0.0)
+def where_by_column(X: "f32[M,N]", v: "f32[M,1]"):
+    return np.where(v > 0, X, 0.0)
 
 
 def mean_rows(X: "f32[M,N]"):

@@ -1213,16 +1213,17 @@ expect_grep '^  %12 = slice(%3; start=1; stop=2147483648) : \[2147483647, 214748
 expect_rc 0 "$AXONC" variants tests/programs/big_sizes.py
 expect_grep 'Y: "f32\[8,2147483647\]", W: "f32\[2147483647,4\]"' "$tmp/out" "variants print large sizes"
 # comparisons lower to the Vector Engine's ALU comparisons (1.0 / 0.0, as NumPy's bools in float32);
-# np.where has no instruction: tiled and run tile by tile, then refused at the op, never a crash
-expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn relu_where --dims M=5,N=7
+# np.where with a column as its condition has no instruction: tiled and run tile by tile, then
+# refused at the op, never a crash
+expect_rc 0 "$AXONC" tile tests/programs/pass/compare.py --fn col_where --dims M=5,N=7
 expect_grep 'agree with the whole ops' "$tmp/out" "a where tiles"
-expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn relu_where --json
+expect_rc 1 "$AXONC" synth tests/programs/pass/compare.py --fn col_where --json
 expect_grep '"missing": 1' "$tmp/out" "synth counts the where it cannot lower"
-expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn relu_where --dims M=64,N=64 -o "$tmp/k.py"
-expect_grep 'compare.py:7:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "compile names the op without a sequence, at file:line:col"
+expect_rc 1 "$AXONC" compile tests/programs/pass/compare.py --fn col_where --dims M=64,N=64 -o "$tmp/k.py"
+expect_grep 'compare.py:51:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "compile names the op without a sequence, at file:line:col"
 if grep -q 'phase 2\|no candidate could be selected' "$tmp/err"; then bad "an op without a sequence is said only after Phase 2"; else ok; fi
-expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn relu_where --dims M=64,N=64
-expect_grep 'compare.py:7:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
+expect_rc 1 "$AXONC" model tests/programs/pass/compare.py --fn col_where --dims M=64,N=64
+expect_grep 'compare.py:51:[0-9]*: error: where: no instruction sequence found' "$tmp/err" "model refuses what compile refuses, at the op"
 compile_runs() {   # compile_runs FILE DIMS FN...  (options to compile in $COMPILE_OPTS)
 	f=$1 d=$2
 	shift 2
@@ -1234,7 +1235,15 @@ compile_runs() {   # compile_runs FILE DIMS FN...  (options to compile in $COMPI
 		fi
 	done
 }
-compile_runs tests/programs/pass/compare.py M=96,N=80 threshold masks np_functions bool_reductions broadcast_rows compare_masks
+compile_runs tests/programs/pass/compare.py M=96,N=80 threshold masks np_functions bool_reductions broadcast_rows compare_masks relu_where
+# np.where: a select of three NKI instructions, a uint8 predicate made from the condition (any
+# non-zero true), a copy of one side and a predicated copy of the other (tensor_copy_predicated);
+# a number on either side is spread along the free axis first
+compile_runs tests/compile/where.py M=200,N=96 leaky_relu fill_false fill_true given_mask row_threshold masked_softmax
+expect_grep 'nisa.tensor_copy_predicated(src=.*, dst=v[0-9]*.*predicate=nisa.tensor_scalar(.*op0=nl.not_equal, operand0=0.0, dtype=nl.uint8' "$tmp/c_given_mask.py" "a where selects by a uint8 predicate"
+COMPILE_OPTS="--budget 200"
+compile_runs tests/compile/where.py S=130,D=32 masked_attention
+COMPILE_OPTS=
 expect_grep 'op0=nl.greater_equal, operand0=.*engine=nisa.vector_engine' "$tmp/c_threshold.py" "X >= 0.5: a tensor_scalar comparison on the Vector Engine"
 # a concatenation is no view on chip: its tensor is made off chip by DMA copies (HBM -> HBM) of its
 # pieces, in slices of at most 128 rows (200 rows: one of 128, one of 72), charged by the model

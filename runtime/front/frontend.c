@@ -358,8 +358,20 @@ static Val
 eval_attr(Fe *fe, Scope *s, PExpr *e)
 {
 	Val b = eval(fe, s, e->a);
-	if (b.k == V_MODULE)
+	if (b.k == V_MODULE) {
+		/* NumPy's constants: pi and e as the decimal of their double; no infinity or NaN, which
+		 * no real number the checker reasons over is */
+		if (strcmp(e->s, "pi") == 0)
+			return (Val){ .k = V_REAL, .t = real_literal(fe, "3.141592653589793", e->loc) };
+		if (strcmp(e->s, "e") == 0)
+			return (Val){ .k = V_REAL, .t = real_literal(fe, "2.718281828459045", e->loc) };
+		static const char *const unreal[] = { "inf", "Inf", "infty", "Infinity", "PINF", "NINF", "nan", "NaN", "NAN" };
+		for (size_t i = 0; i < sizeof unreal / sizeof *unreal; i++)
+			if (strcmp(e->s, unreal[i]) == 0)
+				fe_error(fe, e->loc, "np.%s: infinities and NaN are not supported (the checker proves over real "
+				         "numbers); a large finite number masks as well (np.where(m, s, -1e9))", e->s);
 		return (Val){ .k = V_NPFN, .name = e->s };
+	}
 	if (b.k != V_TENSOR)
 		fe_error(fe, e->loc, "%s has no attribute '%s'", vkind_name(b.k), e->s);
 	if (strcmp(e->s, "T") == 0)

@@ -38,7 +38,11 @@ under general/nki/):
   Tensor Engine and <= [32, 32] on the Vector Engine; tensor_tensor / tensor_tensor_scan
   inputs and scalar_tensor_tensor data / operand1 not both in PSUM; activation bias a
   [P, 1] vector (or left out: the 2.26 docs give no scalar bias), scale a number or a
-  [P, 1] vector; engine= one the instruction's page names.
+  [P, 1] vector; tensor_copy_predicated's predicate uint8, uint16 or uint32 (SDK 2.25, the
+  page relevant for Trn1), its src and dst of one dtype and shape, src and predicate not both
+  in PSUM; engine= one the instruction's page names.
+* dtypes: a tile of nl.uint8 / uint16 / uint32 (tensor_scalar's dtype=, nl.ndarray) holds
+  integers; a conversion of any other float into one is refused, not guessed.
 * tiles: the partition axis first ("a tile in NKI must map shape[0] to the partition
   dimension"), at most 128 partitions (TC#1), at least 2 dimensions (NKI Known Issues);
   a PSUM tensor's free size per tile at most nl.tile_size.psum_fmax = 512 (TC#2; one
@@ -86,6 +90,8 @@ DOC_TENSOR_SCALAR = "nki.isa.tensor_scalar, Neuron SDK 2.26 docs"
 DOC_IOTA = "nki.isa.iota, Neuron SDK 2.26 docs"
 DOC_MEMSET = "nki.isa.memset, Neuron SDK 2.26 docs"
 DOC_RECIPROCAL = "nki.isa.reciprocal, Neuron SDK 2.26 docs"
+DOC_COPY_PRED = "nki.isa.tensor_copy_predicated, Neuron SDK 2.25 docs (relevant for Inf2, Trn1, Trn2)"
+DOC_DTYPES = "Supported Data Types (nki.language), Neuron SDK docs"
 DOC_ISA_INDEX = "nki.isa, Neuron SDK 2.26 docs"
 DOC_ALU_OPS = "Supported Math Operators for NKI ISA (the ALU operator table), Neuron SDK docs"
 DOC_LOAD = "nki.language.load, Neuron SDK 2.26 docs"
@@ -225,7 +231,11 @@ class _DType:
 float32 = np.float32
 float16 = np.float16
 bfloat16 = _DType("bfloat16")
-_DTYPES = (np.float32, np.float16, bfloat16)
+uint8 = np.uint8
+uint16 = np.uint16
+uint32 = np.uint32
+_UINTS = (np.uint8, np.uint16, np.uint32)
+_DTYPES = (np.float32, np.float16, bfloat16) + _UINTS
 
 
 def _round(dtype, x):
@@ -238,6 +248,15 @@ def _round(dtype, x):
     if dtype is np.float16:
         with np.errstate(over="ignore"):
             return x.astype(np.float16).astype(np.float32)
+    if any(dtype is u for u in _UINTS):
+        # an integer tile holds integers; how NKI converts other floats (rounding, saturation) is
+        # not modelled, so the stand-in refuses them rather than guess
+        top = float(np.iinfo(dtype).max)
+        ok = np.isfinite(x) & (x == np.trunc(x)) & (x >= 0) & (x <= top)
+        if not ok.all():
+            bad = x[~ok].flat[0]
+            _fail("cast", f"{bad!r} written to an {_dtname(dtype)} tile: the stand-in models only integers in "
+                          f"[0, {int(top)}] there", DOC_DTYPES)
     return x
 
 
@@ -638,7 +657,8 @@ def _alloc(where, shape, dtype, buffer):
     if dtype is None:
         dtype = np.float32
     if not any(dtype is d for d in _DTYPES):
-        _fail(where, f"unsupported dtype {dtype!r} (the stand-in has nl.float32, nl.bfloat16, nl.float16)")
+        _fail(where, f"unsupported dtype {dtype!r} (the stand-in has nl.float32, nl.bfloat16, nl.float16, "
+                     "nl.uint8, nl.uint16, nl.uint32)")
     raw = shape if isinstance(shape, (tuple, list)) else (shape,)
     shp = _shape(shape)
     if any(s <= 0 for s in shp):
@@ -899,9 +919,12 @@ def tensor_tensor(data1, data2, op, engine=unknown_engine):
 _SCALAR_ENGINE_TS = {("multiply", "add"), ("multiply", None), ("add", None)}
 
 
-def tensor_scalar(data, op0, operand0, op1=None, operand1=None, engine=unknown_engine):
-    """out[p, f] = op0(data[p, f], operand0[p, 0]) (then op1(., operand1[p, 0]) if given)."""
+def tensor_scalar(data, op0, operand0, op1=None, operand1=None, engine=unknown_engine, dtype=None):
+    """out[p, f] = op0(data[p, f], operand0[p, 0]) (then op1(., operand1[p, 0]) if given), cast to
+    dtype when given ("dtype: (optional) data type to cast the output type to")."""
     where = "nisa.tensor_scalar"
+    if dtype is not None and not any(dtype is d for d in _DTYPES):
+        _fail(where, f"unsupported dtype {dtype!r}", DOC_DTYPES)
     engines = _check_engine(where, engine, ("vector", "scalar", "gpsimd"), f"{DOC_TENSOR_SCALAR}; {DOC_ISA_INDEX}")
     fn0 = _op(where, "op0", op0, _ALU, "ALU operators")
     _cmp_on_vector(where, "op0", op0, engines)
@@ -917,7 +940,40 @@ def tensor_scalar(data, op0, operand0, op1=None, operand1=None, engine=unknown_e
         if op1 is not None or operand1 is not None:
             fn1 = _op(where, "op1", op1, _ALU, "ALU operators")
             r = fn1(r, _column(where, "operand1", operand1, P, _reads(engines), engines, doc=DOC_TENSOR_SCALAR))
-    return _result(where, r, engines, data.ndtype, shape=data.shape)
+    return _result(where, r, engines, data.ndtype if dtype is None else dtype, shape=data.shape)
+
+
+def tensor_copy_predicated(src, dst, predicate, reverse_pred=False, mask=None, dtype=None):
+    """dst[p, f] = src[p, f] where predicate[p, f] is true (false with reverse_pred), dst left as it
+    is elsewhere, on the Vector Engine: "predicate must be of type uint8, uint16, or uint32"; "src and
+    dst must share the same data type"; "src, dst, and predicate must occupy the same number of
+    partitions and same number of elements per partition"; "Either src or predicate may be in PSUM,
+    but not both"; src may be a number (tensor_copy_predicated, SDK 2.25)."""
+    where = "nisa.tensor_copy_predicated"
+    engines = ("vector",)
+    if mask is not None:
+        _fail(where, "mask= is not modelled by the stand-in")
+    pr = _tile(where, "predicate", predicate, _reads(engines), engines)
+    if not any(predicate.ndtype is u for u in _UINTS):
+        _fail(where, f"predicate is {_dtname(predicate.ndtype)}; 'predicate must be of type uint8, uint16, or "
+                     "uint32'", DOC_COPY_PRED)
+    d = _tile(where, "dst", dst, _reads(engines), engines)
+    if d.shape != pr.shape:
+        _fail(where, f"dst {dst.shape} and predicate {predicate.shape} must occupy the same number of partitions "
+                     "and elements per partition", DOC_COPY_PRED)
+    if _is_number(src):
+        v = np.full(d.shape, np.float64(src))
+    else:
+        v = _tile(where, "src", src, _reads(engines), engines)
+        if v.shape != d.shape:
+            _fail(where, f"src {src.shape} and dst {dst.shape} must occupy the same number of partitions and "
+                         "elements per partition", DOC_COPY_PRED)
+        if src.ndtype is not dst.ndtype:
+            _fail(where, f"src is {_dtname(src.ndtype)} and dst {_dtname(dst.ndtype)}; 'src and dst must share "
+                         "the same data type'", DOC_COPY_PRED)
+        _not_both_psum(where, "src", src, "predicate", predicate, DOC_COPY_PRED)
+    take = (pr == 0) if reverse_pred else (pr != 0)
+    _write(where, "dst", dst, np.where(take, v, d).reshape(dst.shape), _writes(engines), engines)
 
 
 def scalar_tensor_tensor(data, op0, operand0, op1, operand1):
@@ -1078,13 +1134,13 @@ def jit(fn=None, **_options):
 _LANGUAGE_NAMES = [
     "sbuf", "psum", "hbm", "shared_hbm", "private_hbm", "par_dim", "ndarray", "zeros",
     "affine_range", "sequential_range", "static_range", "arange", "load", "store",
-    "tile_size", "float32", "bfloat16", "float16", "broadcast_to",
+    "tile_size", "float32", "bfloat16", "float16", "uint8", "uint16", "uint32", "broadcast_to",
 ]
 _ISA_NAMES = [
     "dma_copy", "dma_transpose", "tensor_copy", "nc_transpose", "nc_matmul", "activation",
     "activation_reduce", "reciprocal", "tensor_tensor", "tensor_scalar", "scalar_tensor_tensor",
     "tensor_reduce", "tensor_partition_reduce", "tensor_scalar_reduce", "tensor_tensor_scan",
-    "memset", "iota", "tensor_engine", "vector_engine", "scalar_engine", "gpsimd_engine",
+    "memset", "iota", "tensor_copy_predicated", "tensor_engine", "vector_engine", "scalar_engine", "gpsimd_engine",
     "unknown_engine",
 ]
 

@@ -427,6 +427,38 @@ def tensor_scalar_reduce():
 
 
 @test
+def tensor_copy_predicated():
+    P, F = 4, 6
+    c = rand(P, F)
+    c[0, 0], c[1, 1], c[2, 2] = 0.0, -0.0, np.nan     # NumPy's truth: 0 and -0.0 false, NaN true
+    a, b = rand(P, F), rand(P, F)
+    a[3, 3] = np.inf
+    truth = elementwise((P, F), lambda p, f: float(c[p, f] != 0))
+    pred = nisa.tensor_scalar(sb(c), op0=nl.not_equal, operand0=0.0, dtype=nl.uint8, engine=nisa.vector_engine)
+    assert pred.ndtype is nl.uint8
+    close(pred, truth)
+    dst = nisa.tensor_copy(sb(b))
+    nisa.tensor_copy_predicated(src=sb(a), dst=dst, predicate=pred)
+    want = elementwise((P, F), lambda p, f: float(a[p, f]) if truth[p, f] else float(b[p, f]))
+    assert np.array_equal(raw(dst), want.astype(np.float32)), "select by a uint8 predicate"
+    dst = nisa.tensor_copy(sb(b))
+    nisa.tensor_copy_predicated(src=-2.5, dst=dst, predicate=pred, reverse_pred=True)
+    close(dst, elementwise((P, F), lambda p, f: float(b[p, f]) if truth[p, f] else -2.5))
+    # the documented rules: an integer predicate, one dtype for src and dst, one shape, not both in PSUM
+    fpred = nisa.tensor_scalar(sb(c), op0=nl.not_equal, operand0=0.0, engine=nisa.vector_engine)
+    assert "uint8, uint16, or uint32" in raises(nisa.tensor_copy_predicated, src=sb(a), dst=nisa.tensor_copy(sb(b)),
+                                                predicate=fpred)
+    bdst = nki_sim.Tile(b, nl.sbuf, nl.bfloat16)
+    assert "same data type" in raises(nisa.tensor_copy_predicated, src=sb(a), dst=bdst, predicate=pred)
+    assert "same number of partitions" in raises(nisa.tensor_copy_predicated, src=sb(a[:, :3]),
+                                                 dst=nisa.tensor_copy(sb(b)), predicate=pred)
+    ppred = nki_sim.Tile(truth.astype(np.float32), nl.psum, nl.uint8)
+    assert "PSUM" in raises(nisa.tensor_copy_predicated, src=ps(a), dst=nisa.tensor_copy(sb(b)), predicate=ppred)
+    # an integer tile holds integers: a conversion of other floats is not guessed
+    assert "uint8" in raises(nisa.tensor_scalar, sb(c), op0=nl.add, operand0=0.5, dtype=nl.uint8)
+
+
+@test
 def tensor_tensor_scan():
     P, F = 3, 7
     d0, d1, init = rand(P, F), rand(P, F), rand(P, 1)

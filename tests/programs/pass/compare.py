@@ -45,3 +45,7 @@ def compare_masks(X: "f32[M,N]", Y: "f32[M,N]"):
 def mixed_float(X: "f32[M,N]", W: "f32[N,K]"):
     m = (X > 0) * 1.0
     return (m + m - (X < 0.5)) @ W + (X > 0) @ W
+
+# a condition that is a column beside [M, N] (no instruction selects by a per-partition column yet)
+def col_where(X: "f32[M,N]", v: "f32[M,1]"):
+    return np.where(v > 0, X, 1.0)

@@ -11,3 +11,6 @@ def semicolons(X: "f32[M,4]"): y = X * 3.0; return double(y) - y;
 def doc_and_block(X: "f32[M,4]", Y: "f32[M,4]"):
     """a docstring; then two statements on one line"""; a = X + Y
     b = a * 2.0; return a, b
+
+# NumPy's constants pi and e, as the numbers NumPy holds
+def np_constants(X: "f32[M,4]"): return X * np.pi + np.e
