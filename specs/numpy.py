@@ -22,3 +22,7 @@ def clip(a, a_min, a_max):
 
 def power(x, n):
     return x ** n
+
+
+def sign(x):
+    return np.where(x > 0, 1.0, np.where(x < 0, -1.0, x))   # 0 stays 0, NaN stays NaN

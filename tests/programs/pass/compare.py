@@ -49,3 +49,7 @@ def mixed_float(X: "f32[M,N]", W: "f32[N,K]"):
 # a condition that is a column beside [M, N] (no instruction selects by a per-partition column yet)
 def col_where(X: "f32[M,N]", v: "f32[M,1]"):
     return np.where(v > 0, X, 1.0)
+
+# np.sign: specs/numpy.py's nested where (0 stays 0, NaN stays NaN)
+def sign_of(X: "f32[M,N]"):
+    return np.sign(X - 0.25) * 2.0
