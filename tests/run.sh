@@ -1239,7 +1239,7 @@ compile_runs tests/programs/pass/compare.py M=96,N=80 threshold masks np_functio
 # np.where: a select of three NKI instructions, a uint8 predicate made from the condition (any
 # non-zero true), a copy of one side and a predicated copy of the other (tensor_copy_predicated);
 # a number on either side is spread along the free axis first
-compile_runs tests/compile/where.py M=200,N=96 leaky_relu fill_false fill_true given_mask row_threshold masked_softmax signed_magnitude
+compile_runs tests/compile/where.py M=200,N=96 leaky_relu fill_false fill_true given_mask row_threshold masked_softmax signed_magnitude additive_mask
 expect_grep 'nisa.tensor_copy_predicated(src=.*, dst=v[0-9]*.*predicate=nisa.tensor_scalar(.*op0=nl.not_equal, operand0=0.0, dtype=nl.uint8' "$tmp/c_given_mask.py" "a where selects by a uint8 predicate"
 COMPILE_OPTS="--budget 200"
 compile_runs tests/compile/where.py S=130,D=32 masked_attention

@@ -40,3 +40,8 @@ def masked_attention(Q: "f32[S,D]", K: "f32[S,D]", V: "f32[S,D]", mask: "f32[S,S
 # np.sign, a helper of specs/numpy.py written as two selects with numbers on the true side
 def signed_magnitude(X: "f32[M,N]"):
     return np.sign(X) * np.sqrt(np.abs(X))
+
+
+# an additive mask made from a mask: numbers on both sides
+def additive_mask(S: "f32[M,N]", mask: "f32[M,N]"):
+    return S + np.where(mask > 0, 0.0, -1e9)
