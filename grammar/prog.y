@@ -54,7 +54,7 @@ static PExpr *pvec(Arena *A, int kind, AxLoc loc, Vec *v);
 %token <s> CMP "comparison" AUGASSIGN "augmented assignment" BADCHAR "invalid character" BADSTRING "unterminated string"
 
 %type <e> expr cmp arith term factor power postfix atom arg sub expr_opt ret_opt
-%type <vec> args args_opt subs exprs stmts params params_opt body line smalls
+%type <vec> args args_opt subs exprs stmts params params_opt body line smalls names
 %type <st> stmt
 %type <fn> funcdef
 %type <par> param
@@ -122,6 +122,11 @@ stmt
 	: NAME '=' expr {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_ASSIGN; $$->loc = L(@1); $$->target = $1; $$->value = $3;
 	}
+	| names '=' exprs {   /* a, b = t  (tuple unpacking: M, N = X.shape) */
+		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_ASSIGN; $$->loc = L(@1);
+		$$->ntargets = $1.n; $$->targets = (PExpr **)$1.v;
+		$$->value = $3.n == 1 ? $3.v[0] : pvec(A, PX_TUPLE, L(@3), &$3);
+	}
 	| RETURN exprs {
 		$$ = arena_alloc(A, sizeof *$$); $$->kind = PS_RETURN; $$->loc = L(@1);
 		$$->value = $2.n == 1 ? $2.v[0] : pvec(A, PX_TUPLE, L(@2), &$2);
@@ -131,6 +136,12 @@ stmt
 		$$->value = pvec(A, PX_TUPLE, L(@2), &$2);
 	}
 	| STRING { $$ = arena_alloc(A, sizeof *$$); $$->kind = PS_DOC; $$->loc = L(@1); }
+	;
+
+names
+	: NAME ',' NAME     { PExpr *a = px(A, PX_NAME, L(@1)), *b = px(A, PX_NAME, L(@3)); a->s = $1; b->s = $3;
+	                      $$ = (Vec){0}; vpush(A, &$$, a); vpush(A, &$$, b); }
+	| names ',' NAME    { PExpr *c = px(A, PX_NAME, L(@3)); c->s = $3; $$ = $1; vpush(A, &$$, c); }
 	;
 
 exprs

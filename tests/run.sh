@@ -1407,7 +1407,7 @@ compile_runs tests/compile/model_code.py M=300,N=200,K=96 cosine_sim
 compile_runs tests/compile/model_code.py M=300,N=200 logsoftmax minmax_scale centered_gram huber rope_half
 compile_runs tests/compile/model_code.py H=4,S=130,D=32 merge_heads
 compile_runs tests/compile/model_code.py H=4,S=130,T=130 mean_over_heads
-compile_runs tests/compile/model_code.py B=3,S=130,E=96 seq_softmax layer_norm_3d
+compile_runs tests/compile/model_code.py B=3,S=130,E=96 seq_softmax layer_norm_3d linear_unpacked
 COMPILE_OPTS=
 compile_runs tests/compile/vectors.py N=700 scale add_vectors vector_sum running_sums helpers_on_vectors
 compile_runs tests/compile/vectors.py M=512,N=384 column_sums_scaled center_columns_by_sum column_max_total

@@ -45,8 +45,10 @@ enum { PS_ASSIGN, PS_RETURN, PS_DOC };
 typedef struct PStmt {
 	int kind;
 	AxLoc loc;
-	const char *target;      /* PS_ASSIGN */
+	const char *target;      /* PS_ASSIGN to one name */
 	PExpr *value;
+	int ntargets;            /* PS_ASSIGN to several (a, b = ...): their PX_NAMEs */
+	PExpr **targets;
 } PStmt;
 
 typedef struct PParam {

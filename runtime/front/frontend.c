@@ -527,6 +527,26 @@ run_body(Fe *fe, PFunc *f, Scope *s)
 			fe->ret_loc = st->value->loc;
 			return eval(fe, s, st->value);
 		}
+		if (st->ntargets) {   /* a, b = t: t a tuple or a shape of exactly that many */
+			Val v = eval(fe, s, st->value);
+			if (v.k != V_TUPLE && v.k != V_SHAPE)
+				fe_error(fe, st->value->loc, "cannot unpack %s into %d names (a tuple or a shape unpacks)",
+				         vkind_name(v.k), st->ntargets);
+			int n = v.k == V_SHAPE ? fe->g->nodes[v.node].rank : v.n;
+			if (n != st->ntargets)
+				fe_error(fe, st->value->loc, "%s of %d value%s unpacked into %d names", vkind_name(v.k), n,
+				         n == 1 ? "" : "s", st->ntargets);
+			Val vals[64];
+			for (int k = 0; k < n && k < 64; k++)
+				vals[k] = v.k == V_TUPLE ? v.v[k] : (Val){ .k = V_SIZE, .t = fe->g->nodes[v.node].dim[k] };
+			for (int k = 0; k < n && k < 64; k++) {
+				const PExpr *t = st->targets[k];
+				if (fe->file->np && strcmp(t->s, fe->file->np) == 0)
+					fe_error(fe, t->loc, "assigning to '%s' hides numpy", t->s);
+				bind(fe, s, t->s, vals[k]);
+			}
+			continue;
+		}
 		if (fe->file->np && strcmp(st->target, fe->file->np) == 0)
 			fe_error(fe, st->loc, "assigning to '%s' hides numpy", st->target);
 		bind(fe, s, st->target, eval(fe, s, st->value));

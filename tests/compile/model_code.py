@@ -58,3 +58,9 @@ def layer_norm_3d(X: "f32[B,S,E]", g: "f32[E]", b: "f32[E]"):
     m = X.mean(axis=-1, keepdims=True)
     v = ((X - m) ** 2).mean(axis=-1, keepdims=True)
     return (X - m) / np.sqrt(v + 1e-5) * g + b
+
+
+# a linear layer over [B, S, E] with the sizes unpacked from the shape, as model code writes it
+def linear_unpacked(X: "f32[B,S,E]", W: "f32[E,E]"):
+    B, S, E = X.shape
+    return (X.reshape(B * S, E) @ W).reshape(B, S, E)
