@@ -278,6 +278,16 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			fe_error(fe, loc, "np.outer needs two tensors");
 		return (Val){ .k = V_TENSOR, .node = fe_outer(fe, args[0].node, args[1].node, loc) };
 	}
+	if (strcmp(name, "dot") == 0) {   /* np.dot is @ for vectors and matrices, another contraction past */
+		if (nkw)
+			fe_error(fe, kw[0].loc, "dot takes no keyword arguments here");
+		if (nargs != 2 || args[0].k != V_TENSOR || args[1].k != V_TENSOR)
+			fe_error(fe, loc, "np.dot needs two tensors (a number scales: write *)");
+		if (fe->g->nodes[args[0].node].rank > 2 || fe->g->nodes[args[1].node].rank > 2)
+			fe_error(fe, loc, "np.dot of a tensor of rank above 2 sums over the last axis of one and the "
+			         "second-to-last of the other, all other axes kept; not supported: @ (np.matmul) batches");
+		return (Val){ .k = V_TENSOR, .node = fe_matmul(fe, fe_role(fe, "@", loc), args[0].node, args[1].node, loc) };
+	}
 	if (strcmp(name, "reshape") == 0) {
 		if (nargs < 2 || args[0].k != V_TENSOR)
 			fe_error(fe, loc, "reshape needs a tensor and a shape");
@@ -380,7 +390,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		return (Val){ .k = V_SHAPE, .node = b.node };
 	if (strcmp(e->s, "ndim") == 0)
 		return (Val){ .k = V_SIZE, .t = t_int(fe->tc, fe->g->nodes[b.node].rank) };
-	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 ||
+	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 || strcmp(e->s, "dot") == 0 ||
 	    (ax_find_op(fe->t, e->s) && ax_has_role(ax_find_op(fe->t, e->s), "np")) || numpy_func(fe, e->s))
 		return (Val){ .k = V_METHOD, .node = b.node, .name = e->s };
 	fe_error(fe, e->loc, "unknown tensor attribute or method '%s'", e->s);

@@ -20,3 +20,7 @@ def outer(a: "f32[M]", b: "f32[N]"):
 
 def chained(X: "f32[M,K]", W: "f32[K,N]", v: "f32[N]", u: "f32[M]"):
     return u @ (X @ W) @ v, (X @ (W @ v)) * u
+
+# np.dot and x.dot: @ for vectors and matrices
+def dots(X: "f32[M,K]", v: "f32[K]", W: "f32[K,N]"):
+    return np.dot(X, W) + X.dot(v)[:, None] + np.dot(v, v)
