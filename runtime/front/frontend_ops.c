@@ -402,34 +402,51 @@ along_vector(Fe *fe, int opi, int x, int keep, int *reduced, AxLoc loc)
 	return node;
 }
 
-/* np.sum(x) with axis=None: the op along every axis in turn, the last first
- * (keeping each as size 1), then, without keepdims=True, every axis dropped: NumPy's 0-d
- * result.  Only for an op that reduces (its result keeps the axis as 1). */
+/* np.sum(x, axis=(0, 2)): the op along each axis given (sorted, distinct), the last first
+ * (keeping each as size 1), then, without keepdims=True, those axes dropped.  Only for an op
+ * that reduces (its result keeps the axis as 1): a sum, mean or max over several axes is
+ * the same op over each in turn. */
+static int
+reduce_axes(Fe *fe, int opi, int x, const int64_t *axes, int naxes, int keep, int tuple, AxLoc loc)
+{
+	const AxOp *op = &fe->t->ops[opi];
+	int node = x;
+	for (int k = naxes - 1; k >= 0; k--) {   /* the last axis first, as NumPy walks memory */
+		int64_t ax = axes[k];
+		node = fe_apply(fe, opi, &node, 1, &ax, 1, NULL, loc);
+		int64_t kept[AX_MAXR];
+		if (fe_kept_axes(fe, &fe->g->nodes[node], kept) == 0) {
+			if (tuple)
+				fe_error(fe, loc, "%s takes one integer axis, not a tuple (as in NumPy)", op->name);
+			fe_error(fe, loc, "%s without an axis works on the flattened tensor in NumPy, which is not supported: "
+			         "give axis=", op->name);
+		}
+	}
+	if (keep != 1)
+		for (int k = naxes - 1; k >= 0; k--) {
+			int64_t ax = axes[k];
+			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &ax, 1, NULL, loc);
+		}
+	return node;
+}
+
+/* np.sum(x) with axis=None: the op along every axis (reduce_axes), NumPy's 0-d result without
+ * keepdims=True; a scan of a vector is the scan (flattening changes nothing). */
 static int
 reduce_all(Fe *fe, int opi, int x, int keep, AxLoc loc)
 {
 	const AxOp *op = &fe->t->ops[opi];
-	int r = fe->g->nodes[x].rank, node = x;
+	int r = fe->g->nodes[x].rank;
 	if (r == 0)
 		fe_error(fe, loc, "%s of a rank-0 tensor is not supported", op->name);
 	if (r == 1) {   /* a scan of a vector too: flattening changes nothing */
 		int reduced;
 		return along_vector(fe, opi, x, keep, &reduced, loc);
 	}
-	for (int64_t ax = r - 1; ax >= 0; ax--) {   /* the last axis first, as NumPy walks memory */
-		node = fe_apply(fe, opi, &node, 1, &ax, 1, NULL, loc);
-		int64_t kept[AX_MAXR];
-		if (fe_kept_axes(fe, &fe->g->nodes[node], kept) == 0) {
-			if (r == 1 && keep < 0)   /* a scan of a vector: flattening changes nothing */
-				return node;
-			fe_error(fe, loc, "%s without an axis works on the flattened tensor in NumPy, which is not supported: "
-			         "give axis=", op->name);
-		}
-	}
-	if (keep != 1)
-		for (int64_t ax = r - 1; ax >= 0; ax--)
-			node = fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &ax, 1, NULL, loc);
-	return node;
+	int64_t all[AX_MAXR];
+	for (int k = 0; k < r; k++)
+		all[k] = k;
+	return reduce_axes(fe, opi, x, all, r, keep, 0, loc);
 }
 
 int
@@ -463,7 +480,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	}
 	int r0 = nin ? fe->g->nodes[in[0]].rank : 0;
 	int all_axes = 0;   /* axis=None */
-	AxLoc none_loc = loc;
+	AxLoc none_loc = loc, tuple_loc = { 0 };   /* tuple_loc.file: axis= a tuple */
 	for (; i < nargs; i++) {
 		int64_t a;
 		if (args[i].k == V_NONE && i + 1 == nargs && !naxes) {   /* np.sum(x, None) */
@@ -482,13 +499,22 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	for (int k = 0; k < nkw; k++) {
 		if (strcmp(kw[k].name, "axis") == 0) {
 			int64_t a;
-			if (kw[k].v.k == V_TUPLE)
-				fe_error(fe, kw[k].loc, "a tuple of axes is not supported: reduce one axis at a time");
 			if (naxes || all_axes)
 				fe_error(fe, kw[k].loc, "the axis is given twice");
 			if (kw[k].v.k == V_NONE) {
 				all_axes = 1;
 				none_loc = kw[k].loc;
+				continue;
+			}
+			if (kw[k].v.k == V_TUPLE) {   /* axis=(0, 2): a reduction over each, below */
+				if (kw[k].v.n == 0 || kw[k].v.n > AX_MAXR)
+					fe_error(fe, kw[k].loc, "axis= must name 1 to %d axes", AX_MAXR);
+				for (int j = 0; j < kw[k].v.n; j++) {
+					if (!fe_int_const(fe, kw[k].v.v[j], &a))
+						fe_error(fe, kw[k].loc, "axis= must be integer constants");
+					axes[naxes++] = a;
+				}
+				tuple_loc = kw[k].loc;
 				continue;
 			}
 			if (!fe_int_const(fe, kw[k].v, &a))
@@ -514,6 +540,23 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		if (nin != 1 || op->layout_only || op->broadcast || runs0 != 1)
 			fe_error(fe, none_loc, "%s: axis=None is not supported here (it is for reductions of one tensor)", op->name);
 		return reduce_all(fe, opi, in[0], keep, loc);
+	}
+	if (tuple_loc.file) {   /* axis=(a, b, ...): the op over each, for reductions of one tensor */
+		if (nin != 1 || op->layout_only || op->broadcast || runs0 != 1)
+			fe_error(fe, tuple_loc, "%s: a tuple of axes is for reductions of one tensor", op->name);
+		for (int k = 0; k < naxes; k++)
+			axes[k] = fe_norm_axis(fe, axes[k], r0, tuple_loc);
+		for (int k = 1; k < naxes; k++)
+			for (int j = k; j > 0 && axes[j - 1] > axes[j]; j--) {
+				int64_t tmp = axes[j];
+				axes[j] = axes[j - 1];
+				axes[j - 1] = tmp;
+			}
+		for (int k = 1; k < naxes; k++)
+			if (axes[k] == axes[k - 1])
+				fe_error(fe, tuple_loc, "axis %lld is given twice (NumPy: duplicate value in 'axis')",
+				         (long long)axes[k]);
+		return reduce_axes(fe, opi, in[0], axes, naxes, keep, 1, loc);
 	}
 	/* axes count from the first operand, or from the result for an op whose
 	 * named dims exist only in its result */
