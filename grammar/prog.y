@@ -70,8 +70,10 @@ file
 	;
 
 import
-	: IMPORT NAME NEWLINE            { if (strcmp($2, "numpy") == 0) out->np = "numpy"; }
-	| IMPORT NAME AS NAME NEWLINE    { if (strcmp($2, "numpy") == 0) out->np = $4; }
+	: IMPORT NAME NEWLINE            { if (strcmp($2, "numpy") == 0) out->np = "numpy";
+	                                   if (strcmp($2, "math") == 0) out->math = "math"; }
+	| IMPORT NAME AS NAME NEWLINE    { if (strcmp($2, "numpy") == 0) out->np = $4;
+	                                   if (strcmp($2, "math") == 0) out->math = $4; }
 	;
 
 funcdef

@@ -28,8 +28,8 @@ typedef enum {
 	V_REAL,     /* real term: float literal, scalar parameter, arithmetic of them */
 	V_BOOL,     /* b */
 	V_TUPLE,    /* n, v (tuples and lists alike) */
-	V_MODULE,   /* numpy */
-	V_NPFN,     /* np.name */
+	V_MODULE,   /* numpy; b = 1: math */
+	V_NPFN,     /* np.name; b = 1: math.name, of numbers only */
 	V_METHOD,   /* node.name */
 	V_FUNC,     /* a def of the same file */
 	V_SHAPE,    /* node.shape */

@@ -70,6 +70,7 @@ typedef struct PFunc {
 typedef struct PFile {
 	const char *path;
 	const char *np;          /* the name numpy is imported as */
+	const char *math;        /* the name math is imported as (its functions of numbers) */
 	int nfuncs;
 	PFunc **funcs;
 } PFile;

@@ -63,6 +63,8 @@ lookup(Fe *fe, Scope *s, const char *name, AxLoc loc)
 			return s->vals[i];
 	if (fe->file->np && strcmp(name, fe->file->np) == 0)
 		return (Val){ .k = V_MODULE };
+	if (fe->file->math && strcmp(name, fe->file->math) == 0)
+		return (Val){ .k = V_MODULE, .b = 1 };
 	PFunc *f = find_func(fe->file, name);
 	if (f)
 		return (Val){ .k = V_FUNC, .fn = f };
@@ -206,8 +208,10 @@ arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
 	}
 	case 'p': {
 		double x;
+		if (t_eval(b.t, NULL, &x) == 0 && (x == 0.5 || x == -0.5))   /* D ** -0.5: a square root, on chip */
+			return arith(fe, op, (Val){ .k = V_TENSOR, .node = fe_tensor(fe, a, loc) }, b, loc);
 		if (t_eval(b.t, NULL, &x) != 0 || x != 2)
-			fe_error(fe, loc, "'**' on numbers is supported with the exponent 2 only");
+			fe_error(fe, loc, "'**' on numbers is supported with the exponents 2, 0.5 and -0.5 only");
 		return (Val){ .k = a.k, .t = t_bin(fe->tc, TK_MUL, a.t, a.t) };
 	}
 	default:
@@ -277,6 +281,15 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		if (nargs != 2 || args[0].k != V_TENSOR || args[1].k != V_TENSOR)
 			fe_error(fe, loc, "np.outer needs two tensors");
 		return (Val){ .k = V_TENSOR, .node = fe_outer(fe, args[0].node, args[1].node, loc) };
+	}
+	if (strcmp(name, "float32") == 0 || strcmp(name, "float64") == 0) {   /* np.float32(D): the number */
+		if (nkw || nargs != 1)
+			fe_error(fe, loc, "np.%s takes one number", name);
+		if (args[0].k == V_SIZE || args[0].k == V_REAL)
+			return (Val){ .k = V_REAL, .t = t_toreal(fe->tc, args[0].t) };
+		if (args[0].k == V_TENSOR && strcmp(name, "float32") == 0)
+			return args[0];   /* tensors are float32 already */
+		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, vkind_name(args[0].k));
 	}
 	if (strcmp(name, "dot") == 0) {   /* np.dot is @ for vectors and matrices, another contraction past */
 		if (nkw)
@@ -354,6 +367,10 @@ eval_call(Fe *fe, Scope *s, PExpr *e)
 	}
 	if (f.k == V_NPFN) {
 		int n = call_args(fe, s, e, NULL, args, kw, &nkw);
+		for (int i = 0; f.b && i < n; i++)   /* math.sqrt(D): NumPy's function of that number */
+			if (args[i].k != V_SIZE && args[i].k != V_REAL)
+				fe_error(fe, e->loc, "math.%s takes numbers, not %s (np.%s takes tensors)", f.name,
+				         vkind_name(args[i].k), f.name);
 		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
 	}
 	if (f.k == V_METHOD) {
@@ -378,9 +395,9 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		static const char *const unreal[] = { "inf", "Inf", "infty", "Infinity", "PINF", "NINF", "nan", "NaN", "NAN" };
 		for (size_t i = 0; i < sizeof unreal / sizeof *unreal; i++)
 			if (strcmp(e->s, unreal[i]) == 0)
-				fe_error(fe, e->loc, "np.%s: infinities and NaN are not supported (the checker proves over real "
-				         "numbers); a large finite number masks as well (np.where(m, s, -1e9))", e->s);
-		return (Val){ .k = V_NPFN, .name = e->s };
+				fe_error(fe, e->loc, "%s.%s: infinities and NaN are not supported (the checker proves over real "
+				         "numbers); a large finite number masks as well (np.where(m, s, -1e9))", b.b ? "math" : "np", e->s);
+		return (Val){ .k = V_NPFN, .name = e->s, .b = b.b };
 	}
 	if (b.k != V_TENSOR)
 		fe_error(fe, e->loc, "%s has no attribute '%s'", vkind_name(b.k), e->s);
