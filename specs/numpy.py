@@ -26,3 +26,7 @@ def power(x, n):
 
 def sign(x):
     return np.where(x > 0, 1.0, np.where(x < 0, -1.0, x))   # 0 stays 0, NaN stays NaN
+
+
+def linalg_norm(x, axis=None, keepdims=False):   # np.linalg.norm, its default ord: the 2-norm (Frobenius)
+    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))

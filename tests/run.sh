@@ -1404,7 +1404,7 @@ compile_runs tests/compile/reductions.py A=3,B=5,M=130,N=64 heads_var
 compile_runs tests/compile/reductions.py M=300 mean_of_column
 compile_runs tests/compile/reductions.py N=700 std_of_row
 compile_runs tests/compile/model_code.py M=300,N=200,K=96 cosine_sim
-compile_runs tests/compile/model_code.py M=300,N=200 logsoftmax minmax_scale centered_gram huber rope_half
+compile_runs tests/compile/model_code.py M=300,N=200 logsoftmax minmax_scale centered_gram huber rope_half unit_rows
 compile_runs tests/compile/model_code.py H=4,S=130,D=32 merge_heads
 compile_runs tests/compile/model_code.py H=4,S=130,T=130 mean_over_heads
 compile_runs tests/compile/model_code.py B=3,S=130,E=96 seq_softmax layer_norm_3d linear_unpacked

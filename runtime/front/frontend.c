@@ -313,7 +313,8 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
 	PFunc *f = numpy_func(fe, name);
 	if (!f)
-		fe_error(fe, loc, "unknown function np.%s: no op of that name is a NumPy function in specs/%s", name,
+		fe_error(fe, loc, "unknown function np.%s%s: no op of that name is a NumPy function in specs/%s",
+		         strncmp(name, "linalg_", 7) == 0 ? "linalg." : "", name + (strncmp(name, "linalg_", 7) == 0 ? 7 : 0),
 		         fe->t->numpy ? ", nor a function of its numpy.py" : "");
 	const char *was = fe->np_name;
 	AxLoc wloc = fe->np_call;
@@ -397,7 +398,15 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 			if (strcmp(e->s, unreal[i]) == 0)
 				fe_error(fe, e->loc, "%s.%s: infinities and NaN are not supported (the checker proves over real "
 				         "numbers); a large finite number masks as well (np.where(m, s, -1e9))", b.b ? "math" : "np", e->s);
+		if (strncmp(e->s, "linalg_", 7) == 0)   /* numpy.py's spelling of np.linalg.NAME, not NumPy's */
+			fe_error(fe, e->loc, "unknown function np.%s", e->s);
 		return (Val){ .k = V_NPFN, .name = e->s, .b = b.b };
+	}
+	if (b.k == V_NPFN && !b.b && strcmp(b.name, "linalg") == 0)   /* np.linalg.norm: numpy.py's linalg_norm */
+	{
+		char nm[128];
+		snprintf(nm, sizeof nm, "linalg_%s", e->s);
+		return (Val){ .k = V_NPFN, .name = arena_strdup(fe->a, nm) };
 	}
 	if (b.k != V_TENSOR)
 		fe_error(fe, e->loc, "%s has no attribute '%s'", vkind_name(b.k), e->s);
@@ -631,15 +640,18 @@ run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
 	if (fe->depth >= 32 || f == fe->top)
 		fe_error(fe, loc, "recursion is not supported ('%s' calls itself)", f->name);
+	int linalg = strncmp(f->name, "linalg_", 7) == 0;   /* numpy.py's spelling of np.linalg.NAME */
+	const char *shown = linalg ? f->name + 7 : f->name, *pre = linalg ? "np.linalg." : "";
 	if (nargs > f->nparams)
-		fe_error(fe, loc, "%s() takes %d argument%s, got %d", f->name, f->nparams, f->nparams == 1 ? "" : "s", nargs);
+		fe_error(fe, loc, "%s%s() takes %d argument%s, got %d", pre, shown, f->nparams, f->nparams == 1 ? "" : "s",
+		         nargs);
 	for (int k = 0; k < nkw; k++) {
 		int found = -1;
 		for (int i = 0; i < f->nparams; i++)
 			if (strcmp(f->params[i].name, kw[k].name) == 0)
 				found = i;
 		if (found < 0)
-			fe_error(fe, kw[k].loc, "%s() has no parameter '%s'", f->name, kw[k].name);
+			fe_error(fe, kw[k].loc, "%s%s() has no parameter '%s'", pre, shown, kw[k].name);
 		if (found < nargs)
 			fe_error(fe, kw[k].loc, "argument '%s' given twice", kw[k].name);
 	}

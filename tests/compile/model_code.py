@@ -64,3 +64,8 @@ def layer_norm_3d(X: "f32[B,S,E]", g: "f32[E]", b: "f32[E]"):
 def linear_unpacked(X: "f32[B,S,E]", W: "f32[E,E]"):
     B, S, E = X.shape
     return (X.reshape(B * S, E) @ W).reshape(B, S, E)
+
+
+# rows scaled to unit length with np.linalg.norm (specs/numpy.py's linalg_norm)
+def unit_rows(X: "f32[M,N]"):
+    return X / np.linalg.norm(X, axis=-1, keepdims=True)

@@ -15,3 +15,7 @@ def instance_norm(X: "f32[B,M,N]"):
 
 def max_outer(X: "f32[B,M,N]"):
     return X.max(axis=(2, 0))[:, None] + np.sum(X, axis=(0, 2), keepdims=True)[0]
+
+
+def l2_normalize(X: "f32[B,M,N]"):
+    return X / np.linalg.norm(X, axis=-1, keepdims=True) + np.linalg.norm(X[0]) + np.linalg.norm(X, axis=(1, 2))[:, None, None]
