@@ -107,6 +107,7 @@ void fe_mark_mask(Fe *fe, int node, AxLoc loc);
  * when left out)), reshape, transpose */
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
 int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
+int fe_slice(Fe *fe, int node, int axis, Term *start, Term *stop, AxLoc loc);   /* x[.., start:stop] */
 int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);
 Term *fe_lin_le(Fe *fe, Term *a, Term *b, int strict);    /* a <= b (a < b) as Q + c <= P: "2 <= M" */
 Term *fe_lin_norm(Fe *fe, Term *t);                       /* a linear size term tidied: M - 1 */

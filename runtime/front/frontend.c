@@ -291,6 +291,35 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			return args[0];   /* tensors are float32 already */
 		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, vkind_name(args[0].k));
 	}
+	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n equal pieces, as NumPy requires */
+		int64_t n, axis = 0;
+		if (nargs < 2 || nargs > 3 || args[0].k != V_TENSOR || !fe_int_const(fe, args[1], &n) || n < 1)
+			fe_error(fe, loc, "np.split takes a tensor and a number of equal pieces (a list of indices is not supported)");
+		if (nargs == 3 && !fe_int_const(fe, args[2], &axis))
+			fe_error(fe, loc, "np.split: the axis must be an integer constant");
+		for (int k = 0; k < nkw; k++)
+			if (strcmp(kw[k].name, "axis") != 0 || nargs == 3 || !fe_int_const(fe, kw[k].v, &axis))
+				fe_error(fe, kw[k].loc, "np.split takes axis= (an integer constant) and nothing else");
+		int x = args[0].node;
+		if (n > 64)
+			fe_error(fe, loc, "np.split into %lld pieces: at most 64", (long long)n);
+		axis = fe_norm_axis(fe, axis, fe->g->nodes[x].rank, loc);
+		TermCtx *tc = fe->tc;
+		Term *dim = fe->g->nodes[x].dim[axis], *piece = fe_lin_norm(fe, t_bin(tc, TK_DIV, dim, t_int(tc, n)));
+		if (!fe_need(fe, t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, t_int(tc, n), piece), dim), loc))
+			fe_error(fe, loc, "np.split: axis %lld (size %s) never splits into %lld equal pieces", (long long)axis,
+			         t_infix(tc, dim), (long long)n);
+		double pv;
+		if (t_eval(piece, NULL, &pv) == 0)   /* a literal size: its pieces' sizes literal too */
+			piece = t_int(tc, (int64_t)pv);
+		Val *v = arena_alloc(fe->a, sizeof *v * (size_t)n);
+		for (int64_t k = 0; k < n; k++) {
+			Term *start = fe_lin_norm(fe, t_bin(tc, TK_MUL, t_int(tc, k), piece));
+			Term *stop = fe_lin_norm(fe, t_bin(tc, TK_MUL, t_int(tc, k + 1), piece));
+			v[k] = (Val){ .k = V_TENSOR, .node = n == 1 ? x : fe_slice(fe, x, (int)axis, start, stop, loc) };
+		}
+		return (Val){ .k = V_TUPLE, .n = (int)n, .v = v };
+	}
 	if (strcmp(name, "dot") == 0) {   /* np.dot is @ for vectors and matrices, another contraction past */
 		if (nkw)
 			fe_error(fe, kw[0].loc, "dot takes no keyword arguments here");

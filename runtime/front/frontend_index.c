@@ -117,11 +117,7 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 		Term *dim = fe->g->nodes[node].dim[ax];
 		if (v.k == V_SIZE) {                /* x[i]: a one-wide slice, then drop the axis */
 			Term *start = int_index(fe, v, dim, ax, il);
-			Term *b[2] = { start, fe_lin_norm(fe, t_bin(tc, TK_ADD, start, t_int(tc, 1))) };
-			Term *sattr[AX_MAXATTR];
-			int op = fe_role(fe, "x[a:b]", il);
-			role_attrs(fe, op, b, 2, sattr, il);
-			node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
+			node = fe_slice(fe, node, ax, start, fe_lin_norm(fe, t_bin(tc, TK_ADD, start, t_int(tc, 1))), il);
 			node = fe_apply(fe, fe_role(fe, "keepdims=False", il), &node, 1, &at, 1, NULL, il);
 			continue;
 		}
@@ -151,13 +147,29 @@ fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc)
 		            fe_proves(fe, t_bin(tc, TK_EQ, stop, dim));
 		if (whole)
 			continue;
+		if (st == 1) {
+			node = fe_slice(fe, node, (int)at, start, stop, il);
+			continue;
+		}
 		Term *b[3] = { start, stop, t_int(tc, st) };
 		Term *sattr[AX_MAXATTR];
-		int op = fe_role(fe, st == 1 ? "x[a:b]" : "x[a:b:s]", il);
-		role_attrs(fe, op, b, st == 1 ? 2 : 3, sattr, il);
+		int op = fe_role(fe, "x[a:b:s]", il);
+		role_attrs(fe, op, b, 3, sattr, il);
 		node = fe_apply(fe, op, &node, 1, &at, 1, sattr, il);
 	}
 	return node;
+}
+
+/* node[..., start:stop, ...] along axis (step 1, start < stop). */
+int
+fe_slice(Fe *fe, int node, int axis, Term *start, Term *stop, AxLoc loc)
+{
+	Term *b[2] = { start, stop };
+	Term *sattr[AX_MAXATTR];
+	int op = fe_role(fe, "x[a:b]", loc);
+	int64_t at = axis;
+	role_attrs(fe, op, b, 2, sattr, loc);
+	return fe_apply(fe, op, &node, 1, &at, 1, sattr, loc);
 }
 
 int
