@@ -291,10 +291,10 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			return args[0];   /* tensors are float32 already */
 		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, vkind_name(args[0].k));
 	}
-	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n equal pieces, as NumPy requires */
+	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n same-size pieces, as NumPy requires */
 		int64_t n, axis = 0;
 		if (nargs < 2 || nargs > 3 || args[0].k != V_TENSOR || !fe_int_const(fe, args[1], &n) || n < 1)
-			fe_error(fe, loc, "np.split takes a tensor and a number of equal pieces (a list of indices is not supported)");
+			fe_error(fe, loc, "np.split takes a tensor and a number of same-size pieces (a list of indices is not supported)");
 		if (nargs == 3 && !fe_int_const(fe, args[2], &axis))
 			fe_error(fe, loc, "np.split: the axis must be an integer constant");
 		for (int k = 0; k < nkw; k++)
@@ -307,7 +307,7 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		TermCtx *tc = fe->tc;
 		Term *dim = fe->g->nodes[x].dim[axis], *piece = fe_lin_norm(fe, t_bin(tc, TK_DIV, dim, t_int(tc, n)));
 		if (!fe_need(fe, t_bin(tc, TK_EQ, t_bin(tc, TK_MUL, t_int(tc, n), piece), dim), loc))
-			fe_error(fe, loc, "np.split: axis %lld (size %s) never splits into %lld equal pieces", (long long)axis,
+			fe_error(fe, loc, "np.split: axis %lld (size %s) never splits into %lld same-size pieces", (long long)axis,
 			         t_infix(tc, dim), (long long)n);
 		double pv;
 		if (t_eval(piece, NULL, &pv) == 0)   /* a literal size: its pieces' sizes literal too */
