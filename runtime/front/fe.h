@@ -106,6 +106,11 @@ void fe_mark_mask(Fe *fe, int node, AxLoc loc);
  * b = -1: a slice, b = -2: `...`) and a slice's start, stop, step (V_NONE
  * when left out)), reshape, transpose */
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
+/* frontend_arith.c: literals, value kinds, Python arithmetic */
+Term *fe_real_literal(Fe *fe, const char *text, AxLoc loc);   /* a decimal literal, exactly */
+int fe_int_literal(const char *s, int64_t limit, int64_t *out);   /* 0 past limit */
+const char *fe_vkind_name(VKind k);                           /* "a tensor", "an integer" */
+Val fe_arith(Fe *fe, int op, Val a, Val b, AxLoc loc);         /* a op b ('p' is **, 'f' is //) */
 int fe_reshape(Fe *fe, int node, Val *dims, int ndims, AxLoc loc);
 int fe_slice(Fe *fe, int node, int axis, Term *start, Term *stop, AxLoc loc);   /* x[.., start:stop] */
 int fe_transpose(Fe *fe, int node, const int64_t *perm, int n, AxLoc loc);

@@ -71,153 +71,8 @@ lookup(Fe *fe, Scope *s, const char *name, AxLoc loc)
 	fe_error(fe, loc, "undefined name '%s'", name);
 }
 
-/* A decimal literal as an exact rational term. */
-static Term *
-real_literal(Fe *fe, const char *text, AxLoc loc)
-{
-	int64_t num = 0, den = 1;
-	const char *p = text;
-	int frac = 0, ok = 1;
-	for (; *p && *p != 'e' && *p != 'E'; p++) {
-		if (*p == '.') {
-			frac = 1;
-			continue;
-		}
-		if (num > INT64_MAX / 100 || den > INT64_MAX / 100) {
-			ok = 0;
-			break;
-		}
-		num = num * 10 + (*p - '0');
-		if (frac)
-			den *= 10;
-	}
-	if (ok && *p) {
-		int ex = atoi(p + 1);
-		for (; ex > 0 && ok; ex--)
-			num > INT64_MAX / 100 ? (void)(ok = 0) : (void)(num *= 10);
-		for (; ex < 0 && ok; ex++)
-			den > INT64_MAX / 100 ? (void)(ok = 0) : (void)(den *= 10);
-	}
-	if (!ok)
-		fe_error(fe, loc, "the literal %s has too many digits to be represented exactly", text);
-	return t_num(fe->tc, num, den, TS_REAL);
-}
-
-/* Decimal digits as an integer of at most limit; 0 when there are more. */
-static int
-int_literal(const char *s, int64_t limit, int64_t *out)
-{
-	int64_t v = 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (limit - (*s - '0')) / 10)
-			return 0;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return 1;
-}
-
-/* The kind of a value with its article, for messages: "a tensor", "an integer". */
-static const char *
-vkind_name(VKind k)
-{
-	static const char *s[] = { "None", "a tensor", "an integer", "a number", "a boolean", "a tuple", "a module",
-		                       "a function", "a method", "a function", "a shape" };
-	return s[k];
-}
-
 static Val eval(Fe *fe, Scope *s, PExpr *e);
 static Val run_func(Fe *fe, PFunc *f, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
-
-/* Tensor node x to the integer power n (2 <= |n| <= FE_MAX_POW) through the ops that play '**2',
- * '*' and '**-1': squares and products by binary powering, the reciprocal of that if n < 0
- * (x**3 = x**2 * x, x**-4 = ((x**2)**2)**-1). */
-static int
-int_power(Fe *fe, int x, int n, AxLoc loc)
-{
-	int m = n < 0 ? -n : n, acc = -1, sq = fe_role(fe, "**2", loc), mul = fe_role(fe, "*", loc);
-	for (int base = x; m; m >>= 1) {
-		if (m & 1) {
-			int in[2] = { acc, base };
-			acc = acc < 0 ? base : fe_apply(fe, mul, in, 2, NULL, 0, NULL, loc);
-		}
-		if (m > 1)
-			base = fe_apply(fe, sq, &base, 1, NULL, 0, NULL, loc);
-	}
-	return n < 0 ? fe_apply(fe, fe_role(fe, "**-1", loc), &acc, 1, NULL, 0, NULL, loc) : acc;
-}
-
-/* Python arithmetic: tensors through the op that plays the operator's role,
- * sizes and scalars as terms. */
-static Val
-arith(Fe *fe, int op, Val a, Val b, AxLoc loc)
-{
-	static const char *role[128] = { ['+'] = "+", ['-'] = "-", ['*'] = "*", ['/'] = "/", ['@'] = "@" };
-	if (a.k == V_TENSOR || b.k == V_TENSOR) {
-		if (op == 'p') {
-			if (b.k == V_TENSOR)
-				fe_error(fe, loc, "'**' with a tensor exponent is not supported");
-			double x;
-			if (t_eval(b.t, NULL, &x) != 0)
-				fe_error(fe, loc, "the exponent of '**' must be a constant");
-			if (x == 1)
-				return a;
-			const char *r = x == 2 ? "**2" : x == 0.5 ? "**0.5" : x == -1 ? "**-1" : x == -0.5 ? "**-0.5" : NULL;
-			int in = fe_tensor(fe, a, loc);
-			if (!r && x >= -FE_MAX_POW && x <= FE_MAX_POW && x == (int)x && x != 0)   /* in range before the cast */
-				return (Val){ .k = V_TENSOR, .node = int_power(fe, in, (int)x, loc) };
-			if (!r)
-				fe_error(fe, loc, "'**' with exponent %g is not supported (an integer from %d to %d but 0, or 0.5 or -0.5)",
-				         x, -FE_MAX_POW, FE_MAX_POW);
-			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, r, loc), &in, 1, NULL, 0, NULL, loc) };
-		}
-		if (op == 'f' || op == '%')
-			fe_error(fe, loc, "'%s' on tensors is not supported", op == 'f' ? "//" : "%");
-		if (op == '@' && (a.k != V_TENSOR || b.k != V_TENSOR))
-			fe_error(fe, loc, "'@' needs two tensors, got %s", vkind_name(a.k == V_TENSOR ? b.k : a.k));
-		if (op == '@')
-			return (Val){ .k = V_TENSOR, .node = fe_matmul(fe, fe_role(fe, "@", loc), a.node, b.node, loc) };
-		int in[2] = { fe_tensor(fe, a, loc), fe_tensor(fe, b, loc) };
-		return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, role[op], loc), in, 2, NULL, 0, NULL, loc) };
-	}
-	if ((a.k != V_SIZE && a.k != V_REAL) || (b.k != V_SIZE && b.k != V_REAL))
-		fe_error(fe, loc, "arithmetic on %s and %s", vkind_name(a.k), vkind_name(b.k));
-	int ints = a.k == V_SIZE && b.k == V_SIZE;
-	double x, y;
-	if (ints && t_eval(a.t, NULL, &x) == 0 && t_eval(b.t, NULL, &y) == 0) {   /* constants fold: in 64 bits */
-		int64_t r, p = (int64_t)x, q = (int64_t)y;
-		int over = op == '+' ? __builtin_add_overflow(p, q, &r) : op == '-' ? __builtin_sub_overflow(p, q, &r)
-		         : op == '*' || op == 'p' ? __builtin_mul_overflow(p, op == 'p' ? p : q, &r) : 0;
-		if (over || (!over && (op == '+' || op == '-' || op == '*' || op == 'p') && (r > FE_MAX_INT || r < -FE_MAX_INT)))
-			fe_error(fe, loc, "integer arithmetic past 2^62 (%lld %s %lld)", (long long)p,
-			         op == 'p' ? "**" : op == '+' ? "+" : op == '-' ? "-" : "*", (long long)q);
-	}
-	switch (op) {
-	case '+': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_ADD, a.t, b.t) };
-	case '-': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_SUB, a.t, b.t) };
-	case '*': return (Val){ .k = ints ? V_SIZE : V_REAL, .t = t_bin(fe->tc, TK_MUL, a.t, b.t) };
-	case '/': return (Val){ .k = V_REAL, .t = t_bin(fe->tc, TK_DIV, t_toreal(fe->tc, a.t), t_toreal(fe->tc, b.t)) };
-	case 'f':
-	case '%': {
-		if (!ints)
-			fe_error(fe, loc, "'%s' is supported on integers (sizes) only", op == 'f' ? "//" : "%");
-		double z;
-		if (t_eval(b.t, NULL, &z) == 0 && z <= 0)
-			fe_error(fe, loc, "'%s' by %g: sizes are divided by positive numbers only", op == 'f' ? "//" : "%", z);
-		return (Val){ .k = V_SIZE, .t = t_bin(fe->tc, op == 'f' ? TK_DIV : TK_MOD, a.t, b.t) };
-	}
-	case 'p': {
-		double x;
-		if (t_eval(b.t, NULL, &x) == 0 && (x == 0.5 || x == -0.5))   /* D ** -0.5: a square root, on chip */
-			return arith(fe, op, (Val){ .k = V_TENSOR, .node = fe_tensor(fe, a, loc) }, b, loc);
-		if (t_eval(b.t, NULL, &x) != 0 || x != 2)
-			fe_error(fe, loc, "'**' on numbers is supported with the exponents 2, 0.5 and -0.5 only");
-		return (Val){ .k = a.k, .t = t_bin(fe->tc, TK_MUL, a.t, a.t) };
-	}
-	default:
-		fe_error(fe, loc, "'@' needs two tensors");
-	}
-}
 
 /* np.transpose / x.transpose: rank 2 without axes, or a permutation. */
 static Val
@@ -289,7 +144,7 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			return (Val){ .k = V_REAL, .t = t_toreal(fe->tc, args[0].t) };
 		if (args[0].k == V_TENSOR && strcmp(name, "float32") == 0)
 			return args[0];   /* tensors are float32 already */
-		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, vkind_name(args[0].k));
+		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, fe_vkind_name(args[0].k));
 	}
 	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n same-size pieces, as NumPy requires */
 		int64_t n, axis = 0;
@@ -400,7 +255,7 @@ eval_call(Fe *fe, Scope *s, PExpr *e)
 		for (int i = 0; f.b && i < n; i++)   /* math.sqrt(D): NumPy's function of that number */
 			if (args[i].k != V_SIZE && args[i].k != V_REAL)
 				fe_error(fe, e->loc, "math.%s takes numbers, not %s (np.%s takes tensors)", f.name,
-				         vkind_name(args[i].k), f.name);
+				         fe_vkind_name(args[i].k), f.name);
 		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
 	}
 	if (f.k == V_METHOD) {
@@ -408,7 +263,7 @@ eval_call(Fe *fe, Scope *s, PExpr *e)
 		int n = call_args(fe, s, e, &self, args, kw, &nkw);
 		return call_np(fe, f.name, args, n, kw, nkw, e->a->loc);
 	}
-	fe_error(fe, e->loc, "%s is not callable", vkind_name(f.k));
+	fe_error(fe, e->loc, "%s is not callable", fe_vkind_name(f.k));
 }
 
 static Val
@@ -419,9 +274,9 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		/* NumPy's constants: pi and e as the decimal of their double; no infinity or NaN, which
 		 * no real number the checker reasons over is */
 		if (strcmp(e->s, "pi") == 0)
-			return (Val){ .k = V_REAL, .t = real_literal(fe, "3.141592653589793", e->loc) };
+			return (Val){ .k = V_REAL, .t = fe_real_literal(fe, "3.141592653589793", e->loc) };
 		if (strcmp(e->s, "e") == 0)
-			return (Val){ .k = V_REAL, .t = real_literal(fe, "2.718281828459045", e->loc) };
+			return (Val){ .k = V_REAL, .t = fe_real_literal(fe, "2.718281828459045", e->loc) };
 		static const char *const unreal[] = { "inf", "Inf", "infty", "Infinity", "PINF", "NINF", "nan", "NaN", "NAN" };
 		for (size_t i = 0; i < sizeof unreal / sizeof *unreal; i++)
 			if (strcmp(e->s, unreal[i]) == 0)
@@ -438,7 +293,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		return (Val){ .k = V_NPFN, .name = arena_strdup(fe->a, nm) };
 	}
 	if (b.k != V_TENSOR)
-		fe_error(fe, e->loc, "%s has no attribute '%s'", vkind_name(b.k), e->s);
+		fe_error(fe, e->loc, "%s has no attribute '%s'", fe_vkind_name(b.k), e->s);
 	if (strcmp(e->s, "T") == 0)
 		return call_transpose(fe, &b, 1, e->loc);
 	if (strcmp(e->s, "shape") == 0)
@@ -458,11 +313,11 @@ eval_index(Fe *fe, Scope *s, PExpr *e)
 	if (b.k == V_SHAPE || b.k == V_TUPLE) {
 		int64_t i;
 		if (e->n != 1 || e->v[0]->kind == PX_SLICE || !fe_int_const(fe, eval(fe, s, e->v[0]), &i))
-			fe_error(fe, e->loc, "%s is indexed with one integer constant", vkind_name(b.k));
+			fe_error(fe, e->loc, "%s is indexed with one integer constant", fe_vkind_name(b.k));
 		int n = b.k == V_SHAPE ? fe->g->nodes[b.node].rank : b.n;
 		if (i < -n || i >= n)
 			fe_error(fe, e->v[0]->loc, "index %lld is out of range for %s of length %d", (long long)i,
-			         vkind_name(b.k), n);
+			         fe_vkind_name(b.k), n);
 		if (i < 0)
 			i += n;
 		if (b.k == V_TUPLE)
@@ -470,7 +325,7 @@ eval_index(Fe *fe, Scope *s, PExpr *e)
 		return (Val){ .k = V_SIZE, .t = fe->g->nodes[b.node].dim[i] };
 	}
 	if (b.k != V_TENSOR)
-		fe_error(fe, e->loc, "%s cannot be indexed", vkind_name(b.k));
+		fe_error(fe, e->loc, "%s cannot be indexed", fe_vkind_name(b.k));
 	if (e->n > AX_MAXR + 2)
 		fe_error(fe, e->loc, "too many indices");
 	/* per index: its value (V_NONE with b = -1 for a slice) and a slice's three bounds */
@@ -513,11 +368,11 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 	case PX_NUM:
 		if (e->is_int) {
 			int64_t v;
-			if (!int_literal(e->s, FE_MAX_INT, &v))
+			if (!fe_int_literal(e->s, FE_MAX_INT, &v))
 				fe_error(fe, e->loc, "integer literal %s is too large (integers are at most 2^62 here)", e->s);
 			return (Val){ .k = V_SIZE, .t = t_int(fe->tc, v) };
 		}
-		return (Val){ .k = V_REAL, .t = real_literal(fe, e->s, e->loc) };
+		return (Val){ .k = V_REAL, .t = fe_real_literal(fe, e->s, e->loc) };
 	case PX_NAME:
 		return lookup(fe, s, e->s, e->loc);
 	case PX_STR:
@@ -532,7 +387,7 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 	case PX_BIN:
 		a = eval(fe, s, e->a);
 		b = eval(fe, s, e->b);
-		return arith(fe, e->op, a, b, e->loc);
+		return fe_arith(fe, e->op, a, b, e->loc);
 	case PX_NEG:
 		a = eval(fe, s, e->a);
 		if (a.k == V_TENSOR) {
@@ -540,7 +395,7 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, "-x", e->loc), &in, 1, NULL, 0, NULL, e->loc) };
 		}
 		if (a.k != V_SIZE && a.k != V_REAL)
-			fe_error(fe, e->loc, "cannot negate %s", vkind_name(a.k));
+			fe_error(fe, e->loc, "cannot negate %s", fe_vkind_name(a.k));
 		return (Val){ .k = a.k, .t = t_neg(fe->tc, a.t) };
 	case PX_POS:
 		return eval(fe, s, e->a);
@@ -552,7 +407,7 @@ eval1(Fe *fe, Scope *s, PExpr *e)
 		b = eval(fe, s, e->b);
 		if (a.k != V_TENSOR && b.k != V_TENSOR)
 			fe_error(fe, e->loc, "comparison '%s' of %s and %s: only comparisons with a tensor are supported", e->s,
-			         vkind_name(a.k), vkind_name(b.k));
+			         fe_vkind_name(a.k), fe_vkind_name(b.k));
 		{
 			int in[2] = { fe_tensor(fe, a, e->loc), fe_tensor(fe, b, e->loc) };
 			return (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, e->s, e->loc), in, 2, NULL, 0, NULL, e->loc) };
@@ -596,10 +451,10 @@ run_body(Fe *fe, PFunc *f, Scope *s)
 			Val v = eval(fe, s, st->value);
 			if (v.k != V_TUPLE && v.k != V_SHAPE)
 				fe_error(fe, st->value->loc, "cannot unpack %s into %d names (a tuple or a shape unpacks)",
-				         vkind_name(v.k), st->ntargets);
+				         fe_vkind_name(v.k), st->ntargets);
 			int n = v.k == V_SHAPE ? fe->g->nodes[v.node].rank : v.n;
 			if (n != st->ntargets)
-				fe_error(fe, st->value->loc, "%s of %d value%s unpacked into %d names", vkind_name(v.k), n,
+				fe_error(fe, st->value->loc, "%s of %d value%s unpacked into %d names", fe_vkind_name(v.k), n,
 				         n == 1 ? "" : "s", st->ntargets);
 			Val vals[64];
 			for (int k = 0; k < n && k < 64; k++)
@@ -749,7 +604,7 @@ parse_annotation(Fe *fe, PParam *p, AxNode *n, const char **dtype)
 		AxLoc dloc = { loc.file, loc.line, loc.col + 1 + (int)(c - s) };   /* the dim inside the string */
 		if (strspn(tok, "0123456789") == w) {
 			int64_t v;
-			if (!int_literal(tok, FE_MAX_DIM, &v))
+			if (!fe_int_literal(tok, FE_MAX_DIM, &v))
 				fe_error(fe, dloc, "bad annotation \"%s\": dimension %s is too large (at most 2^48 = %lld)", s, tok,
 				         (long long)FE_MAX_DIM);
 			if (v < 1)
@@ -906,7 +761,7 @@ frontend_read(const AxTarget *t, TermCtx *tc, const char *path, const char *fn)
 			fe_error(&fe, f->loc, "more than 16 outputs");
 		for (int k = 0; k < n; k++) {
 			if (outs[k].k != V_TENSOR)
-				fe_error(&fe, fe.ret_loc, "'%s' returns %s; outputs must be tensors", f->name, vkind_name(outs[k].k));
+				fe_error(&fe, fe.ret_loc, "'%s' returns %s; outputs must be tensors", f->name, fe_vkind_name(outs[k].k));
 			fe.g->outputs[fe.g->noutputs++] = outs[k].node;
 		}
 		g = fe.g;
