@@ -1449,7 +1449,7 @@ COMPILE_OPTS="--max-variants 1"
 compile_runs tests/compile/attention.py S=300,D=64 scaled_scores
 compile_runs tests/compile/attention.py H=3,S=130,D=32 head_scores
 # the same number spelled math.sqrt(D), D ** -0.5, np.sqrt(np.float32(D)); eps ** 0.5 and math.exp(1.0)
-compile_runs tests/programs/pass/scales.py S=130,D=64 math_sqrt power_scale float32_size number_powers
+compile_runs tests/programs/pass/scales.py S=130,D=64 math_sqrt power_scale float32_size number_powers gelu_tanh
 COMPILE_OPTS=
 # tail tiles: a size that is not a multiple of its tile gets full tiles and one smaller tile
 # (the rest of the loop nest written again at the tail's size), on parallel axes, on a

@@ -108,6 +108,7 @@ void fe_mark_mask(Fe *fe, int node, AxLoc loc);
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
 /* frontend_arith.c: literals, value kinds, Python arithmetic */
 Term *fe_real_literal(Fe *fe, const char *text, AxLoc loc);   /* a decimal literal, exactly */
+Term *fe_double_literal(Fe *fe, double y, AxLoc loc);         /* a computed double, 17 digits */
 int fe_int_literal(const char *s, int64_t limit, int64_t *out);   /* 0 past limit */
 const char *fe_vkind_name(VKind k);                           /* "a tensor", "an integer" */
 Val fe_arith(Fe *fe, int op, Val a, Val b, AxLoc loc);         /* a op b ('p' is **, 'f' is //) */

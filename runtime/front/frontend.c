@@ -11,6 +11,7 @@
  * the analysis with file:line:col and a caret.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,19 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 		if (nargs == 2 && args[1].k == V_TUPLE)
 			return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args[1].v, args[1].n, loc) };
 		return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args + 1, nargs - 1, loc) };
+	}
+	double x;   /* a function of a number known here: the double Python computes, as a literal */
+	if (nargs == 1 && !nkw && (args[0].k == V_SIZE || args[0].k == V_REAL) && t_eval(args[0].t, NULL, &x) == 0) {
+		static const struct { const char *name; double (*f)(double); } libm[] = {
+			{ "sqrt", sqrt }, { "exp", exp }, { "log", log }, { "tanh", tanh },
+		};
+		for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
+			if (strcmp(name, libm[i].name) == 0) {
+				double y = libm[i].f(x);
+				if (!isfinite(y))
+					fe_error(fe, loc, "%s(%g) is no finite number", name, x);
+				return (Val){ .k = V_REAL, .t = fe_double_literal(fe, y, loc) };
+			}
 	}
 	const AxOp *op = ax_find_op(fe->t, name);
 	if (op && ax_has_role(op, "np"))

@@ -8,9 +8,9 @@
 #include <string.h>
 #include "fe.h"
 
-/* A decimal literal as an exact rational term. */
-Term *
-fe_real_literal(Fe *fe, const char *text, AxLoc loc)
+/* A decimal literal as an exact rational num / den; 0 where either would pass 2^63 / 100. */
+static int
+decimal(const char *text, int64_t *pnum, int64_t *pden)
 {
 	int64_t num = 0, den = 1;
 	const char *p = text;
@@ -35,9 +35,32 @@ fe_real_literal(Fe *fe, const char *text, AxLoc loc)
 		for (; ex < 0 && ok; ex++)
 			den > INT64_MAX / 100 ? (void)(ok = 0) : (void)(den *= 10);
 	}
-	if (!ok)
+	*pnum = num, *pden = den;
+	return ok;
+}
+
+Term *
+fe_real_literal(Fe *fe, const char *text, AxLoc loc)
+{
+	int64_t num, den;
+	if (!decimal(text, &num, &den))
 		fe_error(fe, loc, "the literal %s has too many digits to be represented exactly", text);
 	return t_num(fe->tc, num, den, TS_REAL);
+}
+
+/* A double (what Python computes for math.sqrt(2.0)) as a decimal of 17 significant digits, or
+ * as few as 9 where the exponent leaves no room (more than float32's 7 either way). */
+Term *
+fe_double_literal(Fe *fe, double y, AxLoc loc)
+{
+	char text[64];
+	int64_t num, den;
+	for (int digits = 17; digits >= 9; digits--) {
+		snprintf(text, sizeof text, "%.*e", digits - 1, y < 0 ? -y : y);
+		if (decimal(text, &num, &den))
+			return t_num(fe->tc, y < 0 ? -num : num, den, TS_REAL);
+	}
+	fe_error(fe, loc, "%g is too small or too large a number here (a rational of 64-bit integers)", y);
 }
 
 /* Decimal digits as an integer of at most limit; 0 when there are more. */

@@ -18,3 +18,9 @@ def float32_size(Q: "f32[S,D]", K: "f32[S,D]"):
 
 def number_powers(X: "f32[S,D]", eps=1e-6):
     return X * eps ** 0.5 + math.pi * math.exp(1.0) - math.log(2.0)
+
+
+# GELU's tanh form as model code writes it: a function of numbers known here is the double
+# Python computes (math.sqrt(2.0 / math.pi)), a constant of the graph
+def gelu_tanh(X: "f32[S,D]"):
+    return 0.5 * X * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (X + 0.044715 * X ** 3))) + np.exp(-20.0)
