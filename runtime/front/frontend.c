@@ -121,6 +121,34 @@ numpy_func(Fe *fe, const char *name)
 	return find_func(fe->numpy, name);
 }
 
+static Term *
+number_access(TermCtx *c, void *env, int o, Term *const *idx, int n)
+{
+	(void)c, (void)o, (void)idx, (void)n;
+	return env;
+}
+
+/* An op of one operand whose element equation is a scalar fn of it (out = sqrt(a)), applied to
+ * a number known here (np.sqrt(2.0 / np.pi)): the fn's reference value in double, what Python
+ * computes, as a constant; NULL for anything else (a size name, another equation). */
+static Term *
+fold_number(Fe *fe, const AxOp *op, Val v, AxLoc loc)
+{
+	double x;
+	if (op->nopnd != 1 || op->nattr || (v.k != V_SIZE && v.k != V_REAL) || t_eval(v.t, NULL, &x) != 0)
+		return NULL;
+	AxSym s = { .rank = { 0 }, .access = number_access, .env = t_toreal(fe->tc, v.t) };
+	Term *e = op->enc(fe->tc, &s, NULL);
+	double a;
+	if (!e || e->kind != TK_CALL || e->n != 1 || e->id >= fe->t->nfns || !fe->t->fns[e->id].ref ||
+	    t_eval(e->a[0], NULL, &a) != 0)
+		return NULL;
+	double y = fe->t->fns[e->id].ref(&a);
+	if (!isfinite(y))
+		fe_error(fe, loc, "%s(%g) is no finite number", op->name, x);
+	return fe_double_literal(fe, y, loc);
+}
+
 /* np.NAME(args) and x.NAME(args) (x first): an op of the specs by its name, one
  * of the few NumPy spellings that are several ops, or a function of the target's
  * numpy.py, run like a helper of the program's. */
@@ -193,20 +221,10 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args[1].v, args[1].n, loc) };
 		return (Val){ .k = V_TENSOR, .node = fe_reshape(fe, args[0].node, args + 1, nargs - 1, loc) };
 	}
-	double x;   /* a function of a number known here: the double Python computes, as a literal */
-	if (nargs == 1 && !nkw && (args[0].k == V_SIZE || args[0].k == V_REAL) && t_eval(args[0].t, NULL, &x) == 0) {
-		static const struct { const char *name; double (*f)(double); } libm[] = {
-			{ "sqrt", sqrt }, { "exp", exp }, { "log", log }, { "tanh", tanh },
-		};
-		for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
-			if (strcmp(name, libm[i].name) == 0) {
-				double y = libm[i].f(x);
-				if (!isfinite(y))
-					fe_error(fe, loc, "%s(%g) is no finite number", name, x);
-				return (Val){ .k = V_REAL, .t = fe_double_literal(fe, y, loc) };
-			}
-	}
 	const AxOp *op = ax_find_op(fe->t, name);
+	Term *folded = op && ax_has_role(op, "np") && nargs == 1 && !nkw ? fold_number(fe, op, args[0], loc) : NULL;
+	if (folded)
+		return (Val){ .k = V_REAL, .t = folded };
 	if (op && ax_has_role(op, "np"))
 		return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, (int)(op - fe->t->ops), args, nargs, kw, nkw, loc) };
 	PFunc *f = numpy_func(fe, name);
