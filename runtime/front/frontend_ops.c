@@ -596,6 +596,22 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 		         nin + nmore);
 	if (nin == 1 && folds)
 		return in[0];
+	int vectors = folds && r0 == 1 && naxes == 1 && axes[0] == 0;
+	for (int k = 0; k < nin + nmore && vectors; k++)
+		vectors = fe->g->nodes[k < nin ? in[k] : more[k - nin]].rank == 1;
+	if (vectors) {   /* vectors joined: as rows [1, N] along their axis, the row's axis dropped after */
+		int64_t zero = 0, one = 1;
+		for (int k = 0; k < nin + nmore; k++) {
+			int *x = k < nin ? &in[k] : &more[k - nin];
+			*x = fe_apply(fe, fe_role(fe, "x[None]", loc), x, 1, &zero, 1, NULL, loc);
+		}
+		int node = fe_apply(fe, opi, in, nin, &one, 1, NULL, loc);
+		for (int k = 0; k < nmore; k++) {
+			int pair[2] = { node, more[k] };
+			node = fe_apply(fe, opi, pair, 2, &one, 1, NULL, loc);
+		}
+		return fe_apply(fe, fe_role(fe, "keepdims=False", loc), &node, 1, &zero, 1, NULL, loc);
+	}
 	if (nin == 1 && !nmore && naxes == 1 && r0 == 1 && op->nopnd == 1 && runs0 == 1 && !op->layout_only &&
 	    !op->broadcast) {   /* along a vector: on its row */
 		int reduced, node = along_vector(fe, opi, in[0], keep, &reduced, loc);

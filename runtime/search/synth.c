@@ -527,7 +527,8 @@ grow(Synth *sy, const Level *L, int inst, int level)
 }
 
 /* The values a float attribute of an instruction with operands takes (a compile-time scalar, as
- * activation's scale): -1, a negation, and 1 / size, a mean's scale.  Not 0 or 1: an instruction
+ * activation's scale): -1, a negation, and 1 / size, a mean's scale, for each size name and each
+ * dim of the tile op made of several (the mean of a row of N + N elements).  Not 0 or 1: an instruction
  * with such an attribute has its tile form too (a scale of 1 is a scale left out), and the two
  * would only list each sequence twice.  Constant tiles take 0, 1 and the same 1 / size
  * (constants).  Made once per tile op. */
@@ -537,9 +538,22 @@ scalar_values(Synth *sy)
 	TermCtx *tc = sy->tc;
 	sy->nfval = 0;
 	sy->fval[sy->nfval++] = t_num(tc, -1, 1, TS_REAL);
-	for (int i = 0; i < sy->lhs->nsyms && sy->nfval < (int)(sizeof sy->fval / sizeof *sy->fval); i++)
+	int cap = (int)(sizeof sy->fval / sizeof *sy->fval);
+	for (int i = 0; i < sy->lhs->nsyms && sy->nfval < cap; i++)
 		sy->fval[sy->nfval++] = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL),
 		                              t_toreal(tc, t_var(tc, sy->lhs->syms[i], TS_INT)));
+	for (int k = 0; k < sy->lhs->nnodes; k++)
+		for (int d = 0; d < sy->lhs->nodes[k].rank && sy->nfval < cap; d++) {
+			Term *dim = sy->lhs->nodes[k].dim[d];
+			if (dim->kind == TK_NUM || dim->kind == TK_VAR)
+				continue;
+			Term *v = t_bin(tc, TK_DIV, t_num(tc, 1, 1, TS_REAL), t_toreal(tc, dim));
+			int seen = 0;
+			for (int i = 1; i < sy->nfval && !seen; i++)
+				seen = sy->fval[i] == v;   /* hash-consed: one term per value written alike */
+			if (!seen)
+				sy->fval[sy->nfval++] = v;
+		}
 }
 
 /* Instructions that make a constant tile (no operands; size and float

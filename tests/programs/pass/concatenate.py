@@ -19,3 +19,11 @@ def one_piece(A: "f32[M,N]"):
 
 def masks(A: "f32[M,N]", B: "f32[M,N]"):
     return np.concatenate([A > 0, B > 0, A > B], axis=1) * 1.5
+
+# vectors joined: as rows [1, N] along their axis, the axis dropped after; a mean over the
+# joined N + N (a scale 1 / (N + N) synthesis tries for such a dim)
+def vectors(a: "f32[N]", b: "f32[K]"):
+    return np.concatenate([a, b, a]) * 2.0
+
+def vector_std(a: "f32[N]"):
+    return np.std(np.concatenate([a, a * 2.0]))
