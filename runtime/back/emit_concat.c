@@ -387,10 +387,11 @@ em_gather(Em *e, int id)
 	if (!offchip_copy(e, id, &inst, &eng, &off, &pmax))
 		return;
 	AxShape out;
-	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank != 2) {
-		em_fail(e, "%s: only tensors of rank 2 are concatenated in a kernel yet", node_op(g, nd)->name);
+	if (graph_shape(g, id, &e->env, &out) != 0 || out.rank < 2) {
+		em_fail(e, "%s: only tensors of rank 2 or more are concatenated in a kernel yet", node_op(g, nd)->name);
 		return;
 	}
+	int r = out.rank;
 	NsStmt *ts = em_push(e, NS_TENSOR);
 	ts->node = id;
 	ts->shape = out;
@@ -398,40 +399,60 @@ em_gather(Em *e, int id)
 	int64_t at = 0;   /* where the next operand starts along the joined axis */
 	for (int o = 0; o < nd->nin && !e->bad; o++) {
 		AxShape in;
-		if (nd->in[o] < 0 || graph_shape(g, nd->in[o], &e->env, &in) != 0 || in.rank != 2) {
+		if (nd->in[o] < 0 || graph_shape(g, nd->in[o], &e->env, &in) != 0 || in.rank != r) {
 			em_fail(e, "%s: an operand's shape cannot be evaluated", node_op(g, nd)->name);
 			return;
 		}
-		int ax = in.d[0] != out.d[0] ? 0 : 1;   /* the joined axis */
-		int64_t rows = in.d[0], nwhole = rows / pmax, tail = rows % pmax;
+		int ax = r - 1;   /* the joined axis: the one dim the operand does not span */
+		for (int k = r - 1; k >= 0; k--)
+			if (in.d[k] != out.d[k])
+				ax = k;
+		int save = e->depth;
+		char var[AX_MAXR][16];   /* each loop axis (before the last two) an index, one copy each */
+		for (int d = 0; d < r - 2; d++) {
+			snprintf(var[d], sizeof var[d], "c%d", d);
+			if (in.d[d] > 1)
+				em_loop(e, 0, var[d], in.d[d]);
+			else
+				snprintf(var[d], sizeof var[d], "0");
+		}
+		int64_t rows = in.d[r - 2], nwhole = rows / pmax, tail = rows % pmax;
 		for (int part = 0; part < 2; part++) {
 			int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;
 			if (!n)
 				continue;
-			int save = e->depth;
+			int inner = e->depth;
 			char r0[40], d0[48];   /* the first row read, and written */
-			int64_t first = part ? nwhole * pmax : 0, shift = ax == 0 ? at : 0;
+			int64_t first = part ? nwhole * pmax : 0, shift = ax == r - 2 ? at : 0;
 			if (n > 1) {
-				em_loop(e, 0, "c0", n);
-				snprintf(r0, sizeof r0, "c0 * %lld", (long long)pmax);
+				em_loop(e, 0, "c_r", n);
+				snprintf(r0, sizeof r0, "c_r * %lld", (long long)pmax);
 				if (shift)
-					snprintf(d0, sizeof d0, "%lld + c0 * %lld", (long long)shift, (long long)pmax);
+					snprintf(d0, sizeof d0, "%lld + c_r * %lld", (long long)shift, (long long)pmax);
 				else
 					snprintf(d0, sizeof d0, "%s", r0);
 			} else {
 				snprintf(r0, sizeof r0, "%lld", (long long)first);
 				snprintf(d0, sizeof d0, "%lld", (long long)(shift + first));
 			}
-			NsRef src = { .var = -1 - nd->in[o], .nidx = 2 }, dst = { .var = -1 - id, .nidx = 2 };
-			src.shape = (AxShape){ .rank = 2, .d = { len, in.d[1] } };
+			NsRef src = { .var = -1 - nd->in[o], .nidx = r }, dst = { .var = -1 - id, .nidx = r };
+			src.shape = (AxShape){ .rank = 2, .d = { len, in.d[r - 1] } };
 			dst.shape = src.shape;
-			em_dim(&src.idx[0], len, "%s", r0);
-			em_dim(&src.idx[1], in.d[1], "0");
-			em_dim(&dst.idx[0], len, "%s", d0);
-			em_dim(&dst.idx[1], in.d[1], "%lld", (long long)(ax == 1 ? at : 0));
+			for (int d = 0; d < r - 2; d++) {
+				em_dim(&src.idx[d], 0, "%s", var[d]);
+				if (d == ax && at)
+					em_dim(&dst.idx[d], 0, "%lld + %s", (long long)at, var[d]);
+				else
+					em_dim(&dst.idx[d], 0, "%s", var[d]);
+			}
+			em_dim(&src.idx[r - 2], len, "%s", r0);
+			em_dim(&src.idx[r - 1], in.d[r - 1], "0");
+			em_dim(&dst.idx[r - 2], len, "%s", d0);
+			em_dim(&dst.idx[r - 1], in.d[r - 1], "%lld", (long long)(ax == r - 1 ? at : 0));
 			copy_slice(e, inst, eng, off, &src, &dst);
-			em_close_to(e, save);
+			em_close_to(e, inner);
 		}
+		em_close_to(e, save);
 		at += in.d[ax];
 	}
 }

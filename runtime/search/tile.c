@@ -535,9 +535,9 @@ tile_graph(const AxGraph *g)
 			int tensors = 0;   /* a view of several tensors is made by copies (the back end's gather) */
 			for (int o = 0; o < nd->nin; o++)
 				tensors += nd->in[o] >= 0 && g->nodes[nd->in[o]].rank > 0;
-			if (!swap && tensors > 1 && nd->rank != 2) {
+			if (!swap && tensors > 1 && nd->rank < 2) {
 				to->kind = TO_UNTILED;
-				to->why = "joins several tensors, which a kernel copies into place for rank 2 only yet";
+				to->why = "joins several tensors, which a kernel copies into place for rank 2 or more only";
 				continue;
 			}
 			if (!swap) {

@@ -27,3 +27,10 @@ def vectors(a: "f32[N]", b: "f32[K]"):
 
 def vector_std(a: "f32[N]"):
     return np.std(np.concatenate([a, a * 2.0]))
+
+# rank 3 along the loop axis and along the last
+def batch_axis(X: "f32[K,M,N]"):
+    return np.concatenate([X, X * 3.0], axis=0)
+
+def last_axis_3d(X: "f32[K,M,N]", Y: "f32[K,M,2]"):
+    return np.concatenate([X, Y], axis=-1)
