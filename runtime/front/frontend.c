@@ -175,6 +175,38 @@ call_np(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc
 			return args[0];   /* tensors are float32 already */
 		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, fe_vkind_name(args[0].k));
 	}
+	if (strcmp(name, "stack") == 0) {   /* np.stack(ts, axis=a): each given a size-1 axis at a, then joined */
+		int64_t axis = 0;
+		if (nargs < 1 || nargs > 2 || args[0].k != V_TUPLE || args[0].n < 1 || args[0].n > 64)
+			fe_error(fe, loc, "np.stack takes a list or tuple of 1 to 64 tensors");
+		if (nargs == 2 && !fe_int_const(fe, args[1], &axis))
+			fe_error(fe, loc, "np.stack: the axis must be an integer constant");
+		for (int k = 0; k < nkw; k++)
+			if (strcmp(kw[k].name, "axis") != 0 || nargs == 2 || !fe_int_const(fe, kw[k].v, &axis))
+				fe_error(fe, kw[k].loc, "np.stack takes axis= (an integer constant) and nothing else");
+		Val *parts = arena_alloc(fe->a, sizeof *parts * (size_t)args[0].n);
+		int r = -1;
+		for (int k = 0; k < args[0].n; k++) {
+			int x = fe_tensor(fe, args[0].v[k], loc);
+			if (r >= 0 && fe->g->nodes[x].rank != r)
+				fe_error(fe, loc, "np.stack: all tensors must have the same shape");
+			r = fe->g->nodes[x].rank;
+			if (k == 0)
+				axis = fe_norm_axis(fe, axis, r + 1, loc);
+			parts[k] = (Val){ .k = V_TENSOR, .node = fe_apply(fe, fe_role(fe, "x[None]", loc), &x, 1, &axis, 1, NULL, loc) };
+		}
+		int cat = -1;
+		for (int i = 0; i < fe->t->nops && cat < 0; i++)   /* the op that joins a list along an axis */
+			if (ax_has_role(&fe->t->ops[i], "np") && fe->t->ops[i].nopnd == 2 && !fe->t->ops[i].broadcast &&
+			    fe->t->ops[i].layout_only && fe->t->ops[i].layout->nout == fe->t->ops[i].opnd[0].ndims &&
+			    fe->t->ops[i].opnd[1].ndims == fe->t->ops[i].opnd[0].ndims)
+				cat = i;
+		if (cat < 0)
+			fe_error(fe, loc, "np.stack: no op of the specs joins tensors along an axis");
+		Val list = { .k = V_TUPLE, .n = args[0].n, .v = parts }, ax = { .k = V_SIZE, .t = t_int(fe->tc, axis) };
+		Val cargs[2] = { list, ax };
+		return (Val){ .k = V_TENSOR, .node = fe_call_op(fe, cat, cargs, 2, NULL, 0, loc) };
+	}
 	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n same-size pieces, as NumPy requires */
 		int64_t n, axis = 0;
 		if (nargs < 2 || nargs > 3 || args[0].k != V_TENSOR || !fe_int_const(fe, args[1], &n) || n < 1)
