@@ -106,6 +106,9 @@ void fe_mark_mask(Fe *fe, int node, AxLoc loc);
  * b = -1: a slice, b = -2: `...`) and a slice's start, stop, step (V_NONE
  * when left out)), reshape, transpose */
 int fe_index(Fe *fe, int node, PExpr *index, Val *subs, AxLoc loc);
+/* frontend_np.c: NumPy spellings written as other ops, functions of known numbers folded */
+Val fe_np_transpose(Fe *fe, Val *args, int nargs, AxLoc loc);  /* np.transpose, x.T */
+int fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc, Val *out);
 /* frontend_arith.c: literals, value kinds, Python arithmetic */
 Term *fe_real_literal(Fe *fe, const char *text, AxLoc loc);   /* a decimal literal, exactly */
 Term *fe_double_literal(Fe *fe, double y, AxLoc loc);         /* a computed double, 17 digits */
