@@ -145,12 +145,14 @@ def node_src(p, n):
         return "np.%s(%s, %s)" % (f, a[0], a[1])
     if k == "cmp":   # a mask used as a float: (a > b) * c
         return "(%s %s %s) * %s" % (a[0], at["f"], a[1], a[2])
-    if k == "where":
+    if k == "where":   # its values: the compared pair, or a number on one side or both
         return "np.where(%s %s %s, %s, %s)" % (a[0], at["f"], a[1], a[2], a[3])
     if k == "reduce":
         f, ax, kd = at["f"], at.get("axis"), at.get("keepdims", False)
         kw = []
-        if ax is not None:
+        if isinstance(ax, tuple):   # a tuple of axes
+            kw.append("axis=(%s)" % ", ".join(str(i) for i in ax))
+        elif ax is not None:
             kw.append("axis=%d" % ax)
         if kd:
             kw.append("keepdims=True")
@@ -443,8 +445,8 @@ class Gen:
         r, p = self.r, self.p
         kind = r.choices(["unary", "bin", "reduce", "matmul", "transpose", "expand", "cumsum",
                           "concat", "cmp", "where"],
-                         [24, 26, 14, 12, 16, 3, 1, 1, 1, 1] if self.big else
-                         [30, 30, 14, 12, 5, 3, 1, 1, 1, 1])[0]
+                         [24, 26, 14, 12, 16, 3, 1, 1, 1, 3] if self.big else
+                         [30, 30, 14, 12, 5, 3, 1, 1, 1, 3])[0]
         a = self.pick()
         sa = p.shape(a)
         if kind == "unary":
@@ -466,7 +468,11 @@ class Gen:
                 so2 = broadcast(so, p.shape(c))
                 return self.add("cmp", args + [c], {"f": r.choice([">", "<", ">="])}, so2)
             if kind == "where":
-                return self.add("where", args + list(args), {"f": r.choice([">", "<="])}, so)
+                vals = list(args)
+                for i in range(2):   # a number for a value: masks filled, np.where(m, s, -1e9)
+                    if r.random() < 0.25:
+                        vals[i] = ("lit", r.choice([0.0, -1e9, 1.0, 0.5]))
+                return self.add("where", args + vals, {"f": r.choice([">", "<="])}, so)
             f = r.choices(BINARY, BINARY_W)[0]
             if f == "/":
                 args[1] = self.positive(args[1]) if args[1][0] in ("in", "node") else args[1]
@@ -487,6 +493,13 @@ class Gen:
                 ax = r.choice([0, -1, None])
             kd = r.random() < 0.5
             attr = {"f": f, "axis": ax, "keepdims": kd, "method": r.random() < 0.2}
+            if ax is not None and len(sa) >= 3 and r.random() < 0.2:   # two axes at once
+                i, j = sorted(r.sample(range(len(sa)), 2))
+                ax = (i, j - len(sa) if r.random() < 0.3 else j)
+                attr["axis"] = ax
+                so = tuple("1" if k in (i, j) else d for k, d in enumerate(sa)) if kd else \
+                    tuple(d for k, d in enumerate(sa) if k not in (i, j))
+                return self.add("reduce", [a], attr, so)
             if ax is None:
                 so = ("1",) * len(sa) if kd else ()
             else:
