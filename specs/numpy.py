@@ -30,3 +30,11 @@ def sign(x):
 
 def linalg_norm(x, axis=None, keepdims=False):   # np.linalg.norm, its default ord: the 2-norm (Frobenius)
     return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+
+
+def absolute(x):
+    return np.abs(x)
+
+
+def true_divide(a, b):
+    return a / b

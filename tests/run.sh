@@ -1415,6 +1415,8 @@ compile_runs tests/compile/model_code.py M=300,N=200 logsoftmax minmax_scale cen
 compile_runs tests/compile/model_code.py H=4,S=130,D=32 merge_heads
 compile_runs tests/compile/model_code.py H=4,S=130,T=130 mean_over_heads
 compile_runs tests/compile/model_code.py B=3,S=130,E=96 seq_softmax layer_norm_3d linear_unpacked
+# NumPy spellings: astype(np.float32), reshape(-1, N) as it is, transpose(axes=), aliases
+compile_runs tests/programs/pass/spellings.py M=130,N=64 astype_reshape transpose_axes aliases
 # np.split into equal pieces, unpacked: slices of the input (a GLU)
 compile_runs tests/programs/pass/split.py M=200,N=256 split_glu
 # reductions over a tuple of axes: the op along each in turn

@@ -210,6 +210,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 	if (strcmp(e->s, "ndim") == 0)
 		return (Val){ .k = V_SIZE, .t = t_int(fe->tc, fe->g->nodes[b.node].rank) };
 	if (strcmp(e->s, "transpose") == 0 || strcmp(e->s, "reshape") == 0 || strcmp(e->s, "dot") == 0 ||
+	    strcmp(e->s, "astype") == 0 ||
 	    (ax_find_op(fe->t, e->s) && ax_has_role(ax_find_op(fe->t, e->s), "np")) || numpy_func(fe, e->s))
 		return (Val){ .k = V_METHOD, .node = b.node, .name = e->s };
 	fe_error(fe, e->loc, "unknown tensor attribute or method '%s'", e->s);

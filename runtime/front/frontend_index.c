@@ -203,7 +203,7 @@ fe_reshape(Fe *fe, int node, Val *dims, int nd, AxLoc loc)
 		q++;
 	int mo = r - p - q, mn = nd - p - q;
 	int64_t at = p;
-	if (mo == 0 && mn == 0)
+	if ((mo == 0 && mn == 0) || (mo == 1 && mn == 1 && !nw[p]))   /* X.reshape(-1, N) of [M, N]: itself */
 		return node;
 	if (mo == 1 && mn == 2) {   /* split one axis into (outer, inner) */
 		Term *outer = nw[p], *inner = nw[p + 1];

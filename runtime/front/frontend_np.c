@@ -69,10 +69,21 @@ fold_number(Fe *fe, const AxOp *op, Val v, AxLoc loc)
 int
 fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc, Val *out)
 {
+	if (strcmp(name, "transpose") == 0 && nkw == 1 && strcmp(kw[0].name, "axes") == 0 && nargs == 1) {
+		Val a[2] = { args[0], kw[0].v };   /* np.transpose(x, axes=(1, 0)) */
+		return *out = fe_np_transpose(fe, a, 2, loc), 1;
+	}
 	if ((strcmp(name, "transpose") == 0 || strcmp(name, "reshape") == 0) && nkw)
 		fe_error(fe, kw[0].loc, "%s takes no keyword arguments here", name);
 	if (strcmp(name, "transpose") == 0)
 		return *out = fe_np_transpose(fe, args, nargs, loc), 1;
+	if (strcmp(name, "astype") == 0) {   /* x.astype(np.float32): tensors are float32 already */
+		if (nkw || nargs != 2 || args[0].k != V_TENSOR)
+			fe_error(fe, loc, "astype takes one dtype");
+		if (args[1].k != V_NPFN || args[1].b || strcmp(args[1].name, "float32") != 0)
+			fe_error(fe, loc, "astype to other than np.float32 is not supported (tensors are float32)");
+		return *out = args[0], 1;
+	}
 	if (strcmp(name, "outer") == 0) {
 		if (nkw)
 			fe_error(fe, kw[0].loc, "outer takes no keyword arguments here");
