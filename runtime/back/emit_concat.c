@@ -315,7 +315,9 @@ copy_slice(Em *e, int inst, int eng, int off, const NsRef *src, const NsRef *dst
 }
 
 /* A result that permutes the axes of a tensor the kernel does not make alone (an input, or
- * another result): its own tensor, made off chip by copies of the operand's slices into place
+ * another result), or a permutation a view of another kind reads (merged axes after it: the
+ * heads of an attention joined again): its own tensor, made off chip by copies of the operand's
+ * slices into place
  * (for each index of its loop axes, slices of at most pmax rows of its last two), the operand
  * read at the permuted indices (perm: operand dim k is the result's perm[k]). */
 void
@@ -341,7 +343,7 @@ em_permuted_copy(Em *e, int id, const int *perm)
 	NsStmt *ts = em_push(e, NS_TENSOR);
 	ts->node = id;
 	ts->shape = out;
-	ts->output = 1;
+	ts->output = graph_is_output(g, id);
 	int save = e->depth;
 	char var[AX_MAXR][16];
 	for (int d = 0; d < r - 2; d++) {

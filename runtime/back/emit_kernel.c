@@ -744,6 +744,9 @@ build(const AxTiling *T, const LowerNode *L, const int *choice, const int *engse
 				em_gather(&e, id);
 			else if (src >= 0 && (T->op[src].kind != TO_COMPUTE || graph_is_output(g, src)))
 				em_permuted_copy(&e, id, perm);   /* a result: of a tensor the kernel does not make alone */
+			else if (!graph_is_output(g, id) && nest_view_permutes(T, &e.env, id, perm) >= 0 &&
+			         nest_view_read_as_view(T, id))
+				em_permuted_copy(&e, id, perm);   /* merged or reshaped after: a tensor of its own */
 			else {
 				NsStmt *s = em_push(&e, NS_VIEW);
 				s->node = id;

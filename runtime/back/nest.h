@@ -219,6 +219,8 @@ int nest_permute_views(Nest *ns, const AxTiling *T, char *why, size_t nwhy);
 /* ... node id a view permuting its operand's axes (operand dim k is its dim perm[k]), moving
  * more than axes of extent 1: its operand, else -1 */
 int nest_view_permutes(const AxTiling *T, const AxEnv *env, int id, int *perm);
+/* does a view of another kind (a reshape, a merge of axes) read node id? */
+int nest_view_read_as_view(const AxTiling *T, int id);
 /* tails.c: the loads of each run of statements after a top-level loop (a tail tile's) moved
  * before the loops it follows that it is independent of (near: that load nothing, back to the
  * first that does): how many runs moved (near: 0 where none stopped short of where the other

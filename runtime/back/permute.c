@@ -28,9 +28,10 @@
  * first): where the permutation would reorder two ranges, the slice would be
  * the tile transposed, and the candidate is not written (the front end makes
  * such exchanges with one transpose of the tile axes on chip, fe_transpose).
- * Nor is one where a view of the chain is read by another kind of view, a
- * slice takes a whole tensor, or a result views a tensor the kernel does not
- * make (an input or another result).
+ * Nor is one where a view of the chain is read by another kind of view (the
+ * emitter copies such a permutation into a tensor of its own first, unless
+ * it is a link of a chain), a slice takes a whole tensor, or a result views a
+ * tensor the kernel does not make (an input or another result).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,19 @@ int
 nest_view_permutes(const AxTiling *T, const AxEnv *env, int id, int *perm)
 {
 	return keeps_order(T, env, id) ? -1 : permutation(T, id, perm);
+}
+
+int
+nest_view_read_as_view(const AxTiling *T, int id)
+{
+	const AxGraph *g = T->g;
+	int perm[AX_MAXR];
+	for (int r = id + 1; r < g->nnodes; r++)
+		for (int o = 0; o < g->nodes[r].nin; o++)
+			if (g->nodes[r].in[o] == id && T->op[r].kind == TO_VIEW && !T->op[r].gather &&
+			    permutation(T, r, perm) < 0)
+				return 1;
+	return 0;
 }
 
 /* r, a slice of node x (S dim k is its dim rx[k]), made the same slice of base (S dim k is its

@@ -3,6 +3,7 @@
 # Axon; of 36 such kernels tried, these compile (and two more in reductions.py, which did not).
 # The rank-3 ones at the end are 4 of 8 tried later; 2 of them (merging heads, a mean over the
 # heads) were an illegal kernel and a refusal before permute.c and the loop-axis split.
+import math
 import numpy as np
 
 
@@ -69,3 +70,21 @@ def linear_unpacked(X: "f32[B,S,E]", W: "f32[E,E]"):
 # rows scaled to unit length with np.linalg.norm (specs/numpy.py's linalg_norm)
 def unit_rows(X: "f32[M,N]"):
     return X / np.linalg.norm(X, axis=-1, keepdims=True)
+
+
+# a multi-head attention layer as model code writes it: sizes unpacked, heads split and joined
+# again by reshape and transpose, a mask by np.where, math.sqrt, the output projection (the
+# joined heads a permutation read by a merge of axes: copied into a tensor of their own)
+def attention_layer(X: "f32[S,E]", Wq: "f32[E,E]", Wk: "f32[E,E]", Wv: "f32[E,E]", Wo: "f32[E,E]",
+                    mask: "f32[S,S]"):
+    S, E = X.shape
+    H = 4
+    D = E // H
+    q = (X @ Wq).reshape(S, H, D).transpose(1, 0, 2)
+    k = (X @ Wk).reshape(S, H, D).transpose(1, 0, 2)
+    v = (X @ Wv).reshape(S, H, D).transpose(1, 0, 2)
+    s = q @ k.transpose(0, 2, 1) / math.sqrt(D)
+    s = np.where(mask > 0, s, -1e9)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p = p / p.sum(axis=-1, keepdims=True)
+    return (p @ v).transpose(1, 0, 2).reshape(S, E) @ Wo
