@@ -514,7 +514,8 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 						fe_error(fe, kw[k].loc, "axis= must be integer constants");
 					axes[naxes++] = a;
 				}
-				tuple_loc = kw[k].loc;
+				if (naxes > 1)   /* one axis in a tuple is that axis */
+					tuple_loc = kw[k].loc;
 				continue;
 			}
 			if (!fe_int_const(fe, kw[k].v, &a))

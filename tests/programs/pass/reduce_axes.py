@@ -19,3 +19,7 @@ def max_outer(X: "f32[B,M,N]"):
 
 def l2_normalize(X: "f32[B,M,N]"):
     return X / np.linalg.norm(X, axis=-1, keepdims=True) + np.linalg.norm(X[0]) + np.linalg.norm(X, axis=(1, 2))[:, None, None]
+
+
+def one_axis_tuples(X: "f32[B,M,N]", v: "f32[N]"):
+    return np.sum(v, axis=(0,)) + X.mean(axis=(1,)) + np.max(X, axis=(0, 1, 2))
