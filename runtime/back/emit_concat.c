@@ -314,6 +314,20 @@ copy_slice(Em *e, int inst, int eng, int off, const NsRef *src, const NsRef *dst
 	em_inst(e, inst, eng, attr, sattr, opnd, dst, off, &res);
 }
 
+/* a loop over each axis of sh before its last two (its index var[d]: "c<d>", or "0" where the
+ * extent is 1), one copy of a slice of the last two in each */
+static void
+loop_axes(Em *e, const AxShape *sh, char (*var)[16])
+{
+	for (int d = 0; d < sh->rank - 2; d++) {
+		snprintf(var[d], 16, "c%d", d);
+		if (sh->d[d] > 1)
+			em_loop(e, 0, var[d], sh->d[d]);
+		else
+			snprintf(var[d], 16, "0");
+	}
+}
+
 /* A result that permutes the axes of a tensor the kernel does not make alone (an input, or
  * another result), or a permutation a view of another kind reads (merged axes after it: the
  * heads of an attention joined again): its own tensor, made off chip by copies of the operand's
@@ -346,13 +360,7 @@ em_permuted_copy(Em *e, int id, const int *perm)
 	ts->output = graph_is_output(g, id);
 	int save = e->depth;
 	char var[AX_MAXR][16];
-	for (int d = 0; d < r - 2; d++) {
-		snprintf(var[d], sizeof var[d], "c%d", d);
-		if (out.d[d] > 1)
-			em_loop(e, 0, var[d], out.d[d]);
-		else
-			snprintf(var[d], sizeof var[d], "0");
-	}
+	loop_axes(e, &out, var);
 	int64_t rows = out.d[r - 2], nwhole = rows / pmax, tail = rows % pmax;
 	for (int part = 0; part < 2 && !e->bad; part++) {
 		int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;
@@ -410,14 +418,8 @@ em_gather(Em *e, int id)
 			if (in.d[k] != out.d[k])
 				ax = k;
 		int save = e->depth;
-		char var[AX_MAXR][16];   /* each loop axis (before the last two) an index, one copy each */
-		for (int d = 0; d < r - 2; d++) {
-			snprintf(var[d], sizeof var[d], "c%d", d);
-			if (in.d[d] > 1)
-				em_loop(e, 0, var[d], in.d[d]);
-			else
-				snprintf(var[d], sizeof var[d], "0");
-		}
+		char var[AX_MAXR][16];
+		loop_axes(e, &in, var);
 		int64_t rows = in.d[r - 2], nwhole = rows / pmax, tail = rows % pmax;
 		for (int part = 0; part < 2; part++) {
 			int64_t n = part ? (tail ? 1 : 0) : nwhole, len = part ? tail : pmax;

@@ -65,6 +65,20 @@ fold_number(Fe *fe, const AxOp *op, Val v, AxLoc loc)
 	return fe_double_literal(fe, y, loc);
 }
 
+/* The axis of np.stack / np.split: positional argument `at` (when given) or axis=, an integer
+ * constant, nothing else as a keyword; 0 when neither. */
+static int64_t
+axis_arg(Fe *fe, const char *name, Val *args, int nargs, int at, FeKw *kw, int nkw, AxLoc loc)
+{
+	int64_t axis = 0;
+	if (nargs > at && !fe_int_const(fe, args[at], &axis))
+		fe_error(fe, loc, "np.%s: the axis must be an integer constant", name);
+	for (int k = 0; k < nkw; k++)
+		if (strcmp(kw[k].name, "axis") != 0 || nargs > at || !fe_int_const(fe, kw[k].v, &axis))
+			fe_error(fe, kw[k].loc, "np.%s takes axis= (an integer constant) and nothing else", name);
+	return axis;
+}
+
 /* np.NAME(args) written here (1, the value in *out), or 0 for call_np's other ways. */
 int
 fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc, Val *out)
@@ -101,14 +115,9 @@ fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw
 		fe_error(fe, loc, "np.%s of %s is not supported (tensors are float32)", name, fe_vkind_name(args[0].k));
 	}
 	if (strcmp(name, "stack") == 0) {   /* np.stack(ts, axis=a): each given a size-1 axis at a, then joined */
-		int64_t axis = 0;
 		if (nargs < 1 || nargs > 2 || args[0].k != V_TUPLE || args[0].n < 1 || args[0].n > 64)
 			fe_error(fe, loc, "np.stack takes a list or tuple of 1 to 64 tensors");
-		if (nargs == 2 && !fe_int_const(fe, args[1], &axis))
-			fe_error(fe, loc, "np.stack: the axis must be an integer constant");
-		for (int k = 0; k < nkw; k++)
-			if (strcmp(kw[k].name, "axis") != 0 || nargs == 2 || !fe_int_const(fe, kw[k].v, &axis))
-				fe_error(fe, kw[k].loc, "np.stack takes axis= (an integer constant) and nothing else");
+		int64_t axis = axis_arg(fe, name, args, nargs, 1, kw, nkw, loc);
 		Val *parts = arena_alloc(fe->a, sizeof *parts * (size_t)args[0].n);
 		int r = -1;
 		for (int k = 0; k < args[0].n; k++) {
@@ -133,14 +142,10 @@ fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw
 		return *out = (Val){ .k = V_TENSOR, .node = fe_call_op(fe, cat, cargs, 2, NULL, 0, loc) }, 1;
 	}
 	if (strcmp(name, "split") == 0) {   /* np.split(x, n, axis=a): n same-size pieces, as NumPy requires */
-		int64_t n, axis = 0;
+		int64_t n;
 		if (nargs < 2 || nargs > 3 || args[0].k != V_TENSOR || !fe_int_const(fe, args[1], &n) || n < 1)
 			fe_error(fe, loc, "np.split takes a tensor and a number of same-size pieces (a list of indices is not supported)");
-		if (nargs == 3 && !fe_int_const(fe, args[2], &axis))
-			fe_error(fe, loc, "np.split: the axis must be an integer constant");
-		for (int k = 0; k < nkw; k++)
-			if (strcmp(kw[k].name, "axis") != 0 || nargs == 3 || !fe_int_const(fe, kw[k].v, &axis))
-				fe_error(fe, kw[k].loc, "np.split takes axis= (an integer constant) and nothing else");
+		int64_t axis = axis_arg(fe, name, args, nargs, 2, kw, nkw, loc);
 		int x = args[0].node;
 		if (n > 64)
 			fe_error(fe, loc, "np.split into %lld pieces: at most 64", (long long)n);
