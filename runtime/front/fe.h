@@ -83,6 +83,8 @@ int fe_tensor(Fe *fe, Val v, AxLoc loc);                  /* v as a node (scalar
  * rank) choose where the op's fixed dims sit; sattr sets size attributes */
 int fe_apply(Fe *fe, int op, const int *in, int nin, const int64_t *axes, int naxes, Term *const *sattr, AxLoc loc);
 int fe_call_op(Fe *fe, int op, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc);
+/* an op of two operands of one rank, its result of that rank (concatenate): a list is a fold of it */
+int fe_op_folds(const AxOp *op);
 int fe_matmul(Fe *fe, int op, int a, int b, AxLoc loc);    /* a @ b, vectors as NumPy treats them */
 int fe_outer(Fe *fe, int a, int b, AxLoc loc);             /* np.outer of two vectors */
 int fe_int_const(Fe *fe, Val v, int64_t *out);            /* 1 if v is an integer constant */

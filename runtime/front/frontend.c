@@ -190,7 +190,7 @@ eval_attr(Fe *fe, Scope *s, PExpr *e)
 		for (size_t i = 0; i < sizeof unreal / sizeof *unreal; i++)
 			if (strcmp(e->s, unreal[i]) == 0)
 				fe_error(fe, e->loc, "%s.%s: infinities and NaN are not supported (the checker proves over real "
-				         "numbers); a large finite number masks as well (np.where(m, s, -1e9))", b.b ? "math" : "np", e->s);
+				         "numbers); a large finite number (-1e9) masks a softmax as well", b.b ? "math" : "np", e->s);
 		if (strncmp(e->s, "linalg_", 7) == 0)   /* numpy.py's spelling of np.linalg.NAME, not NumPy's */
 			fe_error(fe, e->loc, "unknown function np.%s", e->s);
 		return (Val){ .k = V_NPFN, .name = e->s, .b = b.b };

@@ -131,9 +131,7 @@ fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw
 		}
 		int cat = -1;
 		for (int i = 0; i < fe->t->nops && cat < 0; i++)   /* the op that joins a list along an axis */
-			if (ax_has_role(&fe->t->ops[i], "np") && fe->t->ops[i].nopnd == 2 && !fe->t->ops[i].broadcast &&
-			    fe->t->ops[i].layout_only && fe->t->ops[i].layout->nout == fe->t->ops[i].opnd[0].ndims &&
-			    fe->t->ops[i].opnd[1].ndims == fe->t->ops[i].opnd[0].ndims)
+			if (ax_has_role(&fe->t->ops[i], "np") && fe->t->ops[i].layout_only && fe_op_folds(&fe->t->ops[i]))
 				cat = i;
 		if (cat < 0)
 			fe_error(fe, loc, "np.stack: no op of the specs joins tensors along an axis");
@@ -173,7 +171,8 @@ fe_np_spelling(Fe *fe, const char *name, Val *args, int nargs, FeKw *kw, int nkw
 			fe_error(fe, loc, "np.dot needs two tensors (a number scales: write *)");
 		if (fe->g->nodes[args[0].node].rank > 2 || fe->g->nodes[args[1].node].rank > 2)
 			fe_error(fe, loc, "np.dot of a tensor of rank above 2 sums over the last axis of one and the "
-			         "second-to-last of the other, all other axes kept; not supported: @ (np.matmul) batches");
+			         "second-to-last of the other, all other axes kept; not supported: @ (np.%s) batches",
+			         fe->t->ops[fe_role(fe, "@", loc)].name);   /* the op that plays @, named by its spec */
 		int mm = fe_matmul(fe, fe_role(fe, "@", loc), args[0].node, args[1].node, loc);
 		return *out = (Val){ .k = V_TENSOR, .node = mm }, 1;
 	}

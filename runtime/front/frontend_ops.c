@@ -450,6 +450,13 @@ reduce_all(Fe *fe, int opi, int x, int keep, AxLoc loc)
 }
 
 int
+fe_op_folds(const AxOp *op)
+{
+	return op->nopnd == 2 && !op->broadcast && op->layout->nout == op->opnd[0].ndims &&
+	       op->opnd[1].ndims == op->opnd[0].ndims;
+}
+
+int
 fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 {
 	const AxOp *op = &fe->t->ops[opi];
@@ -590,8 +597,7 @@ fe_call_op(Fe *fe, int opi, Val *args, int nargs, FeKw *kw, int nkw, AxLoc loc)
 	}
 	/* a list op of two operands whose result has their rank (concatenate)
 	 * is a fold over the list: [a, b, c] is op(op(a, b), c), [a] is a */
-	int folds = list && op->nopnd == 2 && !op->broadcast && op->layout->nout == op->opnd[0].ndims &&
-	            op->opnd[1].ndims == op->opnd[0].ndims;
+	int folds = list && fe_op_folds(op);
 	if (list && (nmore || nin < op->nopnd) && !folds)
 		fe_error(fe, loc, "%s takes %d tensor argument%s, got %d", op->name, op->nopnd, op->nopnd == 1 ? "" : "s",
 		         nin + nmore);
